@@ -1,0 +1,495 @@
+/* clresample: forward and backward tensor resampling on OpenCL devices.
+ * The one public header. Semantics of every option: SPEC.md (coordinate
+ * model, modes, output sizes) as summarised in README.md. */
+#ifndef CLRESAMPLE_H
+#define CLRESAMPLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#include <CL/cl.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(CLRS_BUILDING_LIBRARY) && defined(__GNUC__)
+#define CLRS_API __attribute__((visibility("default")))
+#else
+#define CLRS_API
+#endif
+
+#define CLRS_VERSION_MAJOR 0
+#define CLRS_VERSION_MINOR 1
+#define CLRS_VERSION_PATCH 0
+#define CLRS_VERSION_STRING "0.1.0"
+/* 10000 * major + 100 * minor + patch */
+#define CLRS_VERSION \
+    (CLRS_VERSION_MAJOR * 10000 + CLRS_VERSION_MINOR * 100 + CLRS_VERSION_PATCH)
+
+#define CLRS_MAX_RANK 6
+#define CLRS_MAX_POST_OPS 4
+
+/* ------------------------------------------------------------------ */
+/* Status codes: one list, expanded into the enum and into
+ * clrs_status_name() / clrs_status_string(). Negative means error. */
+#define CLRS_STATUS_MAP(X)                                                   \
+    X(SUCCESS, 0, "success")                                                 \
+    X(ERR_NULL_POINTER, -1, "a required pointer argument is NULL")           \
+    X(ERR_INVALID_VALUE, -2, "an argument has an invalid value")             \
+    X(ERR_INVALID_ENUM, -3, "unknown enumeration value")                     \
+    X(ERR_BAD_RANK, -4, "tensor rank is outside 1..6")                       \
+    X(ERR_BAD_DIMS, -5, "a tensor dimension is zero or negative")            \
+    X(ERR_BAD_STRIDES, -6, "tensor strides are negative or overlap")         \
+    X(ERR_OVERFLOW, -7, "a size computation overflows")                      \
+    X(ERR_BAD_DTYPE, -8, "data type not allowed here")                       \
+    X(ERR_BAD_SCALE, -9, "scale is zero, negative, NaN or infinite")         \
+    X(ERR_BAD_FRACTION, -10, "fraction has a zero denominator")              \
+    X(ERR_BAD_WINDOW, -11, "window or stride is zero or negative")           \
+    X(ERR_SHAPE_MISMATCH, -12, "tensor shapes do not fit the operation")     \
+    X(ERR_BAD_INDEX_TENSOR, -13, "index tensor has the wrong shape or type") \
+    X(ERR_BAD_AXES, -14, "resampled axes are invalid for the tensor")        \
+    X(ERR_PARAM_COUNT, -15,                                                  \
+      "per-axis parameter count differs from the resampled axis count")      \
+    X(ERR_INVALID_COMBINATION, -16, "options conflict with each other")      \
+    X(ERR_MISSING_INPUT, -17, "a required input is missing")                 \
+    X(ERR_UNSUPPORTED, -18, "not supported on this device")                  \
+    X(ERR_NOT_IMPLEMENTED, -19, "not implemented in this version")           \
+    X(ERR_OUT_OF_MEMORY, -20, "host memory allocation failed")               \
+    X(ERR_OPENCL, -21, "an OpenCL call failed")                              \
+    X(ERR_NO_DEVICE, -22, "no OpenCL device found")                          \
+    X(ERR_BUILD_FAILED, -23, "OpenCL program build failed")                  \
+    X(ERR_BUFFER_TOO_SMALL, -24, "buffer is smaller than the tensor")        \
+    X(ERR_ALIASING, -25, "input and output buffers alias")                   \
+    X(ERR_TOO_LARGE, -26, "tensor exceeds the device's address space")
+
+typedef enum clrs_status {
+#define CLRS_STATUS_ENUM_(name, code, msg) CLRS_##name = code,
+    CLRS_STATUS_MAP(CLRS_STATUS_ENUM_)
+#undef CLRS_STATUS_ENUM_
+    CLRS_STATUS_MIN_ = -27
+} clrs_status;
+
+/* "CLRS_ERR_BAD_RANK"; "CLRS_UNKNOWN_STATUS" for a value not in the list. */
+CLRS_API const char *clrs_status_name(clrs_status status);
+/* "tensor rank is outside 1..6"; never NULL. */
+CLRS_API const char *clrs_status_string(clrs_status status);
+
+/* The detail message of the most recent failing call made by this thread
+ * (any call, with or without a context), e.g. "dst dim 2 is 0"; empty
+ * before the first failure. Successful calls leave it unchanged, so read
+ * it right after a call returns an error. Never NULL. */
+CLRS_API const char *clrs_last_error(void);
+
+/* Runtime version: CLRS_VERSION of the library actually loaded. */
+CLRS_API int clrs_version(void);
+CLRS_API const char *clrs_version_string(void);
+
+/* ------------------------------------------------------------------ */
+/* Data types. S64 is allowed for index tensors only. */
+typedef enum clrs_dtype {
+    CLRS_F32 = 0,
+    CLRS_F16 = 1,
+    CLRS_BF16 = 2,
+    CLRS_F64 = 3,
+    CLRS_S32 = 4,
+    CLRS_S8 = 5,
+    CLRS_U8 = 6,
+    CLRS_S64 = 7
+} clrs_dtype;
+
+/* Bytes per element; 0 for an unknown value. */
+CLRS_API size_t clrs_dtype_size(clrs_dtype dtype);
+/* "f32", "f16", "bf16", "f64", "s32", "s8", "u8", "s64"; NULL if unknown. */
+CLRS_API const char *clrs_dtype_name(clrs_dtype dtype);
+
+/* ------------------------------------------------------------------ */
+/* Context: a device, an OpenCL context and a queue, plus the compiled
+ * program cache. Thread-safe: plans may be created from several threads. */
+typedef struct clrs_context clrs_context;
+
+typedef struct clrs_device_info {
+    unsigned platform_index;
+    unsigned device_index;
+    char platform_name[128];
+    char device_name[128];
+    char device_vendor[128];
+    char device_version[128];
+    char driver_version[64];
+    cl_device_type type;
+    cl_ulong global_mem_size;
+    cl_uint compute_units;
+    int has_fp64;
+    int has_fp16;
+} clrs_device_info;
+
+/* Lists every device of every platform. Writes at most `capacity` entries
+ * (infos may be NULL when capacity is 0) and the total in *count. */
+CLRS_API clrs_status clrs_list_devices(clrs_device_info *infos,
+                                       size_t capacity, size_t *count);
+
+/* Opens a device and creates an OpenCL context and an in-order queue with
+ * profiling enabled. `selector`: "P:D" (platform and device index) or a
+ * case-insensitive substring of the device or platform name; NULL means
+ * the CLRS_DEVICE environment variable, and the first device when that is
+ * unset too. */
+CLRS_API clrs_status clrs_context_create(clrs_context **ctx,
+                                         const char *selector);
+/* Wraps the caller's objects; they are retained and released on destroy.
+ * The queue must belong to the context and the device. */
+CLRS_API clrs_status clrs_context_create_from_cl(clrs_context **ctx,
+                                                 cl_context cl_ctx,
+                                                 cl_device_id device,
+                                                 cl_command_queue queue);
+/* NULL is allowed and does nothing. Plans made from ctx must be destroyed
+ * before it. */
+CLRS_API void clrs_context_destroy(clrs_context *ctx);
+CLRS_API clrs_status clrs_context_get_cl(const clrs_context *ctx,
+                                         cl_context *cl_ctx,
+                                         cl_device_id *device,
+                                         cl_command_queue *queue);
+CLRS_API clrs_status clrs_context_get_device_info(const clrs_context *ctx,
+                                                  clrs_device_info *info);
+/* The detail message of this thread's last failing call on this context;
+ * empty string if none. */
+CLRS_API const char *clrs_context_last_error(const clrs_context *ctx);
+
+typedef struct clrs_cache_stats {
+    uint64_t memory_hits; /* plans served from the context's map */
+    uint64_t disk_hits;   /* programs loaded from the on-disk cache */
+    uint64_t builds;      /* programs built from source */
+    double build_ms;      /* total wall time spent building */
+} clrs_cache_stats;
+
+CLRS_API clrs_status clrs_context_get_cache_stats(const clrs_context *ctx,
+                                                  clrs_cache_stats *stats);
+
+/* ------------------------------------------------------------------ */
+/* Tensor descriptor: rank 1..6, logical sizes, strides in elements.
+ * Strides must be non-negative; source tensors may overlap themselves
+ * (stride 0 broadcasts), destination tensors may not. */
+typedef struct clrs_tensor_desc clrs_tensor_desc;
+
+/* strides NULL: dense row-major (the last axis is contiguous). */
+CLRS_API clrs_status clrs_tensor_desc_create(clrs_tensor_desc **desc,
+                                             clrs_dtype dtype, int rank,
+                                             const int64_t *dims,
+                                             const int64_t *strides);
+
+/* Dense layouts by name, oneDNN style: ABX = nchw/ncdhw (row-major),
+ * AXB = nhwc/ndhwc (axis 1 innermost), ABX8B / ABX16B = nChw8c / nChw16c
+ * (axis 1 blocked by 8 or 16, zero-padded). */
+typedef enum clrs_tag {
+    CLRS_TAG_ABX = 0,
+    CLRS_TAG_AXB = 1,
+    CLRS_TAG_ABX8B = 2,
+    CLRS_TAG_ABX16B = 3
+} clrs_tag;
+
+CLRS_API clrs_status clrs_tensor_desc_create_tag(clrs_tensor_desc **desc,
+                                                 clrs_dtype dtype, int rank,
+                                                 const int64_t *dims,
+                                                 clrs_tag tag);
+
+/* Blocked layout: axis `block_axis` is split into ceil(dims/block) blocks
+ * of `block` (8 or 16) elements; the element (.., c, ..) lives at
+ *   sum_{i != block_axis} idx[i]*strides[i] + (c / block)*strides[block_axis]
+ *   + c % block.
+ * strides NULL: dense, blocks outermost-to-innermost in axis order with
+ * the block innermost (nChw8c). Lanes past dims[block_axis] are padding. */
+CLRS_API clrs_status clrs_tensor_desc_create_blocked(
+    clrs_tensor_desc **desc, clrs_dtype dtype, int rank, const int64_t *dims,
+    int block_axis, int block, const int64_t *strides);
+
+CLRS_API void clrs_tensor_desc_destroy(clrs_tensor_desc *desc);
+
+CLRS_API clrs_dtype clrs_tensor_desc_dtype(const clrs_tensor_desc *desc);
+CLRS_API int clrs_tensor_desc_rank(const clrs_tensor_desc *desc);
+/* Copies rank values; either pointer may be NULL. */
+CLRS_API clrs_status clrs_tensor_desc_get(const clrs_tensor_desc *desc,
+                                          int64_t *dims, int64_t *strides);
+/* Number of logical elements. */
+CLRS_API int64_t clrs_tensor_desc_elements(const clrs_tensor_desc *desc);
+/* Bytes a buffer must hold: (largest element offset + 1) * element size,
+ * padding lanes of a blocked layout included. */
+CLRS_API size_t clrs_tensor_desc_bytes(const clrs_tensor_desc *desc);
+/* Element offset (in elements) of a logical index. */
+CLRS_API int64_t clrs_tensor_desc_offset(const clrs_tensor_desc *desc,
+                                         const int64_t *index);
+
+/* ------------------------------------------------------------------ */
+/* Resample operation descriptor. */
+typedef struct clrs_resample_desc clrs_resample_desc;
+
+typedef enum clrs_mode {
+    CLRS_MODE_NEAREST = 0,
+    CLRS_MODE_LINEAR = 1, /* 1-D linear, bi-, tri-, N-linear */
+    CLRS_MODE_CUBIC = 2,
+    CLRS_MODE_AVG_INCLUDE_PADDING = 3,
+    CLRS_MODE_AVG_EXCLUDE_PADDING = 4,
+    CLRS_MODE_MAX = 5
+} clrs_mode;
+
+/* Out-of-range taps. DEFAULT resolves to EDGE for interpolation, ZERO for
+ * average pooling and NEG_INF for max pooling. */
+typedef enum clrs_padding {
+    CLRS_PAD_DEFAULT = 0,
+    CLRS_PAD_EDGE = 1,
+    CLRS_PAD_ZERO = 2,
+    CLRS_PAD_CONSTANT = 3, /* value from clrs_resample_desc_set_padding */
+    CLRS_PAD_NEG_INF = 4   /* max pooling only */
+} clrs_padding;
+
+/* How output index o maps to input coordinate x(o) = (o + a) * r - b. */
+typedef enum clrs_coord {
+    /* WINDOW for pooling modes or when a stride is set, else HALF_PIXEL */
+    CLRS_COORD_DEFAULT = 0,
+    CLRS_COORD_HALF_PIXEL = 1,
+    CLRS_COORD_PYTORCH_HALF_PIXEL = 2,
+    CLRS_COORD_ALIGN_CORNERS = 3,
+    CLRS_COORD_ASYMMETRIC = 4,
+    CLRS_COORD_TF_HALF_PIXEL_FOR_NN = 5,
+    CLRS_COORD_HALF_PIXEL_SYMMETRIC = 6,
+    CLRS_COORD_TF_CROP_AND_RESIZE = 7, /* uses roi and extrapolation value */
+    CLRS_COORD_PIXEL_OFFSETS = 8,      /* DirectML: set_pixel_offsets */
+    CLRS_COORD_WINDOW = 9              /* cuDNN: stride and pre-padding */
+} clrs_coord;
+
+typedef enum clrs_rounding {
+    CLRS_ROUND_PREFER_FLOOR = 0, /* ceil(x - 0.5), ONNX default */
+    CLRS_ROUND_PREFER_CEIL = 1,  /* floor(x + 0.5) */
+    CLRS_ROUND_FLOOR = 2,
+    CLRS_ROUND_CEIL = 3
+} clrs_rounding;
+
+typedef enum clrs_index_format {
+    CLRS_INDEX_WINDOW = 0, /* flat index in the window box, s8 or s32 */
+    CLRS_INDEX_PLANE = 1   /* flat index in the pooled axes of src, s64 */
+} clrs_index_format;
+
+typedef enum clrs_nan_policy {
+    CLRS_NAN_PROPAGATE = 0,
+    CLRS_NAN_IGNORE = 1
+} clrs_nan_policy;
+
+typedef struct clrs_fraction {
+    int64_t num;
+    int64_t den; /* > 0 */
+} clrs_fraction;
+
+CLRS_API clrs_status clrs_resample_desc_create(clrs_resample_desc **op,
+                                               clrs_mode mode);
+CLRS_API void clrs_resample_desc_destroy(clrs_resample_desc *op);
+CLRS_API clrs_status clrs_resample_desc_clone(clrs_resample_desc **out,
+                                              const clrs_resample_desc *op);
+
+CLRS_API clrs_status clrs_resample_desc_set_mode(clrs_resample_desc *op,
+                                                 clrs_mode mode);
+CLRS_API clrs_mode clrs_resample_desc_get_mode(const clrs_resample_desc *op);
+
+/* Which tensor axes are resampled: n distinct increasing axes. Default:
+ * axes 2..rank-1 for rank >= 3 (N and C untouched), every axis for rank 1
+ * and 2. Every per-axis array below has one entry per resampled axis, in
+ * this order, and is checked against it when a plan is made. */
+CLRS_API clrs_status clrs_resample_desc_set_axes(clrs_resample_desc *op,
+                                                 int n, const int *axes);
+
+/* value is used by CLRS_PAD_CONSTANT only (must be finite). */
+CLRS_API clrs_status clrs_resample_desc_set_padding(clrs_resample_desc *op,
+                                                    clrs_padding padding,
+                                                    double value);
+
+/* Pooling window and the cuDNN-style stride / pre / post padding, as
+ * integers or exact fractions. Window and stride > 0, paddings >= 0. */
+CLRS_API clrs_status clrs_resample_desc_set_window(clrs_resample_desc *op,
+                                                   int n,
+                                                   const int64_t *window);
+CLRS_API clrs_status clrs_resample_desc_set_stride(clrs_resample_desc *op,
+                                                   int n,
+                                                   const int64_t *stride);
+CLRS_API clrs_status clrs_resample_desc_set_padding_sizes(
+    clrs_resample_desc *op, int n, const int64_t *pre, const int64_t *post);
+CLRS_API clrs_status clrs_resample_desc_set_window_fraction(
+    clrs_resample_desc *op, int n, const clrs_fraction *window);
+CLRS_API clrs_status clrs_resample_desc_set_stride_fraction(
+    clrs_resample_desc *op, int n, const clrs_fraction *stride);
+CLRS_API clrs_status clrs_resample_desc_set_padding_sizes_fraction(
+    clrs_resample_desc *op, int n, const clrs_fraction *pre,
+    const clrs_fraction *post);
+
+/* Output pixels per input pixel, per resampled axis (> 0, finite). When
+ * unset, scale = O / I. */
+CLRS_API clrs_status clrs_resample_desc_set_scales(clrs_resample_desc *op,
+                                                   int n,
+                                                   const double *scales);
+/* DirectML InputPixelOffsets / OutputPixelOffsets (finite); also sets the
+ * coordinate mode to CLRS_COORD_PIXEL_OFFSETS. */
+CLRS_API clrs_status clrs_resample_desc_set_pixel_offsets(
+    clrs_resample_desc *op, int n, const float *input_offsets,
+    const float *output_offsets);
+CLRS_API clrs_status clrs_resample_desc_set_coord(clrs_resample_desc *op,
+                                                  clrs_coord coord);
+CLRS_API clrs_status clrs_resample_desc_set_rounding(clrs_resample_desc *op,
+                                                     clrs_rounding rounding);
+/* Cubic coefficient A (finite); default -0.75. */
+CLRS_API clrs_status clrs_resample_desc_set_cubic_a(clrs_resample_desc *op,
+                                                    double a);
+CLRS_API clrs_status clrs_resample_desc_set_exclude_outside(
+    clrs_resample_desc *op, int enable);
+CLRS_API clrs_status clrs_resample_desc_set_antialias(clrs_resample_desc *op,
+                                                      int enable);
+/* tf_crop_and_resize region, normalised, per resampled axis (finite);
+ * default start 0, end 1. */
+CLRS_API clrs_status clrs_resample_desc_set_roi(clrs_resample_desc *op,
+                                                int n, const double *start,
+                                                const double *end);
+CLRS_API clrs_status clrs_resample_desc_set_extrapolation_value(
+    clrs_resample_desc *op, double value);
+CLRS_API clrs_status clrs_resample_desc_set_index_format(
+    clrs_resample_desc *op, clrs_index_format format);
+CLRS_API clrs_status clrs_resample_desc_set_nan_policy(
+    clrs_resample_desc *op, clrs_nan_policy policy);
+/* Inference: forward max pooling writes no index tensor (FWD_I). */
+CLRS_API clrs_status clrs_resample_desc_set_inference(clrs_resample_desc *op,
+                                                      int enable);
+/* Backward: 0 (default) writes diff_src, 1 adds to it (beta = 1). */
+CLRS_API clrs_status clrs_resample_desc_set_accumulate(
+    clrs_resample_desc *op, int enable);
+
+/* Post-ops (forward only), applied in order in f32 before the final
+ * conversion; at most CLRS_MAX_POST_OPS. */
+typedef enum clrs_eltwise {
+    CLRS_ELTWISE_RELU = 0, /* alpha: negative slope */
+    CLRS_ELTWISE_CLIP,     /* clamp to [alpha, beta] */
+    CLRS_ELTWISE_TANH,
+    CLRS_ELTWISE_LOGISTIC,
+    CLRS_ELTWISE_ELU, /* alpha */
+    CLRS_ELTWISE_GELU_TANH,
+    CLRS_ELTWISE_GELU_ERF,
+    CLRS_ELTWISE_SWISH, /* x * logistic(alpha * x) */
+    CLRS_ELTWISE_ABS,
+    CLRS_ELTWISE_SQUARE,
+    CLRS_ELTWISE_SQRT,
+    CLRS_ELTWISE_EXP,
+    CLRS_ELTWISE_LOG,
+    CLRS_ELTWISE_LINEAR /* alpha * x + beta */
+} clrs_eltwise;
+
+typedef enum clrs_binary {
+    CLRS_BINARY_ADD = 0,
+    CLRS_BINARY_SUB,
+    CLRS_BINARY_MUL,
+    CLRS_BINARY_DIV,
+    CLRS_BINARY_MAX,
+    CLRS_BINARY_MIN
+} clrs_binary;
+
+/* dst = op(src) + scale * dst */
+CLRS_API clrs_status clrs_resample_desc_append_sum(clrs_resample_desc *op,
+                                                   double scale);
+CLRS_API clrs_status clrs_resample_desc_append_eltwise(
+    clrs_resample_desc *op, clrs_eltwise alg, double alpha, double beta);
+/* operand: same rank as dst, each dim 1 or equal to dst's (broadcast). */
+CLRS_API clrs_status clrs_resample_desc_append_binary(
+    clrs_resample_desc *op, clrs_binary alg,
+    const clrs_tensor_desc *operand);
+CLRS_API int clrs_resample_desc_post_op_count(const clrs_resample_desc *op);
+
+/* ------------------------------------------------------------------ */
+/* Output sizes (SPEC section 5); the caller may always choose dst dims. */
+typedef enum clrs_size_rule {
+    CLRS_SIZE_FLOOR = 0, /* O = floor(I * scale): ONNX, PyTorch */
+    CLRS_SIZE_TRUNC = 1  /* O = trunc(I * scale): oneDNN */
+} clrs_size_rule;
+
+CLRS_API clrs_status clrs_output_size_from_scale(int64_t in, double scale,
+                                                 clrs_size_rule rule,
+                                                 int64_t *out);
+/* O = floor((I + pre + post - window) / stride) + 1, or with ceil_mode
+ * ceil(...) + 1 minus the last window if it starts inside the post
+ * padding (PyTorch). Evaluated in double from the fractions. */
+CLRS_API clrs_status clrs_pool_output_size(int64_t in, clrs_fraction window,
+                                           clrs_fraction stride,
+                                           clrs_fraction pre,
+                                           clrs_fraction post, int ceil_mode,
+                                           int64_t *out);
+/* dst dims for src under op: pooling rule for pooling modes (ceil_mode as
+ * given), scales (CLRS_SIZE_FLOOR) for interpolation; other axes copied.
+ * Fails if interpolation has no scales. */
+CLRS_API clrs_status clrs_resample_desc_output_dims(
+    const clrs_resample_desc *op, const clrs_tensor_desc *src, int ceil_mode,
+    int64_t *dst_dims);
+/* The index tensor dtype for this op and src: s8 or s32 (window format,
+ * by window volume), s64 (plane). */
+CLRS_API clrs_status clrs_resample_desc_index_dtype(
+    const clrs_resample_desc *op, const clrs_tensor_desc *src,
+    clrs_dtype *dtype);
+
+/* ------------------------------------------------------------------ */
+/* Plans and execution. */
+typedef struct clrs_plan clrs_plan;
+
+/* Forward: dst = resample(src). index: max pooling index tensor (shape of
+ * dst), NULL for none; must be NULL in inference mode. */
+CLRS_API clrs_status clrs_plan_create_forward(clrs_plan **plan,
+                                              clrs_context *ctx,
+                                              const clrs_resample_desc *op,
+                                              const clrs_tensor_desc *src,
+                                              const clrs_tensor_desc *dst,
+                                              const clrs_tensor_desc *index);
+/* Backward: diff_src = A^T diff_dst. Max pooling reads the index tensor
+ * (shape of diff_dst) when given, else recomputes the argmax from src
+ * (shape of diff_src); other modes take NULL for both. */
+CLRS_API clrs_status clrs_plan_create_backward(
+    clrs_plan **plan, clrs_context *ctx, const clrs_resample_desc *op,
+    const clrs_tensor_desc *diff_src, const clrs_tensor_desc *diff_dst,
+    const clrs_tensor_desc *index, const clrs_tensor_desc *src);
+CLRS_API void clrs_plan_destroy(clrs_plan *plan);
+
+/* Buffers by role; unused roles are NULL. */
+typedef struct clrs_args {
+    cl_mem src;
+    cl_mem dst;
+    cl_mem diff_dst;
+    cl_mem diff_src;
+    cl_mem index;
+    cl_mem post_op[CLRS_MAX_POST_OPS]; /* binary post-op operands */
+} clrs_args;
+
+/* Sets arguments and enqueues on the context's queue after the wait list;
+ * never builds, allocates device memory or blocks. event may be NULL. */
+CLRS_API clrs_status clrs_execute(clrs_plan *plan, const clrs_args *args,
+                                  cl_uint num_events,
+                                  const cl_event *wait_list,
+                                  cl_event *event);
+
+/* ------------------------------------------------------------------ */
+/* CPU reference in double precision, on host memory: the oracle for every
+ * device kernel. Same descriptors and rules as the plans. */
+typedef struct clrs_host_args {
+    const void *src;
+    void *dst;
+    const void *diff_dst;
+    void *diff_src;
+    void *index; /* written by forward, read by backward */
+    const void *post_op[CLRS_MAX_POST_OPS];
+} clrs_host_args;
+
+CLRS_API clrs_status clrs_reference_forward(const clrs_resample_desc *op,
+                                            const clrs_tensor_desc *src,
+                                            const clrs_tensor_desc *dst,
+                                            const clrs_tensor_desc *index,
+                                            const clrs_host_args *args);
+CLRS_API clrs_status clrs_reference_backward(
+    const clrs_resample_desc *op, const clrs_tensor_desc *diff_src,
+    const clrs_tensor_desc *diff_dst, const clrs_tensor_desc *index,
+    const clrs_tensor_desc *src, const clrs_host_args *args);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CLRESAMPLE_H */

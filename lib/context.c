@@ -1,0 +1,590 @@
+/* Contexts: device discovery and selection, the OpenCL context and queue a
+ * clrs_context owns or wraps, and the per-context, per-thread error text. */
+#include "context.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- device facts ---------------------------------------------------- */
+
+/* Copies a string query into a fixed buffer, truncating; a failed query
+ * leaves "" rather than failing the caller, since names are cosmetic. */
+static void str_info(cl_device_id dev, cl_platform_id plat,
+                     cl_uint param, char *buf, size_t size)
+{
+    cl_int err;
+    size_t need = 0;
+    char *tmp;
+
+    buf[0] = '\0';
+    if (dev)
+        err = clGetDeviceInfo(dev, param, 0, NULL, &need);
+    else
+        err = clGetPlatformInfo(plat, param, 0, NULL, &need);
+    if (err != CL_SUCCESS || need == 0)
+        return;
+    tmp = malloc(need + 1);
+    if (!tmp)
+        return;
+    if (dev)
+        err = clGetDeviceInfo(dev, param, need, tmp, NULL);
+    else
+        err = clGetPlatformInfo(plat, param, need, tmp, NULL);
+    if (err == CL_SUCCESS) {
+        tmp[need] = '\0';
+        strncpy(buf, tmp, size - 1);
+        buf[size - 1] = '\0';
+    }
+    free(tmp);
+}
+
+/* Whole-word search in a space-separated extension list, so that
+ * "cl_khr_fp16" does not match "cl_khr_fp16_foo". */
+static int has_extension(cl_device_id dev, const char *ext)
+{
+    size_t need = 0, n = strlen(ext);
+    char *list, *p;
+    int found = 0;
+
+    if (clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, 0, NULL, &need) !=
+            CL_SUCCESS ||
+        need == 0)
+        return 0;
+    list = malloc(need + 1);
+    if (!list)
+        return 0;
+    if (clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, need, list, NULL) ==
+        CL_SUCCESS) {
+        list[need] = '\0';
+        for (p = strstr(list, ext); p; p = strstr(p + 1, ext)) {
+            if ((p == list || p[-1] == ' ') &&
+                (p[n] == '\0' || p[n] == ' ')) {
+                found = 1;
+                break;
+            }
+        }
+    }
+    free(list);
+    return found;
+}
+
+static void fill_info(clrs_device_info *info, cl_platform_id plat,
+                      unsigned pi, cl_device_id dev, unsigned di)
+{
+    cl_device_fp_config fp64 = 0;
+
+    memset(info, 0, sizeof *info);
+    info->platform_index = pi;
+    info->device_index = di;
+    str_info(NULL, plat, CL_PLATFORM_NAME, info->platform_name,
+             sizeof info->platform_name);
+    str_info(dev, NULL, CL_DEVICE_NAME, info->device_name,
+             sizeof info->device_name);
+    str_info(dev, NULL, CL_DEVICE_VENDOR, info->device_vendor,
+             sizeof info->device_vendor);
+    str_info(dev, NULL, CL_DEVICE_VERSION, info->device_version,
+             sizeof info->device_version);
+    str_info(dev, NULL, CL_DRIVER_VERSION, info->driver_version,
+             sizeof info->driver_version);
+    if (clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof info->type, &info->type,
+                        NULL) != CL_SUCCESS)
+        info->type = 0;
+    if (clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE,
+                        sizeof info->global_mem_size, &info->global_mem_size,
+                        NULL) != CL_SUCCESS)
+        info->global_mem_size = 0;
+    if (clGetDeviceInfo(dev, CL_DEVICE_MAX_COMPUTE_UNITS,
+                        sizeof info->compute_units, &info->compute_units,
+                        NULL) != CL_SUCCESS)
+        info->compute_units = 0;
+    /* OpenCL 1.2 makes fp64 optional: a device has it when it reports a
+     * double config (1.2) or still lists the 1.0/1.1 extension. */
+    if (clGetDeviceInfo(dev, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64,
+                        NULL) != CL_SUCCESS)
+        fp64 = 0;
+    info->has_fp64 = fp64 != 0 || has_extension(dev, "cl_khr_fp64");
+    info->has_fp16 = has_extension(dev, "cl_khr_fp16");
+}
+
+/* Platforms, or none: the ICD loader reports "no platform" as an error
+ * (CL_PLATFORM_NOT_FOUND_KHR), which for us is simply an empty list. */
+static clrs_status get_platforms(cl_platform_id **plats, cl_uint *n)
+{
+    cl_int err;
+    cl_uint m = 0;
+
+    *plats = NULL;
+    *n = 0;
+    err = clGetPlatformIDs(0, NULL, &m);
+    if (err == -1001 /* CL_PLATFORM_NOT_FOUND_KHR */ || m == 0)
+        return CLRS_SUCCESS;
+    if (err != CL_SUCCESS)
+        return clrs__cl_error(err, "clGetPlatformIDs");
+    *plats = malloc(m * sizeof **plats);
+    if (!*plats)
+        return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
+                           "out of memory listing %u platforms", m);
+    err = clGetPlatformIDs(m, *plats, NULL);
+    if (err != CL_SUCCESS) {
+        free(*plats);
+        *plats = NULL;
+        return clrs__cl_error(err, "clGetPlatformIDs");
+    }
+    *n = m;
+    return CLRS_SUCCESS;
+}
+
+/* Devices of one platform; a platform without devices is not an error. */
+static clrs_status get_devices(cl_platform_id plat, cl_device_id **devs,
+                               cl_uint *n)
+{
+    cl_int err;
+    cl_uint m = 0;
+
+    *devs = NULL;
+    *n = 0;
+    err = clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 0, NULL, &m);
+    if (err == CL_DEVICE_NOT_FOUND || (err == CL_SUCCESS && m == 0))
+        return CLRS_SUCCESS;
+    if (err != CL_SUCCESS)
+        return clrs__cl_error(err, "clGetDeviceIDs");
+    *devs = malloc(m * sizeof **devs);
+    if (!*devs)
+        return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
+                           "out of memory listing %u devices", m);
+    err = clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, m, *devs, NULL);
+    if (err != CL_SUCCESS) {
+        free(*devs);
+        *devs = NULL;
+        return clrs__cl_error(err, "clGetDeviceIDs");
+    }
+    *n = m;
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs_list_devices(clrs_device_info *infos, size_t capacity,
+                              size_t *count)
+{
+    cl_platform_id *plats;
+    cl_uint np, p;
+    size_t total = 0;
+
+    CLRS_CHECK_PTR(count);
+    CLRS_CHECK(infos != NULL || capacity == 0, CLRS_ERR_NULL_POINTER,
+               "infos is NULL but capacity is %zu", capacity);
+    *count = 0;
+    CLRS_TRY(get_platforms(&plats, &np));
+    for (p = 0; p < np; ++p) {
+        cl_device_id *devs;
+        cl_uint nd, d;
+        clrs_status st = get_devices(plats[p], &devs, &nd);
+        if (st < 0) {
+            free(plats);
+            return st;
+        }
+        for (d = 0; d < nd; ++d, ++total)
+            if (total < capacity)
+                fill_info(&infos[total], plats[p], p, devs[d], d);
+        free(devs);
+    }
+    free(plats);
+    *count = total;
+    clrs__clear_error();
+    return CLRS_SUCCESS;
+}
+
+/* ---- selection ------------------------------------------------------- */
+
+/* "P:D" with decimal indices and nothing else. */
+static int parse_index(const char *s, unsigned *pi, unsigned *di)
+{
+    unsigned long v[2];
+    int k;
+
+    for (k = 0; k < 2; ++k) {
+        char *end;
+        if (!isdigit((unsigned char)*s))
+            return 0;
+        v[k] = strtoul(s, &end, 10);
+        if (v[k] > UINT_MAX)
+            return 0;
+        s = end;
+        if (k == 0 && *s++ != ':')
+            return 0;
+    }
+    if (*s != '\0')
+        return 0;
+    *pi = (unsigned)v[0];
+    *di = (unsigned)v[1];
+    return 1;
+}
+
+static int contains_nocase(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (; *hay; ++hay) {
+        size_t i;
+        for (i = 0; i < n; ++i)
+            if (tolower((unsigned char)hay[i]) !=
+                tolower((unsigned char)needle[i]))
+                break;
+        if (i == n)
+            return 1;
+    }
+    return n == 0;
+}
+
+/* Finds the first device the selector names. */
+static clrs_status select_device(const char *sel, cl_platform_id *plat_out,
+                                 cl_device_id *dev_out,
+                                 clrs_device_info *info)
+{
+    cl_platform_id *plats;
+    cl_uint np, p;
+    unsigned want_p = 0, want_d = 0;
+    int by_index = parse_index(sel, &want_p, &want_d);
+    size_t ndev_total = 0;
+
+    CLRS_TRY(get_platforms(&plats, &np));
+    if (np == 0)
+        return clrs__error(CLRS_ERR_NO_DEVICE,
+                           "no OpenCL platform found (is an ICD installed "
+                           "in /etc/OpenCL/vendors?)");
+    for (p = 0; p < np; ++p) {
+        cl_device_id *devs;
+        cl_uint nd, d;
+        clrs_status st;
+
+        if (by_index && p != want_p)
+            continue;
+        st = get_devices(plats[p], &devs, &nd);
+        if (st < 0) {
+            free(plats);
+            return st;
+        }
+        ndev_total += nd;
+        for (d = 0; d < nd; ++d) {
+            int match;
+            fill_info(info, plats[p], p, devs[d], d);
+            if (by_index)
+                match = d == want_d;
+            else
+                match = contains_nocase(info->device_name, sel) ||
+                        contains_nocase(info->platform_name, sel);
+            if (match) {
+                *plat_out = plats[p];
+                *dev_out = devs[d];
+                free(devs);
+                free(plats);
+                return CLRS_SUCCESS;
+            }
+        }
+        free(devs);
+    }
+    free(plats);
+    if (by_index)
+        return clrs__error(CLRS_ERR_NO_DEVICE,
+                           "no OpenCL device %u:%u (%u platform(s))", want_p,
+                           want_d, np);
+    if (ndev_total == 0)
+        return clrs__error(CLRS_ERR_NO_DEVICE,
+                           "no OpenCL device on %u platform(s)", np);
+    return clrs__error(CLRS_ERR_NO_DEVICE,
+                       "no OpenCL device or platform name matches \"%s\"",
+                       sel);
+}
+
+/* ---- creation -------------------------------------------------------- */
+
+/* The part shared by both constructors: device limits and the lock. */
+static clrs_status ctx_alloc(clrs_context **out, cl_platform_id plat,
+                             cl_device_id dev)
+{
+    clrs_context *ctx;
+    cl_int err;
+
+    ctx = calloc(1, sizeof *ctx);
+    if (!ctx)
+        return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
+                           "out of memory allocating a context");
+    ctx->platform = plat;
+    ctx->device = dev;
+    err = clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE,
+                          sizeof ctx->max_alloc, &ctx->max_alloc, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetDeviceInfo(dev, CL_DEVICE_ADDRESS_BITS,
+                              sizeof ctx->address_bits, &ctx->address_bits,
+                              NULL);
+    if (err != CL_SUCCESS) {
+        free(ctx);
+        return clrs__cl_error(err, "clGetDeviceInfo");
+    }
+    if (pthread_mutex_init(&ctx->lock, NULL) != 0) {
+        free(ctx);
+        return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
+                           "cannot initialise the context mutex");
+    }
+    *out = ctx;
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs_context_create(clrs_context **out, const char *selector)
+{
+    clrs_device_info info;
+    cl_platform_id plat = NULL;
+    cl_device_id dev = NULL;
+    cl_context_properties props[3];
+    clrs_context *ctx;
+    cl_int err;
+
+    CLRS_CHECK_PTR(out);
+    *out = NULL;
+    if (!selector || !*selector) {
+        selector = getenv("CLRS_DEVICE");
+        if (!selector)
+            selector = "";
+    }
+    CLRS_TRY(select_device(selector, &plat, &dev, &info));
+    CLRS_TRY(ctx_alloc(&ctx, plat, dev));
+    ctx->info = info;
+
+    props[0] = CL_CONTEXT_PLATFORM;
+    props[1] = (cl_context_properties)plat;
+    props[2] = 0;
+    ctx->cl_ctx = clCreateContext(props, 1, &dev, NULL, NULL, &err);
+    if (!ctx->cl_ctx) {
+        clrs_status st = clrs__cl_error(err, "clCreateContext");
+        clrs_context_destroy(ctx);
+        return st;
+    }
+    /* In-order: a plan's kernels may rely on queue order. Profiling: the
+     * CLI and users time executions from the returned events. */
+    ctx->queue = clCreateCommandQueue(ctx->cl_ctx, dev,
+                                      CL_QUEUE_PROFILING_ENABLE, &err);
+    if (!ctx->queue) {
+        clrs_status st = clrs__cl_error(err, "clCreateCommandQueue");
+        clrs_context_destroy(ctx);
+        return st;
+    }
+    /* Retained so that destroy can release uniformly (a no-op for root
+     * devices, required for sub-devices handed to create_from_cl). */
+    err = clRetainDevice(dev);
+    if (err != CL_SUCCESS) {
+        clrs_status st = clrs__cl_error(err, "clRetainDevice");
+        clrs_context_destroy(ctx);
+        return st;
+    }
+    ctx->device_retained = 1;
+    *out = ctx;
+    clrs__clear_error();
+    return CLRS_SUCCESS;
+}
+
+/* Platform and device index of a wrapped device, for the info struct;
+ * UINT_MAX when the device is not in the list (e.g. a sub-device). */
+static void find_indices(cl_platform_id plat, cl_device_id dev,
+                         unsigned *pi, unsigned *di)
+{
+    cl_platform_id *plats;
+    cl_uint np, p;
+
+    /* An enumeration failure here only costs the indices, not the call:
+     * the caller clears the thread's message when it succeeds. */
+    *pi = *di = UINT_MAX;
+    if (get_platforms(&plats, &np) < 0)
+        return;
+    for (p = 0; p < np; ++p) {
+        cl_device_id *devs;
+        cl_uint nd, d;
+        if (plats[p] != plat || get_devices(plats[p], &devs, &nd) < 0)
+            continue;
+        *pi = p;
+        for (d = 0; d < nd; ++d)
+            if (devs[d] == dev)
+                *di = d;
+        free(devs);
+    }
+    free(plats);
+}
+
+clrs_status clrs_context_create_from_cl(clrs_context **out,
+                                        cl_context cl_ctx,
+                                        cl_device_id device,
+                                        cl_command_queue queue)
+{
+    cl_context qctx = NULL;
+    cl_device_id qdev = NULL;
+    cl_platform_id plat = NULL;
+    clrs_context *ctx;
+    unsigned pi, di;
+    cl_int err;
+
+    CLRS_CHECK_PTR(out);
+    *out = NULL;
+    CLRS_CHECK_PTR(cl_ctx);
+    CLRS_CHECK_PTR(device);
+    CLRS_CHECK_PTR(queue);
+    err = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof qctx, &qctx,
+                                NULL);
+    if (err == CL_SUCCESS)
+        err = clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof qdev,
+                                    &qdev, NULL);
+    if (err != CL_SUCCESS)
+        return clrs__cl_error(err, "clGetCommandQueueInfo");
+    CLRS_CHECK(qctx == cl_ctx, CLRS_ERR_INVALID_VALUE,
+               "queue belongs to another cl_context than the one given");
+    CLRS_CHECK(qdev == device, CLRS_ERR_INVALID_VALUE,
+               "queue belongs to another device than the one given");
+    err = clGetDeviceInfo(device, CL_DEVICE_PLATFORM, sizeof plat, &plat,
+                          NULL);
+    if (err != CL_SUCCESS)
+        return clrs__cl_error(err, "clGetDeviceInfo(CL_DEVICE_PLATFORM)");
+    CLRS_TRY(ctx_alloc(&ctx, plat, device));
+    find_indices(plat, device, &pi, &di);
+    fill_info(&ctx->info, plat, pi, device, di);
+
+    /* If one retain fails, destroy releases those made so far. */
+    err = clRetainContext(cl_ctx);
+    if (err != CL_SUCCESS) {
+        clrs_context_destroy(ctx);
+        return clrs__cl_error(err, "clRetainContext");
+    }
+    ctx->cl_ctx = cl_ctx;
+    err = clRetainCommandQueue(queue);
+    if (err != CL_SUCCESS) {
+        clrs_context_destroy(ctx);
+        return clrs__cl_error(err, "clRetainCommandQueue");
+    }
+    ctx->queue = queue;
+    err = clRetainDevice(device);
+    if (err != CL_SUCCESS) {
+        clrs_context_destroy(ctx);
+        return clrs__cl_error(err, "clRetainDevice");
+    }
+    ctx->device_retained = 1;
+    *out = ctx;
+    clrs__clear_error();
+    return CLRS_SUCCESS;
+}
+
+/* Every handle is released only if it was set (retained), so error paths
+ * of the constructors can call this on a half-built context. */
+void clrs_context_destroy(clrs_context *ctx)
+{
+    if (!ctx)
+        return;
+    if (ctx->queue)
+        clReleaseCommandQueue(ctx->queue);
+    if (ctx->cl_ctx)
+        clReleaseContext(ctx->cl_ctx);
+    if (ctx->device_retained)
+        clReleaseDevice(ctx->device);
+    pthread_mutex_destroy(&ctx->lock);
+    free(ctx);
+}
+
+/* ---- accessors ------------------------------------------------------- */
+
+clrs_status clrs_context_get_cl(const clrs_context *ctx, cl_context *cl_ctx,
+                                cl_device_id *device, cl_command_queue *queue)
+{
+    CLRS_CHECK_PTR(ctx);
+    if (cl_ctx)
+        *cl_ctx = ctx->cl_ctx;
+    if (device)
+        *device = ctx->device;
+    if (queue)
+        *queue = ctx->queue;
+    clrs__clear_error();
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs_context_get_device_info(const clrs_context *ctx,
+                                         clrs_device_info *info)
+{
+    CLRS_CHECK_PTR(ctx);
+    if (!info)
+        return clrs__ctx_error((clrs_context *)ctx,
+                               clrs__error(CLRS_ERR_NULL_POINTER,
+                                           "info is NULL"));
+    *info = ctx->info;
+    clrs__clear_error();
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs_context_get_cache_stats(const clrs_context *ctx,
+                                         clrs_cache_stats *stats)
+{
+    clrs_context *c = (clrs_context *)ctx; /* the lock is mutable state */
+
+    CLRS_CHECK_PTR(ctx);
+    if (!stats)
+        return clrs__ctx_error(c, clrs__error(CLRS_ERR_NULL_POINTER,
+                                              "stats is NULL"));
+    pthread_mutex_lock(&c->lock);
+    *stats = c->stats;
+    pthread_mutex_unlock(&c->lock);
+    clrs__clear_error();
+    return CLRS_SUCCESS;
+}
+
+/* ---- per-thread detail messages -------------------------------------- */
+
+clrs_status clrs__ctx_error(clrs_context *ctx, clrs_status st)
+{
+    pthread_t self;
+    int i, slot = -1;
+
+    if (!ctx)
+        return st;
+    self = pthread_self();
+    pthread_mutex_lock(&ctx->lock);
+    /* This thread's slot, else a free one, else the least recently
+     * written one. */
+    for (i = 0; i < CLRS_CTX_ERR_SLOTS && slot < 0; ++i)
+        if (ctx->errs[i].used && pthread_equal(ctx->errs[i].thread, self))
+            slot = i;
+    for (i = 0; i < CLRS_CTX_ERR_SLOTS && slot < 0; ++i)
+        if (!ctx->errs[i].used)
+            slot = i;
+    if (slot < 0) {
+        slot = 0;
+        for (i = 1; i < CLRS_CTX_ERR_SLOTS; ++i)
+            if (ctx->errs[i].stamp < ctx->errs[slot].stamp)
+                slot = i;
+    }
+    ctx->errs[slot].used = 1;
+    ctx->errs[slot].thread = self;
+    ctx->errs[slot].stamp = ++ctx->err_clock;
+    strncpy(ctx->errs[slot].msg, clrs__thread_error(),
+            sizeof ctx->errs[slot].msg - 1);
+    ctx->errs[slot].msg[sizeof ctx->errs[slot].msg - 1] = '\0';
+    pthread_mutex_unlock(&ctx->lock);
+    return st;
+}
+
+const char *clrs_context_last_error(const clrs_context *ctx)
+{
+    /* Returned by copy into thread-local storage: the slot itself may be
+     * evicted and rewritten by another thread at any time. */
+    static CLRS_THREAD_LOCAL char copy[CLRS_ERRMSG_MAX];
+    clrs_context *c = (clrs_context *)ctx;
+    pthread_t self;
+    int i;
+
+    copy[0] = '\0';
+    if (!ctx)
+        return copy;
+    self = pthread_self();
+    pthread_mutex_lock(&c->lock);
+    for (i = 0; i < CLRS_CTX_ERR_SLOTS; ++i) {
+        if (c->errs[i].used && pthread_equal(c->errs[i].thread, self)) {
+            memcpy(copy, c->errs[i].msg, sizeof copy);
+            break;
+        }
+    }
+    pthread_mutex_unlock(&c->lock);
+    return copy;
+}

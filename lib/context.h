@@ -1,0 +1,50 @@
+/* The context's internal layout (device, OpenCL objects, per-thread detail
+ * messages, cache counters) and the OpenCL error helpers shared by plans. */
+#ifndef CLRS_CONTEXT_H
+#define CLRS_CONTEXT_H
+
+#include "internal.h"
+
+#include <pthread.h>
+
+/* Detail messages are kept per context and per thread. A context is used
+ * by a handful of threads at a time, so a small table with eviction of the
+ * oldest entry is enough; a thread whose entry was evicted sees "". */
+#define CLRS_CTX_ERR_SLOTS 16
+
+typedef struct clrs_ctx_err {
+    int used;
+    pthread_t thread;
+    unsigned long stamp; /* for least-recently-written eviction */
+    char msg[CLRS_ERRMSG_MAX];
+} clrs_ctx_err;
+
+struct clrs_context {
+    cl_platform_id platform;
+    cl_device_id device;
+    cl_context cl_ctx;
+    cl_command_queue queue;
+    int device_retained; /* clRetainDevice done: release on destroy */
+
+    /* Device facts read once, so plan creation never queries the driver
+     * for them again. */
+    clrs_device_info info;
+    cl_ulong max_alloc; /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
+    cl_uint address_bits;
+
+    pthread_mutex_t lock; /* guards errs, err_clock and stats */
+    clrs_ctx_err errs[CLRS_CTX_ERR_SLOTS];
+    unsigned long err_clock;
+    clrs_cache_stats stats; /* filled by the program cache (later issue) */
+};
+
+/* Copies this thread's current detail message (clrs__thread_error()) into
+ * ctx's slot for this thread and returns st. ctx may be NULL. */
+clrs_status clrs__ctx_error(clrs_context *ctx, clrs_status st);
+
+/* "CL_INVALID_VALUE" for -30; "CL_UNKNOWN_ERROR" for a code not listed. */
+const char *clrs__cl_error_name(cl_int err);
+/* Records "<call> failed: CL_NAME (code)" and returns CLRS_ERR_OPENCL. */
+clrs_status clrs__cl_error(cl_int err, const char *call);
+
+#endif /* CLRS_CONTEXT_H */

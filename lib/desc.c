@@ -1,0 +1,746 @@
+/* Tensor and resample-operation descriptors: creation, validation of every
+ * setter's arguments, layout arithmetic (offsets, spans, overlap). */
+#include "internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- dtypes ------------------------------------------------------------ */
+
+static const struct {
+    const char *name;
+    size_t size;
+} dtype_table[] = {
+    [CLRS_F32] = {"f32", 4}, [CLRS_F16] = {"f16", 2}, [CLRS_BF16] = {"bf16", 2},
+    [CLRS_F64] = {"f64", 8}, [CLRS_S32] = {"s32", 4}, [CLRS_S8] = {"s8", 1},
+    [CLRS_U8] = {"u8", 1},   [CLRS_S64] = {"s64", 8},
+};
+
+static int dtype_valid(clrs_dtype dt)
+{
+    return (unsigned)dt < sizeof dtype_table / sizeof dtype_table[0];
+}
+
+size_t clrs_dtype_size(clrs_dtype dtype)
+{
+    return dtype_valid(dtype) ? dtype_table[dtype].size : 0;
+}
+
+const char *clrs_dtype_name(clrs_dtype dtype)
+{
+    return dtype_valid(dtype) ? dtype_table[dtype].name : NULL;
+}
+
+/* ---- tensor layout arithmetic ------------------------------------------ */
+
+static int mul_overflows(int64_t a, int64_t b, int64_t *out)
+{
+    if (a != 0 && b > INT64_MAX / a)
+        return 1;
+    *out = a * b;
+    return 0;
+}
+
+static int add_overflows(int64_t a, int64_t b, int64_t *out)
+{
+    if (b > INT64_MAX - a)
+        return 1;
+    *out = a + b;
+    return 0;
+}
+
+/* Number of outer positions of axis i: blocks for the blocked axis. */
+static int64_t outer_extent(const struct clrs_tensor_desc *t, int i)
+{
+    if (i == t->block_axis)
+        return (t->dims[i] + t->block - 1) / t->block;
+    return t->dims[i];
+}
+
+clrs_status clrs__tensor_check(const struct clrs_tensor_desc *t,
+                               const char *what)
+{
+    int64_t count = 1, span = 0, bytes;
+    int i;
+    CLRS_CHECK(t != NULL, CLRS_ERR_NULL_POINTER, "%s descriptor is NULL",
+               what);
+    CLRS_CHECK(t->rank >= 1 && t->rank <= CLRS_MAX_RANK, CLRS_ERR_BAD_RANK,
+               "%s rank %d is outside 1..%d", what, t->rank, CLRS_MAX_RANK);
+    CLRS_CHECK(dtype_valid(t->dtype), CLRS_ERR_INVALID_ENUM,
+               "%s dtype %d is unknown", what, (int)t->dtype);
+    for (i = 0; i < t->rank; ++i) {
+        int64_t ext, term;
+        CLRS_CHECK(t->dims[i] > 0, CLRS_ERR_BAD_DIMS,
+                   "%s dim %d is %lld (must be > 0)", what, i,
+                   (long long)t->dims[i]);
+        CLRS_CHECK(t->strides[i] >= 0, CLRS_ERR_BAD_STRIDES,
+                   "%s stride %d is %lld (must be >= 0)", what, i,
+                   (long long)t->strides[i]);
+        CLRS_CHECK(!mul_overflows(count, t->dims[i], &count), CLRS_ERR_OVERFLOW,
+                   "%s element count overflows int64 at dim %d", what, i);
+        ext = outer_extent(t, i);
+        CLRS_CHECK(!mul_overflows(ext - 1, t->strides[i], &term) &&
+                       !add_overflows(span, term, &span),
+                   CLRS_ERR_OVERFLOW,
+                   "%s largest offset overflows int64 at dim %d", what, i);
+    }
+    if (t->block_axis >= 0) {
+        CLRS_CHECK(t->block_axis < t->rank, CLRS_ERR_INVALID_VALUE,
+                   "%s block axis %d is outside the rank %d", what,
+                   t->block_axis, t->rank);
+        CLRS_CHECK(t->block == 8 || t->block == 16, CLRS_ERR_INVALID_VALUE,
+                   "%s block %d (must be 8 or 16)", what, t->block);
+        CLRS_CHECK(!add_overflows(span, t->block - 1, &span),
+                   CLRS_ERR_OVERFLOW, "%s largest offset overflows int64",
+                   what);
+    }
+    CLRS_CHECK(span < INT64_MAX &&
+                   !mul_overflows(span + 1, (int64_t)clrs_dtype_size(t->dtype),
+                                  &bytes) &&
+                   (uint64_t)bytes <= (uint64_t)SIZE_MAX,
+               CLRS_ERR_OVERFLOW, "%s byte size overflows the address space",
+               what);
+    return CLRS_SUCCESS;
+}
+
+typedef struct {
+    int64_t stride, extent;
+} span_dim;
+
+static int cmp_span_dim(const void *a, const void *b)
+{
+    const span_dim *x = a, *y = b;
+    if (x->stride != y->stride)
+        return x->stride < y->stride ? -1 : 1;
+    return x->extent < y->extent ? -1 : x->extent > y->extent;
+}
+
+/* Sufficient test: sorted by stride, each stride exceeds the largest offset
+ * reachable with the smaller ones. Layouts that interleave axes in other
+ * ways are rejected too; no dense, permuted, padded or blocked layout is. */
+clrs_status clrs__tensor_check_no_overlap(const struct clrs_tensor_desc *t,
+                                          const char *what)
+{
+    span_dim d[CLRS_MAX_RANK + 1];
+    int n = 0, i;
+    int64_t reach = 0;
+    for (i = 0; i < t->rank; ++i) {
+        int64_t ext = outer_extent(t, i);
+        if (ext > 1)
+            d[n++] = (span_dim){t->strides[i], ext};
+    }
+    if (t->block_axis >= 0)
+        d[n++] = (span_dim){1, t->block};
+    qsort(d, (size_t)n, sizeof d[0], cmp_span_dim);
+    for (i = 0; i < n; ++i) {
+        CLRS_CHECK(d[i].stride > reach, CLRS_ERR_BAD_STRIDES,
+                   "%s strides overlap: stride %lld does not clear the %lld "
+                   "elements spanned by smaller strides",
+                   what, (long long)d[i].stride, (long long)(reach + 1));
+        reach += (d[i].extent - 1) * d[i].stride;
+    }
+    return CLRS_SUCCESS;
+}
+
+int64_t clrs__tensor_span(const struct clrs_tensor_desc *t)
+{
+    int64_t span = 1;
+    int i;
+    for (i = 0; i < t->rank; ++i)
+        span += (outer_extent(t, i) - 1) * t->strides[i];
+    if (t->block_axis >= 0)
+        span += t->block - 1;
+    return span;
+}
+
+int64_t clrs__tensor_offset(const struct clrs_tensor_desc *t,
+                            const int64_t *idx)
+{
+    int64_t off = 0;
+    int i;
+    for (i = 0; i < t->rank; ++i) {
+        if (i == t->block_axis)
+            off += (idx[i] / t->block) * t->strides[i] + idx[i] % t->block;
+        else
+            off += idx[i] * t->strides[i];
+    }
+    return off;
+}
+
+double clrs__fraction_value(clrs_fraction f)
+{
+    return (double)f.num / (double)f.den;
+}
+
+/* Dense strides, last axis innermost, in the order given by `order`
+ * (outermost first); a blocked axis counts its blocks and the block is
+ * innermost of all. */
+static void dense_strides(struct clrs_tensor_desc *t, const int *order)
+{
+    int64_t run = t->block_axis >= 0 ? t->block : 1;
+    int k;
+    for (k = t->rank - 1; k >= 0; --k) {
+        int i = order[k];
+        t->strides[i] = run;
+        run *= outer_extent(t, i);
+    }
+}
+
+static clrs_status tensor_new(clrs_tensor_desc **desc, clrs_dtype dtype,
+                              int rank, const int64_t *dims, int block_axis,
+                              int block, const int64_t *strides,
+                              const int *order)
+{
+    struct clrs_tensor_desc t;
+    int i, natural[CLRS_MAX_RANK];
+    CLRS_CHECK_PTR(desc);
+    *desc = NULL;
+    CLRS_CHECK_PTR(dims);
+    CLRS_CHECK(rank >= 1 && rank <= CLRS_MAX_RANK, CLRS_ERR_BAD_RANK,
+               "tensor rank %d is outside 1..%d", rank, CLRS_MAX_RANK);
+    CLRS_CHECK(dtype_valid(dtype), CLRS_ERR_INVALID_ENUM,
+               "dtype %d is unknown", (int)dtype);
+    memset(&t, 0, sizeof t);
+    t.dtype = dtype;
+    t.rank = rank;
+    t.block_axis = block_axis;
+    t.block = block_axis >= 0 ? block : 1;
+    CLRS_CHECK(block_axis < rank, CLRS_ERR_INVALID_VALUE,
+               "block axis %d is outside the rank %d", block_axis, rank);
+    CLRS_CHECK(block_axis < 0 || block == 8 || block == 16,
+               CLRS_ERR_INVALID_VALUE, "block size %d (must be 8 or 16)",
+               block);
+    for (i = 0; i < rank; ++i) {
+        CLRS_CHECK(dims[i] > 0, CLRS_ERR_BAD_DIMS,
+                   "tensor dim %d is %lld (must be > 0)", i,
+                   (long long)dims[i]);
+        t.dims[i] = dims[i];
+        natural[i] = i;
+    }
+    if (strides) {
+        for (i = 0; i < rank; ++i)
+            t.strides[i] = strides[i];
+    } else {
+        /* dense: check the element count first so the products below
+         * cannot overflow */
+        int64_t count = t.block;
+        for (i = 0; i < rank; ++i)
+            CLRS_CHECK(!mul_overflows(count, outer_extent(&t, i), &count),
+                       CLRS_ERR_OVERFLOW,
+                       "tensor element count overflows int64 at dim %d", i);
+        dense_strides(&t, order ? order : natural);
+    }
+    CLRS_TRY(clrs__tensor_check(&t, "tensor"));
+    *desc = malloc(sizeof **desc);
+    CLRS_CHECK(*desc != NULL, CLRS_ERR_OUT_OF_MEMORY,
+               "out of memory for a tensor descriptor");
+    **desc = t;
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs_tensor_desc_create(clrs_tensor_desc **desc, clrs_dtype dtype,
+                                    int rank, const int64_t *dims,
+                                    const int64_t *strides)
+{
+    return tensor_new(desc, dtype, rank, dims, -1, 1, strides, NULL);
+}
+
+clrs_status clrs_tensor_desc_create_blocked(clrs_tensor_desc **desc,
+                                            clrs_dtype dtype, int rank,
+                                            const int64_t *dims,
+                                            int block_axis, int block,
+                                            const int64_t *strides)
+{
+    if (desc)
+        *desc = NULL;
+    CLRS_CHECK(block_axis >= 0, CLRS_ERR_INVALID_VALUE,
+               "block axis %d is negative", block_axis);
+    return tensor_new(desc, dtype, rank, dims, block_axis, block, strides,
+                      NULL);
+}
+
+clrs_status clrs_tensor_desc_create_tag(clrs_tensor_desc **desc,
+                                        clrs_dtype dtype, int rank,
+                                        const int64_t *dims, clrs_tag tag)
+{
+    int order[CLRS_MAX_RANK], i, k = 0;
+    if (desc)
+        *desc = NULL;
+    switch (tag) {
+    case CLRS_TAG_ABX:
+        return tensor_new(desc, dtype, rank, dims, -1, 1, NULL, NULL);
+    case CLRS_TAG_AXB:
+        /* N, spatial..., C: axis 1 innermost */
+        CLRS_CHECK(rank >= 1 && rank <= CLRS_MAX_RANK, CLRS_ERR_BAD_RANK,
+                   "tensor rank %d is outside 1..%d", rank, CLRS_MAX_RANK);
+        order[k++] = 0;
+        for (i = 2; i < rank; ++i)
+            order[k++] = i;
+        if (rank > 1)
+            order[k++] = 1;
+        return tensor_new(desc, dtype, rank, dims, -1, 1, NULL, order);
+    case CLRS_TAG_ABX8B:
+    case CLRS_TAG_ABX16B:
+        CLRS_CHECK(rank >= 2, CLRS_ERR_BAD_RANK,
+                   "blocked tag needs rank >= 2, got %d", rank);
+        return tensor_new(desc, dtype, rank, dims, 1,
+                          tag == CLRS_TAG_ABX8B ? 8 : 16, NULL, NULL);
+    }
+    return clrs__error(CLRS_ERR_INVALID_ENUM, "tensor tag %d is unknown",
+                       (int)tag);
+}
+
+void clrs_tensor_desc_destroy(clrs_tensor_desc *desc) { free(desc); }
+
+clrs_dtype clrs_tensor_desc_dtype(const clrs_tensor_desc *desc)
+{
+    return desc ? desc->dtype : CLRS_F32;
+}
+
+int clrs_tensor_desc_rank(const clrs_tensor_desc *desc)
+{
+    return desc ? desc->rank : 0;
+}
+
+clrs_status clrs_tensor_desc_get(const clrs_tensor_desc *desc, int64_t *dims,
+                                 int64_t *strides)
+{
+    int i;
+    CLRS_CHECK_PTR(desc);
+    for (i = 0; i < desc->rank; ++i) {
+        if (dims)
+            dims[i] = desc->dims[i];
+        if (strides)
+            strides[i] = desc->strides[i];
+    }
+    return CLRS_SUCCESS;
+}
+
+int64_t clrs_tensor_desc_elements(const clrs_tensor_desc *desc)
+{
+    int64_t n = 1;
+    int i;
+    if (!desc)
+        return 0;
+    for (i = 0; i < desc->rank; ++i)
+        n *= desc->dims[i];
+    return n;
+}
+
+size_t clrs_tensor_desc_bytes(const clrs_tensor_desc *desc)
+{
+    if (!desc)
+        return 0;
+    return (size_t)clrs__tensor_span(desc) * clrs_dtype_size(desc->dtype);
+}
+
+int64_t clrs_tensor_desc_offset(const clrs_tensor_desc *desc,
+                                const int64_t *index)
+{
+    if (!desc || !index)
+        return -1;
+    return clrs__tensor_offset(desc, index);
+}
+
+/* ---- resample descriptor ---------------------------------------------- */
+
+static int mode_valid(clrs_mode m)
+{
+    return (unsigned)m <= (unsigned)CLRS_MODE_MAX;
+}
+
+clrs_status clrs_resample_desc_create(clrs_resample_desc **op, clrs_mode mode)
+{
+    CLRS_CHECK_PTR(op);
+    *op = NULL;
+    CLRS_CHECK(mode_valid(mode), CLRS_ERR_INVALID_ENUM, "mode %d is unknown",
+               (int)mode);
+    *op = calloc(1, sizeof **op);
+    CLRS_CHECK(*op != NULL, CLRS_ERR_OUT_OF_MEMORY,
+               "out of memory for a resample descriptor");
+    (*op)->mode = mode;
+    (*op)->padding = CLRS_PAD_DEFAULT;
+    (*op)->coord = CLRS_COORD_DEFAULT;
+    (*op)->rounding = CLRS_ROUND_PREFER_FLOOR;
+    (*op)->cubic_a = -0.75;
+    (*op)->index_format = CLRS_INDEX_WINDOW;
+    (*op)->nan_policy = CLRS_NAN_PROPAGATE;
+    return CLRS_SUCCESS;
+}
+
+void clrs_resample_desc_destroy(clrs_resample_desc *op) { free(op); }
+
+clrs_status clrs_resample_desc_clone(clrs_resample_desc **out,
+                                     const clrs_resample_desc *op)
+{
+    CLRS_CHECK_PTR(out);
+    *out = NULL;
+    CLRS_CHECK_PTR(op);
+    *out = malloc(sizeof **out);
+    CLRS_CHECK(*out != NULL, CLRS_ERR_OUT_OF_MEMORY,
+               "out of memory for a resample descriptor");
+    **out = *op;
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs_resample_desc_set_mode(clrs_resample_desc *op, clrs_mode mode)
+{
+    CLRS_CHECK_PTR(op);
+    CLRS_CHECK(mode_valid(mode), CLRS_ERR_INVALID_ENUM, "mode %d is unknown",
+               (int)mode);
+    op->mode = mode;
+    return CLRS_SUCCESS;
+}
+
+clrs_mode clrs_resample_desc_get_mode(const clrs_resample_desc *op)
+{
+    return op ? op->mode : CLRS_MODE_NEAREST;
+}
+
+/* Common checks of a per-axis array argument. */
+#define CHECK_ARRAY(op, n, arr)                                              \
+    do {                                                                     \
+        CLRS_CHECK_PTR(op);                                                  \
+        CLRS_CHECK((n) >= 1 && (n) <= CLRS_MAX_RANK, CLRS_ERR_INVALID_VALUE, \
+                   "%s: count %d is outside 1..%d", #arr, (n),               \
+                   CLRS_MAX_RANK);                                           \
+        CLRS_CHECK_PTR(arr);                                                 \
+    } while (0)
+
+clrs_status clrs_resample_desc_set_axes(clrs_resample_desc *op, int n,
+                                        const int *axes)
+{
+    int i;
+    CHECK_ARRAY(op, n, axes);
+    for (i = 0; i < n; ++i) {
+        CLRS_CHECK(axes[i] >= 0 && axes[i] < CLRS_MAX_RANK, CLRS_ERR_BAD_AXES,
+                   "axes[%d] = %d is outside 0..%d", i, axes[i],
+                   CLRS_MAX_RANK - 1);
+        CLRS_CHECK(i == 0 || axes[i] > axes[i - 1], CLRS_ERR_BAD_AXES,
+                   "axes must be distinct and increasing: axes[%d] = %d "
+                   "after %d",
+                   i, axes[i], axes[i - 1]);
+    }
+    for (i = 0; i < n; ++i)
+        op->axes[i] = axes[i];
+    op->naxes = n;
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs_resample_desc_set_padding(clrs_resample_desc *op,
+                                           clrs_padding padding, double value)
+{
+    CLRS_CHECK_PTR(op);
+    CLRS_CHECK((unsigned)padding <= (unsigned)CLRS_PAD_NEG_INF,
+               CLRS_ERR_INVALID_ENUM, "padding mode %d is unknown",
+               (int)padding);
+    CLRS_CHECK(padding != CLRS_PAD_CONSTANT || isfinite(value),
+               CLRS_ERR_INVALID_VALUE, "constant padding value is not finite");
+    op->padding = padding;
+    op->pad_value = padding == CLRS_PAD_CONSTANT ? value : 0.0;
+    return CLRS_SUCCESS;
+}
+
+/* Denominators > 0; values > 0 (windows, strides) or >= 0 (paddings). */
+static clrs_status check_fractions(int n, const clrs_fraction *f,
+                                   const char *what, int positive)
+{
+    int i;
+    for (i = 0; i < n; ++i) {
+        CLRS_CHECK(f[i].den > 0, CLRS_ERR_BAD_FRACTION,
+                   "%s[%d] = %lld/%lld: denominator must be > 0", what, i,
+                   (long long)f[i].num, (long long)f[i].den);
+        if (positive)
+            CLRS_CHECK(f[i].num > 0, CLRS_ERR_BAD_WINDOW,
+                       "%s[%d] = %lld/%lld must be > 0", what, i,
+                       (long long)f[i].num, (long long)f[i].den);
+        else
+            CLRS_CHECK(f[i].num >= 0, CLRS_ERR_INVALID_VALUE,
+                       "%s[%d] = %lld/%lld must be >= 0", what, i,
+                       (long long)f[i].num, (long long)f[i].den);
+    }
+    return CLRS_SUCCESS;
+}
+
+static void to_fractions(int n, const int64_t *v, clrs_fraction *f)
+{
+    int i;
+    for (i = 0; i < n; ++i)
+        f[i] = (clrs_fraction){v[i], 1};
+}
+
+clrs_status clrs_resample_desc_set_window_fraction(clrs_resample_desc *op,
+                                                   int n,
+                                                   const clrs_fraction *window)
+{
+    CHECK_ARRAY(op, n, window);
+    CLRS_TRY(check_fractions(n, window, "window", 1));
+    memcpy(op->window, window, (size_t)n * sizeof *window);
+    op->n_window = n;
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs_resample_desc_set_stride_fraction(clrs_resample_desc *op,
+                                                   int n,
+                                                   const clrs_fraction *stride)
+{
+    CHECK_ARRAY(op, n, stride);
+    CLRS_TRY(check_fractions(n, stride, "stride", 1));
+    memcpy(op->stride, stride, (size_t)n * sizeof *stride);
+    op->n_stride = n;
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs_resample_desc_set_padding_sizes_fraction(
+    clrs_resample_desc *op, int n, const clrs_fraction *pre,
+    const clrs_fraction *post)
+{
+    CHECK_ARRAY(op, n, pre);
+    CLRS_CHECK_PTR(post);
+    CLRS_TRY(check_fractions(n, pre, "pre_padding", 0));
+    CLRS_TRY(check_fractions(n, post, "post_padding", 0));
+    memcpy(op->pre, pre, (size_t)n * sizeof *pre);
+    memcpy(op->post, post, (size_t)n * sizeof *post);
+    op->n_pad = n;
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs_resample_desc_set_window(clrs_resample_desc *op, int n,
+                                          const int64_t *window)
+{
+    clrs_fraction f[CLRS_MAX_RANK];
+    CHECK_ARRAY(op, n, window);
+    to_fractions(n, window, f);
+    return clrs_resample_desc_set_window_fraction(op, n, f);
+}
+
+clrs_status clrs_resample_desc_set_stride(clrs_resample_desc *op, int n,
+                                          const int64_t *stride)
+{
+    clrs_fraction f[CLRS_MAX_RANK];
+    CHECK_ARRAY(op, n, stride);
+    to_fractions(n, stride, f);
+    return clrs_resample_desc_set_stride_fraction(op, n, f);
+}
+
+clrs_status clrs_resample_desc_set_padding_sizes(clrs_resample_desc *op, int n,
+                                                 const int64_t *pre,
+                                                 const int64_t *post)
+{
+    clrs_fraction a[CLRS_MAX_RANK], b[CLRS_MAX_RANK];
+    CHECK_ARRAY(op, n, pre);
+    CLRS_CHECK_PTR(post);
+    to_fractions(n, pre, a);
+    to_fractions(n, post, b);
+    return clrs_resample_desc_set_padding_sizes_fraction(op, n, a, b);
+}
+
+clrs_status clrs_resample_desc_set_scales(clrs_resample_desc *op, int n,
+                                          const double *scales)
+{
+    int i;
+    CHECK_ARRAY(op, n, scales);
+    for (i = 0; i < n; ++i)
+        CLRS_CHECK(isfinite(scales[i]) && scales[i] > 0, CLRS_ERR_BAD_SCALE,
+                   "scales[%d] = %g (must be finite and > 0)", i, scales[i]);
+    memcpy(op->scales, scales, (size_t)n * sizeof *scales);
+    op->n_scales = n;
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs_resample_desc_set_pixel_offsets(clrs_resample_desc *op, int n,
+                                                 const float *input_offsets,
+                                                 const float *output_offsets)
+{
+    int i;
+    CHECK_ARRAY(op, n, input_offsets);
+    CLRS_CHECK_PTR(output_offsets);
+    for (i = 0; i < n; ++i)
+        CLRS_CHECK(isfinite(input_offsets[i]) && isfinite(output_offsets[i]),
+                   CLRS_ERR_INVALID_VALUE, "pixel offsets[%d] are not finite",
+                   i);
+    memcpy(op->in_offsets, input_offsets, (size_t)n * sizeof(float));
+    memcpy(op->out_offsets, output_offsets, (size_t)n * sizeof(float));
+    op->n_offsets = n;
+    op->coord = CLRS_COORD_PIXEL_OFFSETS;
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs_resample_desc_set_coord(clrs_resample_desc *op,
+                                         clrs_coord coord)
+{
+    CLRS_CHECK_PTR(op);
+    CLRS_CHECK((unsigned)coord <= (unsigned)CLRS_COORD_WINDOW,
+               CLRS_ERR_INVALID_ENUM, "coordinate mode %d is unknown",
+               (int)coord);
+    op->coord = coord;
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs_resample_desc_set_rounding(clrs_resample_desc *op,
+                                            clrs_rounding rounding)
+{
+    CLRS_CHECK_PTR(op);
+    CLRS_CHECK((unsigned)rounding <= (unsigned)CLRS_ROUND_CEIL,
+               CLRS_ERR_INVALID_ENUM, "nearest rounding %d is unknown",
+               (int)rounding);
+    op->rounding = rounding;
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs_resample_desc_set_cubic_a(clrs_resample_desc *op, double a)
+{
+    CLRS_CHECK_PTR(op);
+    CLRS_CHECK(isfinite(a), CLRS_ERR_INVALID_VALUE,
+               "cubic coefficient A is not finite");
+    op->cubic_a = a;
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs_resample_desc_set_exclude_outside(clrs_resample_desc *op,
+                                                   int enable)
+{
+    CLRS_CHECK_PTR(op);
+    op->exclude_outside = enable != 0;
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs_resample_desc_set_antialias(clrs_resample_desc *op,
+                                             int enable)
+{
+    CLRS_CHECK_PTR(op);
+    op->antialias = enable != 0;
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs_resample_desc_set_roi(clrs_resample_desc *op, int n,
+                                       const double *start, const double *end)
+{
+    int i;
+    CHECK_ARRAY(op, n, start);
+    CLRS_CHECK_PTR(end);
+    for (i = 0; i < n; ++i)
+        CLRS_CHECK(isfinite(start[i]) && isfinite(end[i]),
+                   CLRS_ERR_INVALID_VALUE, "roi[%d] is not finite", i);
+    memcpy(op->roi_start, start, (size_t)n * sizeof *start);
+    memcpy(op->roi_end, end, (size_t)n * sizeof *end);
+    op->n_roi = n;
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs_resample_desc_set_extrapolation_value(clrs_resample_desc *op,
+                                                       double value)
+{
+    CLRS_CHECK_PTR(op);
+    CLRS_CHECK(!isnan(value), CLRS_ERR_INVALID_VALUE,
+               "extrapolation value is NaN");
+    op->extrapolation = value;
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs_resample_desc_set_index_format(clrs_resample_desc *op,
+                                                clrs_index_format format)
+{
+    CLRS_CHECK_PTR(op);
+    CLRS_CHECK((unsigned)format <= (unsigned)CLRS_INDEX_PLANE,
+               CLRS_ERR_INVALID_ENUM, "index format %d is unknown",
+               (int)format);
+    op->index_format = format;
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs_resample_desc_set_nan_policy(clrs_resample_desc *op,
+                                              clrs_nan_policy policy)
+{
+    CLRS_CHECK_PTR(op);
+    CLRS_CHECK((unsigned)policy <= (unsigned)CLRS_NAN_IGNORE,
+               CLRS_ERR_INVALID_ENUM, "NaN policy %d is unknown",
+               (int)policy);
+    op->nan_policy = policy;
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs_resample_desc_set_inference(clrs_resample_desc *op,
+                                             int enable)
+{
+    CLRS_CHECK_PTR(op);
+    op->inference = enable != 0;
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs_resample_desc_set_accumulate(clrs_resample_desc *op,
+                                              int enable)
+{
+    CLRS_CHECK_PTR(op);
+    op->accumulate = enable != 0;
+    return CLRS_SUCCESS;
+}
+
+/* ---- post-ops ------------------------------------------------------------ */
+
+static clrs_status post_op_slot(clrs_resample_desc *op, clrs_post_op **slot)
+{
+    CLRS_CHECK_PTR(op);
+    CLRS_CHECK(op->n_post_ops < CLRS_MAX_POST_OPS, CLRS_ERR_INVALID_VALUE,
+               "post-op chain is full (at most %d)", CLRS_MAX_POST_OPS);
+    *slot = &op->post_ops[op->n_post_ops];
+    memset(*slot, 0, sizeof **slot);
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs_resample_desc_append_sum(clrs_resample_desc *op, double scale)
+{
+    clrs_post_op *p;
+    CLRS_TRY(post_op_slot(op, &p));
+    CLRS_CHECK(isfinite(scale), CLRS_ERR_INVALID_VALUE,
+               "sum post-op scale is not finite");
+    p->kind = CLRS_POST_SUM;
+    p->scale = scale;
+    op->n_post_ops++;
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs_resample_desc_append_eltwise(clrs_resample_desc *op,
+                                              clrs_eltwise alg, double alpha,
+                                              double beta)
+{
+    clrs_post_op *p;
+    CLRS_TRY(post_op_slot(op, &p));
+    CLRS_CHECK((unsigned)alg <= (unsigned)CLRS_ELTWISE_LINEAR,
+               CLRS_ERR_INVALID_ENUM, "eltwise algorithm %d is unknown",
+               (int)alg);
+    CLRS_CHECK(isfinite(alpha) && isfinite(beta), CLRS_ERR_INVALID_VALUE,
+               "eltwise alpha/beta are not finite");
+    p->kind = CLRS_POST_ELTWISE;
+    p->alg = (int)alg;
+    p->alpha = alpha;
+    p->beta = beta;
+    op->n_post_ops++;
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs_resample_desc_append_binary(clrs_resample_desc *op,
+                                             clrs_binary alg,
+                                             const clrs_tensor_desc *operand)
+{
+    clrs_post_op *p;
+    CLRS_TRY(post_op_slot(op, &p));
+    CLRS_CHECK((unsigned)alg <= (unsigned)CLRS_BINARY_MIN,
+               CLRS_ERR_INVALID_ENUM, "binary algorithm %d is unknown",
+               (int)alg);
+    CLRS_CHECK_PTR(operand);
+    CLRS_TRY(clrs__tensor_check(operand, "binary operand"));
+    CLRS_CHECK(operand->dtype != CLRS_S64, CLRS_ERR_BAD_DTYPE,
+               "binary operand dtype s64 is for index tensors only");
+    p->kind = CLRS_POST_BINARY;
+    p->alg = (int)alg;
+    p->operand = *operand;
+    op->n_post_ops++;
+    return CLRS_SUCCESS;
+}
+
+int clrs_resample_desc_post_op_count(const clrs_resample_desc *op)
+{
+    return op ? op->n_post_ops : 0;
+}

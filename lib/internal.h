@@ -1,0 +1,205 @@
+/* clresample internals shared by the host runtime: descriptor layouts, the
+ * resolved "problem" every plan and the reference work from, and error
+ * reporting helpers. Nothing here is exported. */
+#ifndef CLRS_INTERNAL_H
+#define CLRS_INTERNAL_H
+
+#include "clresample.h"
+
+#include <stdarg.h>
+
+#if defined(__GNUC__)
+#define CLRS_THREAD_LOCAL __thread
+#define CLRS_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define CLRS_THREAD_LOCAL
+#define CLRS_PRINTF(f, a)
+#endif
+
+#define CLRS_ERRMSG_MAX 512
+
+struct clrs_tensor_desc {
+    clrs_dtype dtype;
+    int rank;
+    int64_t dims[CLRS_MAX_RANK];
+    int64_t strides[CLRS_MAX_RANK]; /* block strides for the blocked axis */
+    int block_axis;                 /* -1: not blocked */
+    int block;                      /* 8 or 16 when blocked, else 1 */
+};
+
+typedef enum clrs_post_kind {
+    CLRS_POST_SUM = 0,
+    CLRS_POST_ELTWISE = 1,
+    CLRS_POST_BINARY = 2
+} clrs_post_kind;
+
+typedef struct clrs_post_op {
+    clrs_post_kind kind;
+    int alg; /* clrs_eltwise or clrs_binary */
+    double alpha, beta, scale;
+    struct clrs_tensor_desc operand; /* binary only */
+} clrs_post_op;
+
+/* Per-axis option arrays carry their own count: checked against the number
+ * of resampled axes when a problem is resolved (0 = unset). */
+struct clrs_resample_desc {
+    clrs_mode mode;
+    int naxes; /* 0: default axes */
+    int axes[CLRS_MAX_RANK];
+
+    clrs_padding padding;
+    double pad_value;
+
+    int n_window, n_stride, n_pad;
+    clrs_fraction window[CLRS_MAX_RANK];
+    clrs_fraction stride[CLRS_MAX_RANK];
+    clrs_fraction pre[CLRS_MAX_RANK];
+    clrs_fraction post[CLRS_MAX_RANK];
+
+    int n_scales;
+    double scales[CLRS_MAX_RANK];
+    int n_offsets;
+    float in_offsets[CLRS_MAX_RANK];
+    float out_offsets[CLRS_MAX_RANK];
+    int n_roi;
+    double roi_start[CLRS_MAX_RANK];
+    double roi_end[CLRS_MAX_RANK];
+
+    clrs_coord coord;
+    clrs_rounding rounding;
+    double cubic_a;
+    int exclude_outside;
+    int antialias;
+    double extrapolation;
+    clrs_index_format index_format;
+    clrs_nan_policy nan_policy;
+    int inference;
+    int accumulate;
+
+    int n_post_ops;
+    clrs_post_op post_ops[CLRS_MAX_POST_OPS];
+};
+
+/* One resampled axis, resolved against concrete tensor sizes (SPEC 2):
+ *   x(o) = ((float)o + a) * r - b     in float, no contraction.
+ * Pooling: window start of output o is x(o), window length `window`. */
+typedef struct clrs_axis_map {
+    int axis;         /* tensor axis */
+    int64_t in, out;  /* I and O */
+    float r, a, b;    /* coordinate constants (r already 1/s, in float) */
+    double scale;     /* s as resolved (user's or O/I), for diagnostics */
+    float window;     /* pooling window length (0 for interpolation) */
+    int taps;         /* pooling: window box extent K on this axis */
+    int crop;         /* tf_crop_and_resize: outside [0, I-1] extrapolates */
+    float aa_scale;   /* antialias: f = max(1, r); 1 without antialias */
+} clrs_axis_map;
+
+/* Everything a plan or the reference needs, with every default resolved.
+ * For forward, `in` is src and `out` dst; for backward, `in` is diff_src
+ * and `out` diff_dst (the resample still maps out-index -> in-coordinate). */
+typedef struct clrs_problem {
+    int backward;
+    clrs_mode mode;
+    clrs_padding padding; /* never DEFAULT */
+    double pad_value;     /* value read by out-of-range taps (-inf for NEG_INF) */
+    clrs_coord coord;     /* never DEFAULT */
+    clrs_rounding rounding;
+    double cubic_a;
+    int exclude_outside;
+    int antialias;
+    double extrapolation;
+    clrs_index_format index_format;
+    clrs_nan_policy nan_policy;
+    int inference;
+    int accumulate;
+    int n_post_ops;
+    clrs_post_op post_ops[CLRS_MAX_POST_OPS];
+
+    int rank;
+    int naxes;
+    clrs_axis_map ax[CLRS_MAX_RANK]; /* resampled axes, increasing */
+    int slot[CLRS_MAX_RANK];         /* tensor axis -> index in ax, or -1 */
+
+    struct clrs_tensor_desc in, out;
+    int has_index;
+    struct clrs_tensor_desc index; /* shape of out */
+    int has_src;                   /* backward max without index */
+    struct clrs_tensor_desc src;   /* shape of in */
+    int64_t window_volume;         /* product of taps (pooling) */
+} clrs_problem;
+
+/* ---- errors (status.c) ------------------------------------------------ */
+
+/* Records a detail message for this thread and returns status. */
+clrs_status clrs__error(clrs_status status, const char *fmt, ...)
+    CLRS_PRINTF(2, 3);
+clrs_status clrs__verror(clrs_status status, const char *fmt, va_list ap);
+/* Clears this thread's message (a call that succeeds). */
+void clrs__clear_error(void);
+/* Copy of this thread's current message (for contexts). */
+const char *clrs__thread_error(void);
+
+/* if (!(cond)) return clrs__error(status, fmt, ...) */
+#define CLRS_CHECK(cond, status, ...)                                        \
+    do {                                                                     \
+        if (!(cond))                                                         \
+            return clrs__error((status), __VA_ARGS__);                       \
+    } while (0)
+#define CLRS_CHECK_PTR(p)                                                    \
+    CLRS_CHECK((p) != NULL, CLRS_ERR_NULL_POINTER, "%s is NULL", #p)
+/* Propagates an error status unchanged (its message already recorded). */
+#define CLRS_TRY(expr)                                                       \
+    do {                                                                     \
+        clrs_status st_ = (expr);                                            \
+        if (st_ < 0)                                                         \
+            return st_;                                                      \
+    } while (0)
+
+/* ---- descriptors (desc.c) -------------------------------------------- */
+
+/* Validates the tensor (rank, dims, strides >= 0, no int64 overflow of the
+ * element count or the largest offset); `what` names it in messages. */
+clrs_status clrs__tensor_check(const struct clrs_tensor_desc *t,
+                               const char *what);
+/* Fails with CLRS_ERR_BAD_STRIDES when two indices share an address. */
+clrs_status clrs__tensor_check_no_overlap(const struct clrs_tensor_desc *t,
+                                          const char *what);
+/* Largest element offset + 1 (elements, padding lanes included). */
+int64_t clrs__tensor_span(const struct clrs_tensor_desc *t);
+int64_t clrs__tensor_offset(const struct clrs_tensor_desc *t,
+                            const int64_t *idx);
+double clrs__fraction_value(clrs_fraction f);
+
+/* ---- problem resolution (validate.c, coords.c) ----------------------- */
+
+/* Validates op against the tensors and fills p. backward selects the
+ * roles as described for clrs_problem; index and src may be NULL. */
+clrs_status clrs__problem_init(clrs_problem *p, const clrs_resample_desc *op,
+                               const clrs_tensor_desc *in,
+                               const clrs_tensor_desc *out,
+                               const clrs_tensor_desc *index,
+                               const clrs_tensor_desc *src, int backward);
+
+/* Fills the coordinate constants of ax (ax->axis, in, out already set)
+ * for resampled slot k of op, whose mode and coord are already resolved
+ * in p (SPEC 2 table). Validates values that depend on sizes. */
+clrs_status clrs__axis_map_init(clrs_axis_map *ax,
+                                const clrs_resample_desc *op,
+                                const clrs_problem *p, int k);
+
+/* x(o) exactly as every device computes it: float, in this order. */
+float clrs__coord(const clrs_axis_map *ax, int64_t o);
+
+/* ---- dtype conversion (convert.c) ------------------------------------ */
+
+/* Element i (in elements from base) of dtype dt, as double. */
+double clrs__load(const void *base, clrs_dtype dt, int64_t i);
+/* Stores v with SPEC 1 rules: round to nearest even, integers saturate,
+ * NaN into an integer is 0. */
+void clrs__store(void *base, clrs_dtype dt, int64_t i, double v);
+float clrs__half_to_float(uint16_t h);
+uint16_t clrs__float_to_half(float f); /* round to nearest even */
+float clrs__bf16_to_float(uint16_t h);
+uint16_t clrs__float_to_bf16(float f); /* round to nearest even */
+
+#endif /* CLRS_INTERNAL_H */
