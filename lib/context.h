@@ -38,8 +38,9 @@ struct clrs_context {
     clrs_cache_stats stats; /* filled by the program cache (later issue) */
 };
 
-/* Copies this thread's current detail message (clrs__thread_error()) into
- * ctx's slot for this thread and returns st. ctx may be NULL. */
+/* For st < 0, copies this thread's current detail message
+ * (clrs__thread_error()) into ctx's slot for this thread; returns st.
+ * ctx may be NULL. */
 clrs_status clrs__ctx_error(clrs_context *ctx, clrs_status st);
 
 /* "CL_INVALID_VALUE" for -30; "CL_UNKNOWN_ERROR" for a code not listed. */

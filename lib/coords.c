@@ -1,8 +1,11 @@
 /* Lowers every coordinate front end (SPEC 2 table) to the per-axis
  * constants of x(o) = (o + a) * r - b, and evaluates x(o) as devices do. */
 /* Contraction would fuse (o + a) * r - b into an fma and pick different
- * taps than the devices; the Makefile also passes -ffp-contract=off. */
+ * taps than the devices. GCC ignores (and warns about) the pragma; the
+ * Makefile passes -ffp-contract=off for it. */
+#if !defined(__GNUC__) || defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
+#endif
 
 #include "internal.h"
 
@@ -10,7 +13,7 @@
 
 float clrs__coord(const clrs_axis_map *ax, int64_t o)
 {
-    /* volatile-free but contraction-free: each step rounds to float. */
+    /* Three separately rounded float steps, as on every device. */
     float t = (float)o + ax->a;
     float u = t * ax->r;
     return u - ax->b;
@@ -48,7 +51,7 @@ static clrs_status set_rab(clrs_axis_map *ax, int k, double r, double a,
 static double user_scale(const clrs_axis_map *ax, const clrs_resample_desc *op,
                          int k)
 {
-    if (op->n_scales > k && op->n_scales > 0)
+    if (op->n_scales > k)
         return op->scales[k];
     return (double)ax->out / (double)ax->in;
 }
@@ -164,8 +167,8 @@ clrs_status clrs__axis_map_init(clrs_axis_map *ax,
     CLRS_CHECK_PTR(op);
     CLRS_CHECK_PTR(p);
     CLRS_CHECK(ax->in >= 1 && ax->out >= 1, CLRS_ERR_BAD_DIMS,
-               "resampled axis %d: sizes %lld -> %lld must be >= 1",
-               ax->axis, (long long)ax->in, (long long)ax->out);
+               "resampled axis %d: sizes %lld -> %lld must be >= 1", ax->axis,
+               (long long)ax->in, (long long)ax->out);
     ax->window = 0.0f;
     ax->taps = 0;
     ax->crop = 0;

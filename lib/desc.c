@@ -691,7 +691,7 @@ static clrs_status post_op_slot(clrs_resample_desc *op, clrs_post_op **slot)
 
 clrs_status clrs_resample_desc_append_sum(clrs_resample_desc *op, double scale)
 {
-    clrs_post_op *p;
+    clrs_post_op *p = NULL;
     CLRS_TRY(post_op_slot(op, &p));
     CLRS_CHECK(isfinite(scale), CLRS_ERR_INVALID_VALUE,
                "sum post-op scale is not finite");
@@ -705,7 +705,7 @@ clrs_status clrs_resample_desc_append_eltwise(clrs_resample_desc *op,
                                               clrs_eltwise alg, double alpha,
                                               double beta)
 {
-    clrs_post_op *p;
+    clrs_post_op *p = NULL;
     CLRS_TRY(post_op_slot(op, &p));
     CLRS_CHECK((unsigned)alg <= (unsigned)CLRS_ELTWISE_LINEAR,
                CLRS_ERR_INVALID_ENUM, "eltwise algorithm %d is unknown",
@@ -724,7 +724,7 @@ clrs_status clrs_resample_desc_append_binary(clrs_resample_desc *op,
                                              clrs_binary alg,
                                              const clrs_tensor_desc *operand)
 {
-    clrs_post_op *p;
+    clrs_post_op *p = NULL;
     CLRS_TRY(post_op_slot(op, &p));
     CLRS_CHECK((unsigned)alg <= (unsigned)CLRS_BINARY_MIN,
                CLRS_ERR_INVALID_ENUM, "binary algorithm %d is unknown",

@@ -180,6 +180,11 @@ clrs_status clrs__problem_init(clrs_problem *p, const clrs_resample_desc *op,
                                const clrs_tensor_desc *index,
                                const clrs_tensor_desc *src, int backward);
 
+/* The resampled axes of op for a tensor of this rank, increasing: op's
+ * axes (checked against rank) or the default (validate.c). */
+clrs_status clrs__resolve_axes(const clrs_resample_desc *op, int rank,
+                               int *axes, int *naxes);
+
 /* Fills the coordinate constants of ax (ax->axis, in, out already set)
  * for resampled slot k of op, whose mode and coord are already resolved
  * in p (SPEC 2 table). Validates values that depend on sizes. */

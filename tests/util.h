@@ -116,6 +116,12 @@ int64_t tu_buf_offset(const tu_buf *b, const int64_t *idx);
 double tu_get(const tu_buf *b, const int64_t *idx);
 void tu_set(tu_buf *b, const int64_t *idx, double v);
 
+/* Descriptor of a random layout from mask plus its poisoned buffer;
+ * prints "# what: ..." and returns -1 on failure. */
+int tu_make_tensor(clrs_tensor_desc **d, tu_buf *b, tu_rng *r, clrs_dtype dt,
+                   int rank, const int64_t *dims, unsigned mask,
+                   const char *what);
+
 /* Fills: integers in [lo, hi]; k/16 for k in [klo, khi]; a constant. The
  * random fills never leave every element zero. Shadow is updated. */
 void tu_fill_ints(tu_buf *b, tu_rng *r, int lo, int hi);
@@ -133,5 +139,72 @@ double tu_dot(const tu_buf *a, const tu_buf *b, double *abs_sum);
 double tu_max_abs_diff(const tu_buf *a, const tu_buf *b);
 /* Number of logical elements that are not zero. */
 int64_t tu_count_nonzero(const tu_buf *b);
+
+/* ---- random resample operations ----------------------------------------
+ * One place that knows how to draw a valid random op of every mode and
+ * coordinate option, for the property tests and the device-vs-reference
+ * tests alike. */
+
+typedef struct tu_variant {
+    const char *name;
+    clrs_mode mode;
+    int rounding; /* nearest only (clrs_rounding) */
+    int exclude_outside;
+    int antialias;
+} tu_variant;
+
+/* The TU_NLINEAR modes that are linear in the input come first, then max
+ * pooling: TU_NVARIANTS rows in all. */
+#define TU_NLINEAR 11
+#define TU_NVARIANTS 12
+extern const tu_variant tu_variants[TU_NVARIANTS];
+
+/* Every interpolation coordinate option (not DEFAULT). */
+#define TU_NCOORDS 9
+extern const clrs_coord tu_coords[TU_NCOORDS];
+const char *tu_coord_name(clrs_coord c);
+const char *tu_pad_name(clrs_padding p);
+int tu_mode_is_pooling(clrs_mode m);
+
+/* tu_op_random flags. */
+#define TU_OP_COVER 1u /* every pooling window overlaps the input */
+
+typedef struct tu_op {
+    const tu_variant *v;
+    int rank;
+    int64_t in[CLRS_MAX_RANK], out[CLRS_MAX_RANK];
+    int set_axes, naxes, axes[CLRS_MAX_RANK];
+    clrs_coord coord; /* resolved option; WINDOW for pooling */
+    int coord_explicit;
+    clrs_padding pad;
+    double pad_value; /* CONSTANT only */
+    int set_cubic_a;
+    double cubic_a;
+    int has_scales;
+    double scales[CLRS_MAX_RANK];
+    int has_offsets;
+    float in_off[CLRS_MAX_RANK], out_off[CLRS_MAX_RANK];
+    int has_roi;
+    double roi_s[CLRS_MAX_RANK], roi_e[CLRS_MAX_RANK];
+    double extrapolation; /* tf_crop_and_resize; set with the roi */
+    int has_stride, has_window, int_api;
+    clrs_fraction window[CLRS_MAX_RANK], stride[CLRS_MAX_RANK];
+    clrs_fraction pre[CLRS_MAX_RANK], post[CLRS_MAX_RANK];
+} tu_op;
+
+/* Draws an op of variant v. coord: an interpolation option for
+ * interpolation variants (ignored for pooling). Random rank 1..5, random
+ * resampled axes (or the default set), 1-pixel ends, non-integer ratios,
+ * user scales, pixel offsets, roi, stride/pre-padding, fractional windows;
+ * padding DEFAULT/EDGE/ZERO/CONSTANT(0) (callers may override pad,
+ * pad_value and extrapolation, which is 0). The larger of in and out
+ * holds at most max_elems elements. */
+void tu_op_random(tu_op *c, tu_rng *r, const tu_variant *v, clrs_coord coord,
+                  unsigned flags, int64_t max_elems);
+/* One line, for "# seed S config ...". */
+void tu_op_describe(const tu_op *c, char *buf, size_t size);
+/* The library descriptor; NULL (with a "# " line naming the failing
+ * setter) if a setter fails. */
+clrs_resample_desc *tu_op_build(const tu_op *c);
 
 #endif /* CLRS_TEST_UTIL_H */

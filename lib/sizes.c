@@ -1,0 +1,327 @@
+/* Output-size helpers (SPEC 5): sizes from scales, pooled sizes with the
+ * floor and ceil rules, dst dims for an op, and the index tensor dtype. */
+#include "internal.h"
+
+#include <math.h>
+#include <string.h>
+
+/* 2^63 as a double: the first value that no longer fits int64. */
+#define INT64_LIMIT 9223372036854775808.0
+
+static int is_pooling(clrs_mode m)
+{
+    return m == CLRS_MODE_AVG_INCLUDE_PADDING ||
+           m == CLRS_MODE_AVG_EXCLUDE_PADDING || m == CLRS_MODE_MAX;
+}
+
+clrs_status clrs_output_size_from_scale(int64_t in, double scale,
+                                        clrs_size_rule rule, int64_t *out)
+{
+    double v;
+
+    CLRS_CHECK_PTR(out);
+    *out = 0;
+    CLRS_CHECK(in > 0, CLRS_ERR_BAD_DIMS, "input size %lld (must be > 0)",
+               (long long)in);
+    CLRS_CHECK(isfinite(scale) && scale > 0, CLRS_ERR_BAD_SCALE,
+               "scale %g (must be finite and > 0)", scale);
+    CLRS_CHECK(rule == CLRS_SIZE_FLOOR || rule == CLRS_SIZE_TRUNC,
+               CLRS_ERR_INVALID_ENUM, "size rule %d is unknown", (int)rule);
+    /* I * scale in double, as ONNX, PyTorch and oneDNN compute it; for a
+     * positive product floor and trunc agree, the rules differ only in
+     * name (kept apart for callers mirroring either library). */
+    v = (double)in * scale;
+    v = rule == CLRS_SIZE_FLOOR ? floor(v) : trunc(v);
+    CLRS_CHECK(v < INT64_LIMIT, CLRS_ERR_OVERFLOW,
+               "output size %lld * %g overflows int64", (long long)in, scale);
+    CLRS_CHECK(v >= 1, CLRS_ERR_SHAPE_MISMATCH,
+               "output size is 0: input size %lld * scale %g < 1",
+               (long long)in, scale);
+    *out = (int64_t)v;
+    clrs__clear_error();
+    return CLRS_SUCCESS;
+}
+
+/* ---- exact rationals ---------------------------------------------------
+ * Pooled sizes are floor/ceil of a quotient: evaluating it in double can
+ * land just below an integer (10 / (1/3) as 29.999...) and lose a whole
+ * output. We compute exactly in int64 when nothing overflows and fall
+ * back to double (as SPEC 2 prescribes for fractions) only when it does. */
+
+typedef struct {
+    int64_t n, d; /* d > 0 */
+} rat;
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    if (a < 0)
+        a = -a;
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a ? a : 1;
+}
+
+/* a * b without overflow (|values| < 2^62 keeps the sign flips safe). */
+static int mul_ok(int64_t a, int64_t b, int64_t *r)
+{
+    const int64_t lim = INT64_C(1) << 62;
+    if (a <= -lim || a >= lim || b <= -lim || b >= lim)
+        return 0;
+    if (a != 0 && (b > 0 ? b : -b) > lim / (a > 0 ? a : -a))
+        return 0;
+    *r = a * b;
+    return 1;
+}
+
+static int add_ok(int64_t a, int64_t b, int64_t *r)
+{
+    const int64_t lim = INT64_C(1) << 62;
+    if (a <= -lim || a >= lim || b <= -lim || b >= lim)
+        return 0;
+    *r = a + b; /* both below 2^62 in magnitude: no overflow */
+    return 1;
+}
+
+static rat rat_norm(int64_t n, int64_t d)
+{
+    int64_t g = gcd64(n, d);
+    rat r;
+    r.n = n / g;
+    r.d = d / g;
+    return r;
+}
+
+/* a + sign * b */
+static int rat_add(rat a, rat b, int sign, rat *r)
+{
+    int64_t x, y, d;
+    if (!mul_ok(a.n, b.d, &x) || !mul_ok(b.n * sign, a.d, &y) ||
+        !add_ok(x, y, &x) || !mul_ok(a.d, b.d, &d))
+        return 0;
+    *r = rat_norm(x, d);
+    return 1;
+}
+
+static int64_t floor_div(int64_t n, int64_t d) /* d > 0 */
+{
+    int64_t q = n / d;
+    return q * d > n ? q - 1 : q;
+}
+
+static int64_t ceil_div(int64_t n, int64_t d) /* d > 0 */
+{
+    int64_t q = n / d;
+    return q * d < n ? q + 1 : q;
+}
+
+static clrs_status check_fraction(clrs_fraction f, const char *what,
+                                  int positive)
+{
+    CLRS_CHECK(f.den > 0, CLRS_ERR_BAD_FRACTION,
+               "%s %lld/%lld: denominator must be > 0", what,
+               (long long)f.num, (long long)f.den);
+    if (positive)
+        CLRS_CHECK(f.num > 0, CLRS_ERR_BAD_WINDOW,
+                   "%s %lld/%lld must be > 0", what, (long long)f.num,
+                   (long long)f.den);
+    else
+        CLRS_CHECK(f.num >= 0, CLRS_ERR_INVALID_VALUE,
+                   "%s %lld/%lld must be >= 0", what, (long long)f.num,
+                   (long long)f.den);
+    return CLRS_SUCCESS;
+}
+
+/* O exactly, or 0 when an intermediate overflows int64. Returns 1 on an
+ * exact result (which may be <= 0). */
+static int pool_exact(int64_t in, clrs_fraction window, clrs_fraction stride,
+                      clrs_fraction pre, clrs_fraction post, int ceil_mode,
+                      int64_t *o)
+{
+    rat I = {in, 1}, w = rat_norm(window.num, window.den);
+    rat s = rat_norm(stride.num, stride.den);
+    rat a = rat_norm(pre.num, pre.den), b = rat_norm(post.num, post.den);
+    rat span, lim, pos;
+    int64_t qn, qd, n;
+
+    /* span = I + pre + post - window; quotient span / stride */
+    if (!rat_add(I, a, 1, &span) || !rat_add(span, b, 1, &span) ||
+        !rat_add(span, w, -1, &span) || !mul_ok(span.n, s.d, &qn) ||
+        !mul_ok(span.d, s.n, &qd))
+        return 0;
+    n = ceil_mode ? ceil_div(qn, qd) : floor_div(qn, qd);
+    if (!add_ok(n, 1, &n))
+        return 0;
+    if (ceil_mode && n >= 1) {
+        /* PyTorch: drop the last window when it would start inside the
+         * post padding, i.e. (O - 1) * stride >= I + pre. */
+        if (!mul_ok(n - 1, s.n, &pos.n))
+            return 0;
+        pos.d = s.d;
+        if (!rat_add(I, a, 1, &lim) || !rat_add(pos, lim, -1, &pos))
+            return 0;
+        if (pos.n >= 0)
+            --n;
+    }
+    *o = n;
+    return 1;
+}
+
+clrs_status clrs_pool_output_size(int64_t in, clrs_fraction window,
+                                  clrs_fraction stride, clrs_fraction pre,
+                                  clrs_fraction post, int ceil_mode,
+                                  int64_t *out)
+{
+    int64_t o;
+
+    CLRS_CHECK_PTR(out);
+    *out = 0;
+    CLRS_CHECK(in > 0, CLRS_ERR_BAD_DIMS, "input size %lld (must be > 0)",
+               (long long)in);
+    CLRS_TRY(check_fraction(window, "window", 1));
+    CLRS_TRY(check_fraction(stride, "stride", 1));
+    CLRS_TRY(check_fraction(pre, "pre padding", 0));
+    CLRS_TRY(check_fraction(post, "post padding", 0));
+
+    if (!pool_exact(in, window, stride, pre, post, ceil_mode, &o)) {
+        double I = (double)in, w = clrs__fraction_value(window);
+        double s = clrs__fraction_value(stride);
+        double a = clrs__fraction_value(pre), b = clrs__fraction_value(post);
+        double q = (I + a + b - w) / s;
+        double n = (ceil_mode ? ceil(q) : floor(q)) + 1.0;
+        CLRS_CHECK(isfinite(q) && n < INT64_LIMIT / 2, CLRS_ERR_OVERFLOW,
+                   "pooled output size overflows int64 (input %lld, "
+                   "stride %g)",
+                   (long long)in, s);
+        if (ceil_mode && n >= 1 && (n - 1.0) * s >= I + a)
+            n -= 1.0;
+        o = n < 0 ? 0 : (int64_t)n;
+    }
+    CLRS_CHECK(o >= 1, CLRS_ERR_SHAPE_MISMATCH,
+               "pooled output size is %lld: window %g does not fit input "
+               "%lld with paddings %g + %g",
+               (long long)o, clrs__fraction_value(window), (long long)in,
+               clrs__fraction_value(pre), clrs__fraction_value(post));
+    *out = o;
+    clrs__clear_error();
+    return CLRS_SUCCESS;
+}
+
+/* ---- per-op helpers ----------------------------------------------------- */
+
+/* Prefixes the recorded message with the axis it is about. */
+static clrs_status with_axis(clrs_status st, int axis)
+{
+    char msg[CLRS_ERRMSG_MAX];
+    strncpy(msg, clrs__thread_error(), sizeof msg - 1);
+    msg[sizeof msg - 1] = '\0';
+    return clrs__error(st, "axis %d: %s", axis, msg);
+}
+
+static clrs_status count_ok(int n, int naxes, const char *what)
+{
+    CLRS_CHECK(n == 0 || n == naxes, CLRS_ERR_PARAM_COUNT,
+               "%s has %d entries, %d axes are resampled", what, n, naxes);
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs_resample_desc_output_dims(const clrs_resample_desc *op,
+                                           const clrs_tensor_desc *src,
+                                           int ceil_mode, int64_t *dst_dims)
+{
+    int axes[CLRS_MAX_RANK], naxes, i, k;
+    int64_t dims[CLRS_MAX_RANK];
+
+    CLRS_CHECK_PTR(op);
+    CLRS_CHECK_PTR(src);
+    CLRS_CHECK_PTR(dst_dims);
+    CLRS_TRY(clrs__tensor_check(src, "src"));
+    CLRS_TRY(clrs__resolve_axes(op, src->rank, axes, &naxes));
+    for (i = 0; i < src->rank; ++i)
+        dims[i] = src->dims[i];
+
+    if (is_pooling(op->mode)) {
+        const clrs_fraction one = {1, 1}, zero = {0, 1};
+        CLRS_CHECK(op->n_window > 0, CLRS_ERR_MISSING_INPUT,
+                   "pooling needs a window (set_window) to size dst");
+        CLRS_TRY(count_ok(op->n_window, naxes, "window"));
+        CLRS_TRY(count_ok(op->n_stride, naxes, "stride"));
+        CLRS_TRY(count_ok(op->n_pad, naxes, "padding sizes"));
+        for (k = 0; k < naxes; ++k) {
+            /* stride 1 and no padding when unset, as coords.c resolves */
+            clrs_status st = clrs_pool_output_size(
+                src->dims[axes[k]], op->window[k],
+                op->n_stride ? op->stride[k] : one,
+                op->n_pad ? op->pre[k] : zero,
+                op->n_pad ? op->post[k] : zero, ceil_mode, &dims[axes[k]]);
+            if (st < 0)
+                return with_axis(st, axes[k]);
+        }
+    } else {
+        CLRS_CHECK(op->n_scales > 0, CLRS_ERR_MISSING_INPUT,
+                   "interpolation needs scales (set_scales) to size dst");
+        CLRS_TRY(count_ok(op->n_scales, naxes, "scales"));
+        CLRS_TRY(count_ok(op->n_roi, naxes, "roi"));
+        for (k = 0; k < naxes; ++k) {
+            double s = op->scales[k];
+            clrs_status st;
+            /* ONNX Resize sizes a crop by its box:
+             * floor(I * (end - start) * scale). */
+            if (op->coord == CLRS_COORD_TF_CROP_AND_RESIZE && op->n_roi)
+                s *= op->roi_end[k] - op->roi_start[k];
+            st = clrs_output_size_from_scale(src->dims[axes[k]], s,
+                                             CLRS_SIZE_FLOOR, &dims[axes[k]]);
+            if (st < 0)
+                return with_axis(st, axes[k]);
+        }
+    }
+    for (i = 0; i < src->rank; ++i)
+        dst_dims[i] = dims[i];
+    clrs__clear_error();
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs_resample_desc_index_dtype(const clrs_resample_desc *op,
+                                           const clrs_tensor_desc *src,
+                                           clrs_dtype *dtype)
+{
+    struct clrs_tensor_desc dst;
+    clrs_problem p;
+    int64_t run = 1;
+    int i;
+
+    CLRS_CHECK_PTR(op);
+    CLRS_CHECK_PTR(src);
+    CLRS_CHECK_PTR(dtype);
+    CLRS_CHECK(op->mode == CLRS_MODE_MAX, CLRS_ERR_BAD_INDEX_TENSOR,
+               "only max pooling has an index tensor (mode %d)",
+               (int)op->mode);
+    CLRS_CHECK((unsigned)op->index_format <= (unsigned)CLRS_INDEX_PLANE,
+               CLRS_ERR_INVALID_ENUM, "index format %d is unknown",
+               (int)op->index_format);
+    if (op->index_format == CLRS_INDEX_PLANE) {
+        *dtype = CLRS_S64;
+        clrs__clear_error();
+        return CLRS_SUCCESS;
+    }
+    /* The window volume depends on how coords.c boxes fractional windows:
+     * resolve a real problem against the default dst (dense, so it passes
+     * the no-overlap rule) rather than duplicating that logic. */
+    CLRS_TRY(clrs_resample_desc_output_dims(op, src, 0, dst.dims));
+    dst.dtype = src->dtype;
+    dst.rank = src->rank;
+    dst.block_axis = -1;
+    dst.block = 1;
+    for (i = dst.rank - 1; i >= 0; --i) {
+        dst.strides[i] = run;
+        CLRS_CHECK(run <= INT64_MAX / dst.dims[i], CLRS_ERR_OVERFLOW,
+                   "dst element count overflows int64 at dim %d", i);
+        run *= dst.dims[i];
+    }
+    CLRS_TRY(clrs__problem_init(&p, op, src, &dst, NULL, NULL, 0));
+    *dtype = p.window_volume <= 127 ? CLRS_S8 : CLRS_S32;
+    clrs__clear_error();
+    return CLRS_SUCCESS;
+}

@@ -1,0 +1,387 @@
+/* Problem resolution: checks an operation descriptor against concrete
+ * tensors and fills a clrs_problem with every default made explicit. */
+#include "internal.h"
+
+#include <math.h>
+#include <string.h>
+
+static int is_pooling(clrs_mode m)
+{
+    return m == CLRS_MODE_AVG_INCLUDE_PADDING ||
+           m == CLRS_MODE_AVG_EXCLUDE_PADDING || m == CLRS_MODE_MAX;
+}
+
+static int is_floating(clrs_dtype dt)
+{
+    return dt == CLRS_F32 || dt == CLRS_F16 || dt == CLRS_BF16 ||
+           dt == CLRS_F64;
+}
+
+static const char *mode_name(clrs_mode m)
+{
+    static const char *const names[] = {"nearest",     "linear",
+                                        "cubic",       "avg_include_padding",
+                                        "avg_exclude_padding", "max"};
+    return (unsigned)m < sizeof names / sizeof names[0] ? names[m] : "?";
+}
+
+static const char *dtype_name(clrs_dtype dt)
+{
+    const char *n = clrs_dtype_name(dt);
+    return n ? n : "unknown";
+}
+
+clrs_status clrs__resolve_axes(const clrs_resample_desc *op, int rank,
+                               int *axes, int *naxes)
+{
+    int i;
+
+    if (op->naxes > 0) {
+        CLRS_CHECK(op->naxes <= CLRS_MAX_RANK, CLRS_ERR_BAD_AXES,
+                   "%d resampled axes (at most %d)", op->naxes,
+                   CLRS_MAX_RANK);
+        for (i = 0; i < op->naxes; ++i) {
+            CLRS_CHECK(op->axes[i] >= 0 && op->axes[i] < rank,
+                       CLRS_ERR_BAD_AXES,
+                       "resampled axis %d is outside the rank %d",
+                       op->axes[i], rank);
+            /* The setter enforces this too; a descriptor is plain memory
+             * inside the library, so keep the invariant the loops rely on
+             * checked where it is used. */
+            CLRS_CHECK(i == 0 || op->axes[i] > op->axes[i - 1],
+                       CLRS_ERR_BAD_AXES,
+                       "resampled axes are not increasing: %d after %d",
+                       op->axes[i], op->axes[i - 1]);
+            axes[i] = op->axes[i];
+        }
+        *naxes = op->naxes;
+        return CLRS_SUCCESS;
+    }
+    /* Default: N and C untouched for rank >= 3 (NCHW-style tensors);
+     * lower ranks have no batch/channel axes to skip. */
+    *naxes = 0;
+    for (i = rank >= 3 ? 2 : 0; i < rank; ++i)
+        axes[(*naxes)++] = i;
+    return CLRS_SUCCESS;
+}
+
+/* Data tensors: every dtype but s64 (index tensors only); gradients must
+ * be floating. */
+static clrs_status check_data_dtype(const struct clrs_tensor_desc *t,
+                                    const char *what, int need_float)
+{
+    CLRS_CHECK(t->dtype != CLRS_S64, CLRS_ERR_BAD_DTYPE,
+               "%s dtype s64 is allowed for index tensors only", what);
+    CLRS_CHECK(!need_float || is_floating(t->dtype), CLRS_ERR_BAD_DTYPE,
+               "%s dtype %s: backward needs a floating dtype "
+               "(f32, f16, bf16, f64)",
+               what, dtype_name(t->dtype));
+    return CLRS_SUCCESS;
+}
+
+static clrs_status check_enums(const clrs_resample_desc *op)
+{
+    CLRS_CHECK((unsigned)op->mode <= (unsigned)CLRS_MODE_MAX,
+               CLRS_ERR_INVALID_ENUM, "mode %d is unknown", (int)op->mode);
+    CLRS_CHECK((unsigned)op->padding <= (unsigned)CLRS_PAD_NEG_INF,
+               CLRS_ERR_INVALID_ENUM, "padding mode %d is unknown",
+               (int)op->padding);
+    CLRS_CHECK((unsigned)op->coord <= (unsigned)CLRS_COORD_WINDOW,
+               CLRS_ERR_INVALID_ENUM, "coordinate mode %d is unknown",
+               (int)op->coord);
+    CLRS_CHECK((unsigned)op->rounding <= (unsigned)CLRS_ROUND_CEIL,
+               CLRS_ERR_INVALID_ENUM, "nearest rounding %d is unknown",
+               (int)op->rounding);
+    CLRS_CHECK((unsigned)op->index_format <= (unsigned)CLRS_INDEX_PLANE,
+               CLRS_ERR_INVALID_ENUM, "index format %d is unknown",
+               (int)op->index_format);
+    CLRS_CHECK((unsigned)op->nan_policy <= (unsigned)CLRS_NAN_IGNORE,
+               CLRS_ERR_INVALID_ENUM, "NaN policy %d is unknown",
+               (int)op->nan_policy);
+    CLRS_CHECK(op->n_post_ops >= 0 && op->n_post_ops <= CLRS_MAX_POST_OPS,
+               CLRS_ERR_INVALID_VALUE, "%d post-ops (at most %d)",
+               op->n_post_ops, CLRS_MAX_POST_OPS);
+    return CLRS_SUCCESS;
+}
+
+/* Every per-axis array that is set must have one entry per resampled
+ * axis: a silent mismatch would apply options to the wrong axes. */
+static clrs_status check_counts(const clrs_resample_desc *op, int naxes)
+{
+    const int counts[] = {op->n_window,  op->n_stride,  op->n_pad,
+                          op->n_scales,  op->n_offsets, op->n_roi};
+    static const char *const names[] = {"window", "stride", "padding sizes",
+                                        "scales", "pixel offsets", "roi"};
+    size_t i;
+
+    for (i = 0; i < sizeof counts / sizeof counts[0]; ++i)
+        CLRS_CHECK(counts[i] == 0 || counts[i] == naxes, CLRS_ERR_PARAM_COUNT,
+                   "%s has %d entries, %d axes are resampled", names[i],
+                   counts[i], naxes);
+    return CLRS_SUCCESS;
+}
+
+/* Padding, coordinate mode and the option combinations they allow. */
+static clrs_status resolve_options(clrs_problem *p,
+                                   const clrs_resample_desc *op)
+{
+    int pool = is_pooling(op->mode);
+
+    p->padding = op->padding;
+    if (p->padding == CLRS_PAD_DEFAULT)
+        p->padding = op->mode == CLRS_MODE_MAX ? CLRS_PAD_NEG_INF
+                     : pool                    ? CLRS_PAD_ZERO
+                                               : CLRS_PAD_EDGE;
+    CLRS_CHECK(p->padding != CLRS_PAD_NEG_INF || op->mode == CLRS_MODE_MAX,
+               CLRS_ERR_INVALID_COMBINATION,
+               "neg_inf padding is for max pooling only, mode is %s",
+               mode_name(op->mode));
+    switch (p->padding) {
+    case CLRS_PAD_CONSTANT:
+        p->pad_value = op->pad_value;
+        break;
+    case CLRS_PAD_NEG_INF:
+        p->pad_value = -INFINITY;
+        break;
+    default: /* ZERO reads 0; EDGE never reads the value */
+        p->pad_value = 0.0;
+        break;
+    }
+
+    p->coord = op->coord;
+    if (p->coord == CLRS_COORD_DEFAULT)
+        p->coord = pool || op->n_stride > 0 ? CLRS_COORD_WINDOW
+                                            : CLRS_COORD_HALF_PIXEL;
+    if (pool) {
+        CLRS_CHECK(p->coord == CLRS_COORD_WINDOW,
+                   CLRS_ERR_INVALID_COMBINATION,
+                   "%s pooling needs the window coordinate mode, "
+                   "coordinate mode %d given",
+                   mode_name(op->mode), (int)p->coord);
+        CLRS_CHECK(op->n_window > 0, CLRS_ERR_MISSING_INPUT,
+                   "%s pooling needs a window (set_window)",
+                   mode_name(op->mode));
+    } else {
+        CLRS_CHECK(p->coord == CLRS_COORD_WINDOW ||
+                       (op->n_window == 0 && op->n_stride == 0 &&
+                        op->n_pad == 0),
+                   CLRS_ERR_INVALID_COMBINATION,
+                   "window, stride or padding sizes on %s interpolation "
+                   "need the window coordinate mode",
+                   mode_name(op->mode));
+    }
+    CLRS_CHECK(!op->antialias || op->mode == CLRS_MODE_LINEAR ||
+                   op->mode == CLRS_MODE_CUBIC,
+               CLRS_ERR_INVALID_COMBINATION,
+               "antialias is for linear and cubic modes, mode is %s",
+               mode_name(op->mode));
+    CLRS_CHECK(!op->exclude_outside || op->mode == CLRS_MODE_CUBIC,
+               CLRS_ERR_INVALID_COMBINATION,
+               "exclude_outside is for cubic mode, mode is %s",
+               mode_name(op->mode));
+    CLRS_CHECK(p->coord != CLRS_COORD_TF_CROP_AND_RESIZE || !pool,
+               CLRS_ERR_INVALID_COMBINATION,
+               "tf_crop_and_resize is for interpolation modes, mode is %s",
+               mode_name(op->mode));
+    CLRS_CHECK(p->coord != CLRS_COORD_PIXEL_OFFSETS || op->n_offsets > 0,
+               CLRS_ERR_MISSING_INPUT,
+               "pixel_offsets coordinate mode needs set_pixel_offsets");
+    return CLRS_SUCCESS;
+}
+
+static int same_dims(const struct clrs_tensor_desc *a,
+                     const struct clrs_tensor_desc *b)
+{
+    int i;
+    if (a->rank != b->rank)
+        return 0;
+    for (i = 0; i < a->rank; ++i)
+        if (a->dims[i] != b->dims[i])
+            return 0;
+    return 1;
+}
+
+/* Binary post-op operands broadcast against dst. */
+static clrs_status check_post_ops(const clrs_problem *p)
+{
+    int i, d;
+    for (i = 0; i < p->n_post_ops; ++i) {
+        const clrs_post_op *po = &p->post_ops[i];
+        if (po->kind != CLRS_POST_BINARY)
+            continue;
+        CLRS_TRY(clrs__tensor_check(&po->operand, "binary operand"));
+        CLRS_CHECK(po->operand.rank == p->out.rank, CLRS_ERR_SHAPE_MISMATCH,
+                   "post-op %d operand rank %d != dst rank %d", i,
+                   po->operand.rank, p->out.rank);
+        for (d = 0; d < p->out.rank; ++d)
+            CLRS_CHECK(po->operand.dims[d] == 1 ||
+                           po->operand.dims[d] == p->out.dims[d],
+                       CLRS_ERR_SHAPE_MISMATCH,
+                       "post-op %d operand dim %d is %lld; dst dim is %lld "
+                       "(must be 1 or equal)",
+                       i, d, (long long)po->operand.dims[d],
+                       (long long)p->out.dims[d]);
+    }
+    return CLRS_SUCCESS;
+}
+
+/* Index dtype by format (SPEC 3): the window format may use s8 only when
+ * every window index fits it; s32 always works. */
+static clrs_status check_index_dtype(const clrs_problem *p)
+{
+    clrs_dtype dt = p->index.dtype;
+    if (p->index_format == CLRS_INDEX_PLANE) {
+        CLRS_CHECK(dt == CLRS_S64, CLRS_ERR_BAD_INDEX_TENSOR,
+                   "index tensor dtype %s; plane format needs s64",
+                   dtype_name(dt));
+        return CLRS_SUCCESS;
+    }
+    CLRS_CHECK(dt == CLRS_S32 || dt == CLRS_S8, CLRS_ERR_BAD_INDEX_TENSOR,
+               "index tensor dtype %s; window format needs s8 or s32",
+               dtype_name(dt));
+    CLRS_CHECK(dt == CLRS_S32 || p->window_volume <= 127,
+               CLRS_ERR_BAD_INDEX_TENSOR,
+               "index tensor dtype s8 cannot hold window volume %lld "
+               "(s8 needs <= 127; use s32)",
+               (long long)p->window_volume);
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs__problem_init(clrs_problem *p, const clrs_resample_desc *op,
+                               const clrs_tensor_desc *in,
+                               const clrs_tensor_desc *out,
+                               const clrs_tensor_desc *index,
+                               const clrs_tensor_desc *src, int backward)
+{
+    const char *in_name = backward ? "diff_src" : "src";
+    const char *out_name = backward ? "diff_dst" : "dst";
+    int axes[CLRS_MAX_RANK], naxes, i, k;
+
+    CLRS_CHECK_PTR(p);
+    memset(p, 0, sizeof *p);
+    CLRS_CHECK(op != NULL, CLRS_ERR_NULL_POINTER, "op is NULL");
+    CLRS_CHECK(in != NULL, CLRS_ERR_NULL_POINTER, "%s is NULL", in_name);
+    CLRS_CHECK(out != NULL, CLRS_ERR_NULL_POINTER, "%s is NULL", out_name);
+    CLRS_TRY(check_enums(op));
+
+    /* Each tensor on its own. */
+    CLRS_TRY(clrs__tensor_check(in, in_name));
+    CLRS_TRY(clrs__tensor_check(out, out_name));
+    if (index)
+        CLRS_TRY(clrs__tensor_check(index, "index"));
+    if (src)
+        CLRS_TRY(clrs__tensor_check(src, "src"));
+    CLRS_TRY(check_data_dtype(in, in_name, backward));
+    CLRS_TRY(check_data_dtype(out, out_name, backward));
+    if (src) /* the forward input of max backward: any data dtype */
+        CLRS_TRY(check_data_dtype(src, "src", 0));
+    /* Written tensors must not map two elements to one address: the
+     * result would depend on write order. */
+    if (backward) {
+        CLRS_TRY(clrs__tensor_check_no_overlap(in, in_name));
+    } else {
+        CLRS_TRY(clrs__tensor_check_no_overlap(out, out_name));
+        if (index)
+            CLRS_TRY(clrs__tensor_check_no_overlap(index, "index"));
+    }
+
+    /* Shapes. */
+    CLRS_CHECK(in->rank == out->rank, CLRS_ERR_SHAPE_MISMATCH,
+               "%s rank %d != %s rank %d", in_name, in->rank, out_name,
+               out->rank);
+    CLRS_TRY(clrs__resolve_axes(op, in->rank, axes, &naxes));
+    for (i = 0; i < in->rank; ++i)
+        p->slot[i] = -1;
+    for (k = 0; k < naxes; ++k)
+        p->slot[axes[k]] = k;
+    for (i = 0; i < in->rank; ++i)
+        CLRS_CHECK(p->slot[i] >= 0 || in->dims[i] == out->dims[i],
+                   CLRS_ERR_SHAPE_MISMATCH,
+                   "%s dim %d is %lld, %s dim %d is %lld; axis %d is not "
+                   "resampled, so they must be equal",
+                   in_name, i, (long long)in->dims[i], out_name, i,
+                   (long long)out->dims[i], i);
+    CLRS_TRY(check_counts(op, naxes));
+
+    /* Options. */
+    p->backward = backward != 0;
+    p->mode = op->mode;
+    CLRS_TRY(resolve_options(p, op));
+    p->rounding = op->rounding;
+    p->cubic_a = op->cubic_a;
+    p->exclude_outside = op->exclude_outside;
+    p->antialias = op->antialias;
+    p->extrapolation = op->extrapolation;
+    p->index_format = op->index_format;
+    p->nan_policy = op->nan_policy;
+    p->inference = op->inference;
+    p->accumulate = op->accumulate;
+
+    /* Index and src tensors. */
+    if (index) {
+        CLRS_CHECK(op->mode == CLRS_MODE_MAX, CLRS_ERR_BAD_INDEX_TENSOR,
+                   "index tensor given for %s mode; only max pooling has "
+                   "one",
+                   mode_name(op->mode));
+        CLRS_CHECK(backward || !op->inference, CLRS_ERR_INVALID_COMBINATION,
+                   "index tensor given in inference mode, which writes "
+                   "none (set_inference 0 for training)");
+        CLRS_CHECK(same_dims(index, out), CLRS_ERR_BAD_INDEX_TENSOR,
+                   "index tensor shape differs from %s shape", out_name);
+    }
+    if (backward && op->mode == CLRS_MODE_MAX)
+        CLRS_CHECK(index || src, CLRS_ERR_MISSING_INPUT,
+                   "max pooling backward needs the index tensor or src "
+                   "to find each window's argmax");
+    if (src) {
+        CLRS_CHECK(backward && op->mode == CLRS_MODE_MAX,
+                   CLRS_ERR_INVALID_COMBINATION,
+                   "src is only read by max pooling backward");
+        CLRS_CHECK(same_dims(src, in), CLRS_ERR_SHAPE_MISMATCH,
+                   "src shape differs from diff_src shape");
+    }
+
+    /* Post-ops. */
+    CLRS_CHECK(!backward || op->n_post_ops == 0,
+               CLRS_ERR_INVALID_COMBINATION,
+               "post-ops are forward only; backward has %d",
+               op->n_post_ops);
+    p->n_post_ops = op->n_post_ops;
+    memcpy(p->post_ops, op->post_ops,
+           (size_t)op->n_post_ops * sizeof op->post_ops[0]);
+
+    p->rank = in->rank;
+    p->naxes = naxes;
+    p->in = *in;
+    p->out = *out;
+    p->has_index = index != NULL;
+    if (index)
+        p->index = *index;
+    p->has_src = src != NULL;
+    if (src)
+        p->src = *src;
+    CLRS_TRY(check_post_ops(p));
+
+    /* Per-axis coordinate constants (coords.c). */
+    p->window_volume = 0;
+    if (is_pooling(p->mode))
+        p->window_volume = 1;
+    for (k = 0; k < naxes; ++k) {
+        clrs_axis_map *ax = &p->ax[k];
+        ax->axis = axes[k];
+        ax->in = in->dims[axes[k]];
+        ax->out = out->dims[axes[k]];
+        CLRS_TRY(clrs__axis_map_init(ax, op, p, k));
+        if (is_pooling(p->mode)) {
+            CLRS_CHECK(ax->taps > 0 &&
+                           p->window_volume <= INT64_MAX / ax->taps,
+                       CLRS_ERR_OVERFLOW,
+                       "window volume overflows int64 at axis %d",
+                       ax->axis);
+            p->window_volume *= ax->taps;
+        }
+    }
+    if (index)
+        CLRS_TRY(check_index_dtype(p));
+    return CLRS_SUCCESS;
+}

@@ -1,0 +1,420 @@
+/* Every worked case of SPEC section 6 through the public API and the CPU
+ * reference, forward and (where SPEC gives one) backward. */
+#include "clresample.h"
+#include "tap.h"
+
+#include <string.h>
+
+#define N_(a) ((int)(sizeof(a) / sizeof((a)[0])))
+#define POISON 12345.0
+
+/* A dense f64 tensor of rank 1 (d1 == 0) or 2. */
+static clrs_tensor_desc *mk(clrs_dtype dt, int64_t d0, int64_t d1)
+{
+    clrs_tensor_desc *d = NULL;
+    int64_t dims[2] = {d0, d1};
+    if (clrs_tensor_desc_create(&d, dt, d1 ? 2 : 1, dims, NULL) !=
+        CLRS_SUCCESS)
+        tap_diag("tensor_desc_create: %s", clrs_last_error());
+    return d;
+}
+
+static clrs_resample_desc *mkop(clrs_mode mode)
+{
+    clrs_resample_desc *op = NULL;
+    if (clrs_resample_desc_create(&op, mode) != CLRS_SUCCESS)
+        tap_diag("resample_desc_create: %s", clrs_last_error());
+    return op;
+}
+
+static void fill(double *v, int n, double x)
+{
+    int i;
+    for (i = 0; i < n; ++i)
+        v[i] = x;
+}
+
+/* rtol 0: exact (NaN equals NaN); else relative, absolute near zero. */
+static int near(double got, double want, double rtol)
+{
+    if (rtol == 0)
+        return tap_same(got, want);
+    return fabs(got - want) <= rtol * (fabs(want) > 1 ? fabs(want) : 1);
+}
+
+static int check(const char *what, const double *got, const double *want,
+                 int n, double rtol)
+{
+    int i, ok = 1;
+    for (i = 0; i < n; ++i)
+        if (!near(got[i], want[i], rtol)) {
+            tap_diag("%s: [%d] = %.17g, want %.17g", what, i, got[i], want[i]);
+            ok = 0;
+        }
+    return tap_ok(ok, "%s", what);
+}
+
+/* Forward on f64 tensors of the given dims into a poisoned dst. */
+static int fwd(const clrs_resample_desc *op, int64_t i0, int64_t i1,
+               const double *src, int64_t o0, int64_t o1, double *dst)
+{
+    clrs_tensor_desc *s = mk(CLRS_F64, i0, i1), *d = mk(CLRS_F64, o0, o1);
+    clrs_host_args args;
+    clrs_status st;
+    memset(&args, 0, sizeof args);
+    fill(dst, (int)(o0 * (o1 ? o1 : 1)), POISON);
+    args.src = src;
+    args.dst = dst;
+    st = clrs_reference_forward(op, s, d, NULL, &args);
+    if (st != CLRS_SUCCESS)
+        tap_diag("forward: %s: %s", clrs_status_name(st), clrs_last_error());
+    clrs_tensor_desc_destroy(s);
+    clrs_tensor_desc_destroy(d);
+    return st;
+}
+
+static int bwd(const clrs_resample_desc *op, int64_t i0, int64_t i1,
+               double *dx, int64_t o0, int64_t o1, const double *dy)
+{
+    clrs_tensor_desc *s = mk(CLRS_F64, i0, i1), *d = mk(CLRS_F64, o0, o1);
+    clrs_host_args args;
+    clrs_status st;
+    memset(&args, 0, sizeof args);
+    fill(dx, (int)(i0 * (i1 ? i1 : 1)), POISON);
+    args.diff_dst = dy;
+    args.diff_src = dx;
+    st = clrs_reference_backward(op, s, d, NULL, NULL, &args);
+    if (st != CLRS_SUCCESS)
+        tap_diag("backward: %s: %s", clrs_status_name(st), clrs_last_error());
+    clrs_tensor_desc_destroy(s);
+    clrs_tensor_desc_destroy(d);
+    return st;
+}
+
+/* 1. DML nearest floor with pixel offsets and per-axis scales. */
+static void case1(void)
+{
+    static const double src[] = {1, 2, 3, 4}, dy[] = {4, 5, 6};
+    static const double want[] = {1, 1, 2}, wdx[] = {9, 6, 0, 0};
+    const float in_off[] = {0.5f, 0.5f}, out_off[] = {-0.5f, -0.5f};
+    const double scales[] = {0.5, 1.5};
+    double y[3], dx[4];
+    clrs_resample_desc *op = mkop(CLRS_MODE_NEAREST);
+    clrs_resample_desc_set_rounding(op, CLRS_ROUND_FLOOR);
+    clrs_resample_desc_set_pixel_offsets(op, 2, in_off, out_off);
+    clrs_resample_desc_set_scales(op, 2, scales);
+    tap_ok(fwd(op, 2, 2, src, 1, 3, y) == CLRS_SUCCESS, "1: forward runs");
+    check("1: DML nearest floor -> [[1,1,2]]", y, want, 3, 0);
+    tap_ok(bwd(op, 2, 2, dx, 1, 3, dy) == CLRS_SUCCESS, "1: backward runs");
+    check("1: gradient [[4,5,6]] -> [[9,6],[0,0]]", dx, wdx, 4, 0);
+    clrs_resample_desc_destroy(op);
+}
+
+static void nearest_1d(int n, const double *src, int m, clrs_coord coord,
+                       clrs_rounding rounding, const double *want,
+                       const char *what)
+{
+    double y[8];
+    clrs_resample_desc *op = mkop(CLRS_MODE_NEAREST);
+    clrs_resample_desc_set_coord(op, coord);
+    clrs_resample_desc_set_rounding(op, rounding);
+    fwd(op, n, 0, src, m, 0, y);
+    check(what, y, want, m, 0);
+    clrs_resample_desc_destroy(op);
+}
+
+/* 2 and 3. Nearest roundings at ties. */
+static void case2_3(void)
+{
+    static const double a[] = {10, 11, 12, 13}, b[] = {10, 20};
+    static const double a02[] = {10, 12}, a13[] = {11, 13};
+    static const double b1[] = {10, 10, 20}, b2[] = {10, 20, 20};
+    nearest_1d(4, a, 2, CLRS_COORD_ASYMMETRIC, CLRS_ROUND_FLOOR, a02,
+               "2: nearest 4->2 asymmetric+floor -> [a0,a2]");
+    nearest_1d(4, a, 2, CLRS_COORD_HALF_PIXEL, CLRS_ROUND_PREFER_CEIL, a13,
+               "2: nearest 4->2 half_pixel+round_prefer_ceil -> [a1,a3]");
+    nearest_1d(4, a, 2, CLRS_COORD_HALF_PIXEL, CLRS_ROUND_PREFER_FLOOR, a02,
+               "2: nearest 4->2 half_pixel+round_prefer_floor -> [a0,a2]");
+    nearest_1d(2, b, 3, CLRS_COORD_HALF_PIXEL, CLRS_ROUND_PREFER_FLOOR, b1,
+               "3: nearest 2->3 half_pixel+round_prefer_floor -> [10,10,20]");
+    nearest_1d(2, b, 3, CLRS_COORD_HALF_PIXEL, CLRS_ROUND_PREFER_CEIL, b2,
+               "3: nearest 2->3 half_pixel+round_prefer_ceil -> [10,20,20]");
+}
+
+static void linear_1d(int n, const double *src, int m, clrs_coord coord,
+                      const double *want, double rtol, const char *what)
+{
+    double y[8];
+    clrs_resample_desc *op = mkop(CLRS_MODE_LINEAR);
+    clrs_resample_desc_set_coord(op, coord);
+    fwd(op, n, 0, src, m, 0, y);
+    check(what, y, want, m, rtol);
+    clrs_resample_desc_destroy(op);
+}
+
+/* 4, 5, 6. Linear 2 -> 4 under three coordinate modes. */
+static void case4_5_6(void)
+{
+    static const double src[] = {1, 2}, dy[] = {1, 2, 3, 4};
+    static const double w4[] = {1, 1.25, 1.75, 2}, wdx[] = {3.25, 6.75};
+    static const double w5[] = {1, 4.0 / 3, 5.0 / 3, 2};
+    static const double w6[] = {1, 1.5, 2, 2};
+    double dx[2];
+    clrs_resample_desc *op = mkop(CLRS_MODE_LINEAR);
+
+    linear_1d(2, src, 4, CLRS_COORD_HALF_PIXEL, w4, 0,
+              "4: linear half_pixel [1,2] -> [1,1.25,1.75,2]");
+    clrs_resample_desc_set_coord(op, CLRS_COORD_HALF_PIXEL);
+    bwd(op, 2, 0, dx, 4, 0, dy);
+    check("4: backward of [1,2,3,4] -> [3.25,6.75]", dx, wdx, 2, 0);
+    /* x = 1/3 is a float, so 4/3 holds to float precision only. */
+    linear_1d(2, src, 4, CLRS_COORD_ALIGN_CORNERS, w5, 1e-7,
+              "5: linear align_corners [1,2] -> [1,4/3,5/3,2]");
+    linear_1d(2, src, 4, CLRS_COORD_ASYMMETRIC, w6, 0,
+              "6: linear asymmetric [1,2] -> [1,1.5,2,2]");
+    clrs_resample_desc_destroy(op);
+}
+
+/* 7 and 8. Cubic: x = 1.5 is output 3 of asymmetric 4 -> 8; output 0 of
+ * half_pixel 4 -> 8 is x = -0.25. */
+static double cubic_out(clrs_coord coord, double A, int exclude, int o)
+{
+    static const double src[] = {1, 2, 4, 8};
+    double y[8];
+    clrs_resample_desc *op = mkop(CLRS_MODE_CUBIC);
+    clrs_resample_desc_set_coord(op, coord);
+    clrs_resample_desc_set_cubic_a(op, A);
+    clrs_resample_desc_set_exclude_outside(op, exclude);
+    fwd(op, 4, 0, src, 8, 0, y);
+    clrs_resample_desc_destroy(op);
+    return y[o];
+}
+
+static void case7_8(void)
+{
+    double v;
+    v = cubic_out(CLRS_COORD_ASYMMETRIC, -0.75, 0, 3);
+    tap_ok(v == 2.71875, "7: cubic x=1.5 A=-0.75 -> 2.71875 (got %.17g)", v);
+    v = cubic_out(CLRS_COORD_ASYMMETRIC, -0.5, 0, 3);
+    tap_ok(v == 2.8125, "7: cubic x=1.5 A=-0.5 -> 2.8125 (got %.17g)", v);
+    v = cubic_out(CLRS_COORD_HALF_PIXEL, -0.75, 0, 0);
+    tap_ok(v == 0.89453125,
+           "8: cubic half_pixel x=-0.25 edge -> 0.89453125 (got %.17g)", v);
+    v = cubic_out(CLRS_COORD_HALF_PIXEL, -0.75, 1, 0);
+    tap_ok(near(v, 19.0 / 22, 1e-12),
+           "8: cubic half_pixel x=-0.25 exclude_outside -> 19/22 (got "
+           "%.17g)",
+           v);
+}
+
+/* 9. tf_crop_and_resize with a box reaching past the input. */
+static void case9(void)
+{
+    static const double src[] = {0, 10, 20, 30, 40}, want[] = {5, 25, -7};
+    const double st[] = {0.125}, en[] = {1.125};
+    double y[3];
+    clrs_resample_desc *op = mkop(CLRS_MODE_LINEAR);
+    clrs_resample_desc_set_coord(op, CLRS_COORD_TF_CROP_AND_RESIZE);
+    clrs_resample_desc_set_roi(op, 1, st, en);
+    clrs_resample_desc_set_extrapolation_value(op, -7);
+    fwd(op, 5, 0, src, 3, 0, y);
+    check("9: tf_crop_and_resize roi [0.125,1.125] -> [5,25,extrapolation]", y,
+          want, 3, 0);
+    clrs_resample_desc_destroy(op);
+}
+
+/* 10. DML scale 2 with O = 3 != 2 * I. */
+static void case10(void)
+{
+    static const double src[] = {1, 2}, want[] = {1, 1.25, 1.75};
+    const float in_off[] = {0.5f}, out_off[] = {-0.5f};
+    const double scale[] = {2};
+    double y[3];
+    clrs_resample_desc *op = mkop(CLRS_MODE_LINEAR);
+    clrs_resample_desc_set_pixel_offsets(op, 1, in_off, out_off);
+    clrs_resample_desc_set_scales(op, 1, scale);
+    fwd(op, 2, 0, src, 3, 0, y);
+    check("10: DML linear scale 2, O = 3 -> [1,1.25,1.75]", y, want, 3, 0);
+    clrs_resample_desc_destroy(op);
+}
+
+/* 11. Average pooling with padding, both divisors, forward and backward. */
+static void case11(void)
+{
+    static const double src[] = {1, 2, 3, 4};
+    static const double inc[] = {.25, .75, .5, 1, 2.5, 1.5, .75, 1.75, 1};
+    static const double exc[] = {1, 1.5, 2, 2, 2.5, 3, 3, 3.5, 4};
+    static const double ones[] = {1, 1, 1, 1}, q[] = {2.25, 2.25, 2.25, 2.25};
+    const int64_t win[] = {2, 2}, stride[] = {1, 1}, pad[] = {1, 1};
+    double y[9], dy[9], dx[4];
+    int m;
+    fill(dy, 9, 1);
+    for (m = 0; m < 2; ++m) {
+        clrs_resample_desc *op = mkop(m ? CLRS_MODE_AVG_EXCLUDE_PADDING
+                                        : CLRS_MODE_AVG_INCLUDE_PADDING);
+        clrs_resample_desc_set_window(op, 2, win);
+        clrs_resample_desc_set_stride(op, 2, stride);
+        clrs_resample_desc_set_padding_sizes(op, 2, pad, pad);
+        fwd(op, 2, 2, src, 3, 3, y);
+        check(m ? "11: avg exclude_padding forward"
+                : "11: avg include_padding forward",
+              y, m ? exc : inc, 9, 0);
+        bwd(op, 2, 2, dx, 3, 3, dy);
+        check(m ? "11: avg exclude_padding backward of 1 -> 2.25"
+                : "11: avg include_padding backward of 1 -> 1",
+              dx, m ? q : ones, 4, 0);
+        clrs_resample_desc_destroy(op);
+    }
+}
+
+/* 12. Pool output sizes, floor and ceil mode, and the max of each. */
+static void case12(void)
+{
+    static const double src[] = {1, 5, 2, 4, 3}, want[] = {5, 4, 3};
+    const clrs_fraction w = {2, 1}, s = {2, 1}, z = {0, 1};
+    const int64_t win[] = {2}, stride[] = {2};
+    int64_t o_floor = 0, o_ceil = 0;
+    double y[3];
+    int ceil_mode;
+    clrs_resample_desc *op = mkop(CLRS_MODE_MAX);
+    clrs_resample_desc_set_window(op, 1, win);
+    clrs_resample_desc_set_stride(op, 1, stride);
+    clrs_resample_desc_set_inference(op, 1);
+    clrs_pool_output_size(5, w, s, z, z, 0, &o_floor);
+    clrs_pool_output_size(5, w, s, z, z, 1, &o_ceil);
+    tap_ok(o_floor == 2,
+           "12: I=5 window 2 stride 2, floor -> O = 2 (got %lld)",
+           (long long)o_floor);
+    tap_ok(o_ceil == 3, "12: I=5 window 2 stride 2, ceil -> O = 3 (got %lld)",
+           (long long)o_ceil);
+    for (ceil_mode = 0; ceil_mode < 2; ++ceil_mode) {
+        int n = ceil_mode ? 3 : 2;
+        fwd(op, 5, 0, src, n, 0, y);
+        check(ceil_mode ? "12: max of [1,5,2,4,3], ceil -> [5,4,3]"
+                        : "12: max of [1,5,2,4,3], floor -> [5,4]",
+              y, want, n, 0);
+    }
+    clrs_resample_desc_destroy(op);
+}
+
+/* 13. Max pool tie: the first maximum in row-major window order wins. */
+static void case13_format(clrs_index_format fmt, clrs_dtype idt,
+                          int64_t want_idx)
+{
+    static const double src[] = {0, 1, 2, 0, /* */ 1, 0, 0, 0,
+                                 4, 5, 1, 3, /* */ 6, 1, 3, 2};
+    static const double dy[] = {0, 0, 0, 7};
+    double y[4], dx[16], wdx[16];
+    int64_t idx[4] = {-99, -99, -99, -99};
+    int8_t idx8[4] = {-99, -99, -99, -99};
+    void *ibuf = idt == CLRS_S8 ? (void *)idx8 : (void *)idx;
+    const int64_t win[] = {2, 2}, stride[] = {2, 2};
+    const char *name = fmt == CLRS_INDEX_PLANE ? "plane" : "window";
+    clrs_tensor_desc *s = mk(CLRS_F64, 4, 4), *d = mk(CLRS_F64, 2, 2);
+    clrs_tensor_desc *it = mk(idt, 2, 2);
+    clrs_resample_desc *op = mkop(CLRS_MODE_MAX);
+    clrs_host_args args;
+    clrs_status st;
+    int64_t got;
+    int pass;
+
+    clrs_resample_desc_set_window(op, 2, win);
+    clrs_resample_desc_set_stride(op, 2, stride);
+    clrs_resample_desc_set_index_format(op, fmt);
+    memset(&args, 0, sizeof args);
+    fill(y, 4, POISON);
+    args.src = src;
+    args.dst = y;
+    args.index = ibuf;
+    st = clrs_reference_forward(op, s, d, it, &args);
+    tap_ok(st == CLRS_SUCCESS, "13: %s forward runs", name);
+    if (st != CLRS_SUCCESS)
+        tap_diag("%s", clrs_last_error());
+    got = idt == CLRS_S8 ? idx8[3] : idx[3];
+    tap_ok(y[3] == 3, "13: output (1,1) of [[1,3],[3,2]] -> 3 (got %g)", y[3]);
+    tap_ok(got == want_idx, "13: %s index of (1,1) -> %lld (got %lld)", name,
+           (long long)want_idx, (long long)got);
+
+    fill(wdx, 16, 0);
+    wdx[2 * 4 + 3] = 7;
+    for (pass = 0; pass < 2; ++pass) {
+        /* pass 0 reads the index tensor, pass 1 recomputes from src */
+        memset(&args, 0, sizeof args);
+        fill(dx, 16, POISON);
+        args.diff_dst = dy;
+        args.diff_src = dx;
+        args.index = pass ? NULL : ibuf;
+        args.src = pass ? src : NULL;
+        st = clrs_reference_backward(op, s, d, pass ? NULL : it,
+                                     pass ? s : NULL, &args);
+        tap_ok(st == CLRS_SUCCESS, "13: %s backward runs", name);
+        if (st != CLRS_SUCCESS)
+            tap_diag("%s", clrs_last_error());
+        check(pass ? "13: backward from src, dy 7 -> dx[2][3] = 7"
+              : fmt == CLRS_INDEX_PLANE
+                  ? "13: backward from plane index -> dx[2][3] = 7"
+                  : "13: backward from window index -> dx[2][3] = 7",
+              dx, wdx, 16, 0);
+    }
+    clrs_resample_desc_destroy(op);
+    clrs_tensor_desc_destroy(s);
+    clrs_tensor_desc_destroy(d);
+    clrs_tensor_desc_destroy(it);
+}
+
+static void case13(void)
+{
+    case13_format(CLRS_INDEX_WINDOW, CLRS_S8, 1);
+    case13_format(CLRS_INDEX_PLANE, CLRS_S64, 11);
+}
+
+/* 14. Downsampling with and without antialias. */
+static void case14(void)
+{
+    static const double src[] = {0, 1, 2, 3}, plain[] = {0.5, 2.5};
+    static const double aa[] = {5.0 / 7, 16.0 / 7};
+    double y[2];
+    clrs_resample_desc *op = mkop(CLRS_MODE_LINEAR);
+    fwd(op, 4, 0, src, 2, 0, y);
+    check("14: linear 4->2 half_pixel -> [0.5,2.5]", y, plain, 2, 0);
+    clrs_resample_desc_set_antialias(op, 1);
+    fwd(op, 4, 0, src, 2, 0, y);
+    check("14: linear 4->2 antialias -> [5/7,16/7]", y, aa, 2, 1e-12);
+    clrs_resample_desc_destroy(op);
+}
+
+/* 15. A user scale that differs from O/I changes the coordinates. */
+static void case15(void)
+{
+    static const double src[] = {0, 1, 2, 3, 4};
+    static const double w15[] = {0,   0.5,      7.0 / 6, 11.0 / 6,
+                                 2.5, 19.0 / 6, 23.0 / 6};
+    static const double w75[] = {0,        4.0 / 7,  9.0 / 7, 2,
+                                 19.0 / 7, 24.0 / 7, 4};
+    const double scale[] = {1.5};
+    double y[7];
+    clrs_resample_desc *op = mkop(CLRS_MODE_LINEAR);
+    fwd(op, 5, 0, src, 7, 0, y);
+    /* float coordinates: the fractions hold to float precision */
+    check("15: [0..4] -> 7, scale from sizes 7/5", y, w75, 7, 1e-6);
+    clrs_resample_desc_set_scales(op, 1, scale);
+    fwd(op, 5, 0, src, 7, 0, y);
+    check("15: [0..4] -> 7, scale 1.5", y, w15, 7, 1e-6);
+    clrs_resample_desc_destroy(op);
+}
+
+int main(void)
+{
+    case1();
+    case2_3();
+    case4_5_6();
+    case7_8();
+    case9();
+    case10();
+    case11();
+    case12();
+    case13();
+    case14();
+    case15();
+    return tap_done();
+}
