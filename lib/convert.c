@@ -122,6 +122,28 @@ static int64_t to_s64(double v)
     return (int64_t)v;
 }
 
+/* Rounds a double once, to nearest even, onto a binary format with p
+ * significant bits whose smallest normal exponent is emin; overflow gives
+ * infinity. The result is exact in float for f16 and bf16, so the float
+ * converters below only repack it: one rounding, as SPEC 1 asks (a cast
+ * to float first would round twice). */
+static double round_to_format(double v, int p, int emin, double max)
+{
+    int e;
+    double q, r;
+    if (!isfinite(v) || v == 0.0)
+        return v;
+    frexp(v, &e); /* |v| in [2^(e-1), 2^e) */
+    e -= 1;
+    if (e < emin)
+        e = emin; /* subnormal: fixed spacing */
+    q = ldexp(1.0, e - (p - 1));
+    r = nearbyint(v / q) * q;
+    if (fabs(r) > max)
+        return r > 0 ? INFINITY : -INFINITY;
+    return r;
+}
+
 void clrs__store(void *base, clrs_dtype dt, int64_t i, double v)
 {
     switch (dt) {
@@ -129,10 +151,12 @@ void clrs__store(void *base, clrs_dtype dt, int64_t i, double v)
         ((float *)base)[i] = (float)v;
         break;
     case CLRS_F16:
-        ((uint16_t *)base)[i] = clrs__float_to_half((float)v);
+        ((uint16_t *)base)[i] = clrs__float_to_half(
+            (float)round_to_format(v, 11, -14, 65504.0));
         break;
     case CLRS_BF16:
-        ((uint16_t *)base)[i] = clrs__float_to_bf16((float)v);
+        ((uint16_t *)base)[i] = clrs__float_to_bf16(
+            (float)round_to_format(v, 8, -126, 3.38953138925153547590e38));
         break;
     case CLRS_F64:
         ((double *)base)[i] = v;

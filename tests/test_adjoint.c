@@ -7,7 +7,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#define NCASES 330
+#define NCASES 660
 #define MAX_ELEMS 1500
 
 /* Case seed S uses linear variant S % TU_NLINEAR and, for interpolation,
@@ -56,6 +56,94 @@ static int make_tensor(clrs_tensor_desc **d, tu_buf *b, tu_rng *r, int rank,
     return tu_make_tensor(d, b, r, CLRS_F64, rank, dims, mask, what);
 }
 
+/* Constant padding and a tf_crop_and_resize extrapolation value make the
+ * map affine: y = A x + b(value). So with a non-zero value, fwd_v(x) -
+ * fwd_0(x) must not depend on x, and backward must not depend on the value
+ * at all (same bytes as with 0). */
+static void check_affine(uint64_t seed, const config *c,
+                         const clrs_resample_desc *op0, tensors *t,
+                         tu_rng *r)
+{
+    tu_op c2 = c->op;
+    clrs_resample_desc *op = NULL;
+    tu_buf x2, yv, yv2, y02, dxv;
+    clrs_host_args a;
+    int64_t idx[CLRS_MAX_RANK], shifted = 0;
+    double worst = 0;
+    int ok = 1, k;
+
+    c2.pad_value = c2.pad == CLRS_PAD_CONSTANT ? 2.5 : 0;
+    c2.extrapolation = c2.has_roi ? -1.5 : 0;
+    memset(&x2, 0, sizeof x2);
+    memset(&yv, 0, sizeof yv);
+    memset(&yv2, 0, sizeof yv2);
+    memset(&y02, 0, sizeof y02);
+    memset(&dxv, 0, sizeof dxv);
+    op = tu_op_build(&c2);
+    if (!op || tu_buf_alloc(&x2, t->xd) || tu_buf_alloc(&yv, t->yd) ||
+        tu_buf_alloc(&yv2, t->yd) || tu_buf_alloc(&y02, t->yd) ||
+        tu_buf_alloc(&dxv, t->dxd)) {
+        ok = 0;
+        goto out;
+    }
+    tu_fill_sixteenths(&x2, r, -64, 64);
+    for (k = 0; k < 4 && ok; ++k) {
+        const clrs_resample_desc *o = k == 3 ? op0 : op;
+        const tu_buf *in = k == 0 ? &t->x : &x2;
+        tu_buf *out = k == 0 ? &yv : k == 1 ? &yv2 : k == 2 ? &dxv : &y02;
+        clrs_status st;
+        memset(&a, 0, sizeof a);
+        if (k == 2) {
+            a.diff_dst = t->dy.data;
+            a.diff_src = dxv.data;
+            st = clrs_reference_backward(o, t->dxd, t->dyd, NULL, NULL, &a);
+        } else {
+            a.src = in->data;
+            a.dst = out->data;
+            st = clrs_reference_forward(o, t->xd, t->yd, NULL, &a);
+        }
+        if (st != CLRS_SUCCESS) {
+            tap_diag("affine run %d -> %s: %s", k, clrs_status_name(st),
+                     clrs_last_error());
+            ok = 0;
+        }
+        ok = ok && tu_buf_check_output(out, "affine output") == 0;
+    }
+    if (ok && memcmp(dxv.raw, t->dx.raw, dxv.bytes + 2 * TU_MARGIN)) {
+        tap_diag("backward depends on the padding/extrapolation value");
+        ok = 0;
+    }
+    if (ok && tu_idx_first(c->op.rank, c->op.out, idx))
+        do {
+            double b1 = tu_get(&yv, idx) - tu_get(&t->y, idx);
+            double b2 = tu_get(&yv2, idx) - tu_get(&y02, idx);
+            double lim = 1e-12 * (fabs(tu_get(&yv, idx)) +
+                                  fabs(tu_get(&t->y, idx)) +
+                                  fabs(tu_get(&yv2, idx)) +
+                                  fabs(tu_get(&y02, idx)));
+            if (!(fabs(b1 - b2) <= lim)) {
+                if (ok)
+                    tap_diag("offset b at %" PRId64 ": %.17g for x, %.17g "
+                             "for x'",
+                             tu_buf_offset(&yv, idx), b1, b2);
+                ok = 0;
+            }
+            if (fabs(b1 - b2) > worst)
+                worst = fabs(b1 - b2);
+            shifted += b1 != 0;
+        } while (tu_idx_next(c->op.rank, c->op.out, idx));
+out:
+    tap_ok(ok, "seed %" PRIu64 " %s/%s: affine in the padding/extrapolation "
+           "value (%" PRId64 " outputs shifted, max err %.3g)",
+           seed, c->op.v->name, tu_coord_name(c->op.coord), shifted, worst);
+    tu_buf_free(&x2);
+    tu_buf_free(&yv);
+    tu_buf_free(&yv2);
+    tu_buf_free(&y02);
+    tu_buf_free(&dxv);
+    clrs_resample_desc_destroy(op);
+}
+
 static void run_case(uint64_t seed)
 {
     config c;
@@ -75,8 +163,10 @@ static void run_case(uint64_t seed)
     tu_op_describe(&c.op, desc, sizeof desc);
     memset(&t, 0, sizeof t);
 
-    if (make_tensor(&t.xd, &t.x, &r, c.op.rank, c.op.in, TU_LAYOUTS_ALL, "src") ||
-        make_tensor(&t.yd, &t.y, &r, c.op.rank, c.op.out, TU_LAYOUTS_DST, "dst") ||
+    if (make_tensor(&t.xd, &t.x, &r, c.op.rank, c.op.in, TU_LAYOUTS_ALL,
+                    "src") ||
+        make_tensor(&t.yd, &t.y, &r, c.op.rank, c.op.out, TU_LAYOUTS_DST,
+                    "dst") ||
         make_tensor(&t.dyd, &t.dy, &r, c.op.rank, c.op.out, TU_LAYOUTS_ALL,
                     "diff_dst") ||
         make_tensor(&t.dxd, &t.dx, &r, c.op.rank, c.op.in, TU_LAYOUTS_DST,
@@ -203,6 +293,9 @@ static void run_case(uint64_t seed)
         tu_buf_free(&before);
         clrs_resample_desc_destroy(acc);
     }
+
+    if (c.op.pad == CLRS_PAD_CONSTANT || c.op.has_roi)
+        check_affine(seed, &c, op, &t, &r);
 
 done:
     clrs_resample_desc_destroy(op);

@@ -320,7 +320,8 @@ static size_t dt_size(clrs_dtype dt)
 
 double tu_load(const void *base, clrs_dtype dt, int64_t i)
 {
-    const unsigned char *p = (const unsigned char *)base + i * (int64_t)dt_size(dt);
+    const unsigned char *p =
+        (const unsigned char *)base + i * (int64_t)dt_size(dt);
     switch (dt) {
     case CLRS_F32: {
         uint32_t u;

@@ -106,7 +106,8 @@ void tu_buf_snapshot(tu_buf *b);
  * Returns the number of differing bytes, printing the first as "# ...". */
 size_t tu_buf_check_unchanged(const tu_buf *b, const char *what);
 /* Output check: margins and the bytes that belong to no logical element
- * are as snapshotted, and no logical element still holds poison. Returns
+ * are as snapshotted, and no logical element still holds poison (so an
+ * integer output must never be expected to equal 0x5A bytes). Returns
  * the number of problems, printing the first of each kind. */
 size_t tu_buf_check_output(const tu_buf *b, const char *what);
 /* 1 if the logical element at idx still holds the exact poison bytes. */
