@@ -42,7 +42,8 @@ int main(void)
 }
 EOC
 # shellcheck disable=SC2086
-if $CC -std=c99 -Wall -Werror -o "$dest/hello" "$dest/hello.c" $flags >"$dest/cc.log" 2>&1; then
+# (a sanitizer build of the library needs the same runtime in the program)
+if $CC -std=c99 -Wall -Werror ${SAN_FLAGS:-} -o "$dest/hello" "$dest/hello.c" $flags >"$dest/cc.log" 2>&1; then
     ok "a program compiles and links against the installed copy"
 else
     notok "compile against the installed copy: $(cat "$dest/cc.log")"
