@@ -564,6 +564,7 @@ void clrs_context_destroy(clrs_context *ctx)
 {
     if (!ctx)
         return;
+    clrs__program_cache_free(ctx);
     if (ctx->queue)
         clReleaseCommandQueue(ctx->queue);
     if (ctx->cl_ctx)

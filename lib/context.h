@@ -32,11 +32,15 @@ struct clrs_context {
     cl_ulong max_alloc; /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
     cl_uint address_bits;
 
-    pthread_mutex_t lock; /* guards errs, err_clock and stats */
+    pthread_mutex_t lock; /* guards errs, err_clock, stats and programs */
     clrs_ctx_err errs[CLRS_CTX_ERR_SLOTS];
     unsigned long err_clock;
-    clrs_cache_stats stats; /* filled by the program cache (later issue) */
+    clrs_cache_stats stats; /* filled by the program cache (program.c) */
+    struct clrs_prog_entry *programs; /* built programs by key, under lock */
 };
+
+/* The context's built programs by configuration key (program.c). */
+void clrs__program_cache_free(clrs_context *ctx);
 
 /* For st < 0, copies this thread's current detail message
  * (clrs__thread_error()) into ctx's slot for this thread; returns st.

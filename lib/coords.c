@@ -133,25 +133,33 @@ static clrs_status coord_constants(clrs_axis_map *ax,
                        (int)p->coord);
 }
 
-/* Pooling window length and the box extent K that holds every pixel a
- * window can overlap: the window itself when every start is an integer,
- * else ceil(window) + 1. */
+/* The box extent K that holds every pixel a window can overlap: the
+ * window itself when every window start is an integer, else
+ * ceil(window) + 1. Depends on the op alone (pooling always uses the
+ * window coordinate mode), so the index dtype helper can use it too. */
+double clrs__window_box(const clrs_resample_desc *op, int k)
+{
+    double w = clrs__fraction_value(op->window[k]);
+    int whole = frac_is_integer(op->window[k]) &&
+                (op->n_stride <= k || frac_is_integer(op->stride[k])) &&
+                (op->n_pad <= k || frac_is_integer(op->pre[k]));
+    return whole ? w : ceil(w) + 1.0;
+}
+
+/* Pooling window length and its box extent. */
 static clrs_status pooling_window(clrs_axis_map *ax,
                                   const clrs_resample_desc *op,
                                   const clrs_problem *p, int k)
 {
     double w, kd;
-    int whole;
 
+    (void)p;
     CLRS_CHECK(op->n_window > k, CLRS_ERR_BAD_WINDOW,
                "pooling needs a window on resampled axis %d "
                "(clrs_resample_desc_set_window)",
                ax->axis);
     w = clrs__fraction_value(op->window[k]);
-    whole = frac_is_integer(op->window[k]) && p->coord == CLRS_COORD_WINDOW &&
-            (op->n_stride <= k || frac_is_integer(op->stride[k])) &&
-            (op->n_pad <= k || frac_is_integer(op->pre[k]));
-    kd = whole ? w : ceil(w) + 1.0;
+    kd = clrs__window_box(op, k);
     CLRS_CHECK(w > 0 && (float)w > 0 && kd <= 1e9, CLRS_ERR_BAD_WINDOW,
                "window %g on axis %d is out of range", w, ax->axis);
     ax->window = (float)w;

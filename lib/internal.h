@@ -192,8 +192,39 @@ clrs_status clrs__axis_map_init(clrs_axis_map *ax,
                                 const clrs_resample_desc *op,
                                 const clrs_problem *p, int k);
 
+/* Pooling window box extent K on resampled slot k (op->n_window > k). */
+double clrs__window_box(const clrs_resample_desc *op, int k);
+
 /* x(o) exactly as every device computes it: float, in this order. */
 float clrs__coord(const clrs_axis_map *ax, int64_t o);
+
+/* ---- per-axis taps (taps.c) ------------------------------------------ */
+
+/* One input pixel read by one output index along one axis. */
+typedef struct clrs_tap {
+    int64_t idx; /* input index on the axis; -1: a padding tap */
+    double w;    /* normalised weight (avg: the per-axis division folded
+                    in; max pooling: unused, 1) */
+    int j;       /* position in the pooling window box */
+} clrs_tap;
+
+/* All taps of one tensor axis: those of output o are
+ * t[start[o]] .. t[start[o + 1] - 1]. An output with no taps is either
+ * extrapolated (crop mode, extrap[o] = 1) or an average window holding no
+ * pixel under exclude_padding. */
+typedef struct clrs_taplist {
+    int64_t *start;
+    clrs_tap *t;
+    size_t n, cap;
+    unsigned char *extrap; /* crop mode: output o lies outside the input */
+} clrs_taplist;
+
+/* Taps of tensor axis a of p for every output index: the mode's taps on a
+ * resampled axis, the identity elsewhere. The reference and the device
+ * tables both come from here, so they agree tap for tap. On failure tl
+ * may still hold memory: always release it with clrs__taplist_free. */
+clrs_status clrs__axis_taps(const clrs_problem *p, int a, clrs_taplist *tl);
+void clrs__taplist_free(clrs_taplist *tl);
 
 /* ---- dtype conversion (convert.c) ------------------------------------ */
 

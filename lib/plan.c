@@ -1,22 +1,32 @@
-/* Plans: validation of a problem against the context's device, and the
- * argument checks of clrs_execute. Code generation and enqueue come later. */
-#include "context.h"
+/* Plans: validation of a problem against the context's device, lowering
+ * to a kernel configuration and per-axis tap tables, the build, and the
+ * argument checks and enqueue of clrs_execute. */
+#include "codegen.h"
+#include "program.h"
 
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Outputs at least this large get non-temporal stores: they do not fit
+ * the caches anyway, and skipping the read-for-ownership doubles store
+ * bandwidth on PoCL (DESIGN.md). Smaller outputs are likely re-read soon. */
+#define CLRS_NT_MIN_BYTES ((size_t)8 << 20)
+
 /* Everything execute needs, resolved once at plan time (DESIGN: plan,
- * then execute). In this version no plan is ever returned: the OpenCL
- * kernels land in a later issue, which fills program/kernel/work sizes in
- * build_kernel() below and the enqueue at the end of clrs_execute(). */
+ * then execute). */
 struct clrs_plan {
     clrs_context *ctx; /* not owned: plans must die before their context */
     clrs_problem problem;
 
-    /* Filled by code generation and the program cache. */
+    clrs_gen_config cfg;
+    clrs_gen_values vals;
     cl_program program;
     cl_kernel kernel;
+    cl_mem itab, ftab; /* tap tables, written once at creation */
+    cl_uint arg_src, arg_dst, arg_index; /* kernel argument positions */
     cl_uint work_dim;
     size_t global[3];
     size_t local[3];
@@ -112,15 +122,513 @@ static clrs_status check_device(clrs_plan *plan)
     return CLRS_SUCCESS;
 }
 
-/* Generates, builds (or fetches from the cache) and sizes the kernel.
- * The OpenCL kernels are not part of this version: every valid problem
- * stops here with CLRS_ERR_NOT_IMPLEMENTED, after all validation has run,
- * so callers already get the full set of argument and device errors. */
+/* ---- lowering: problem -> kernel axes ----------------------------------- */
+
+/* One axis of the output as the kernel iterates it. */
+typedef struct kaxis {
+    int64_t n, ss, ds, is;
+    int slot; /* resampled slot, -1: identity */
+    int sblk, dblk, xblk;
+    int axis; /* tensor axis (the innermost one after merging) */
+} kaxis;
+
+static int blk_of(const struct clrs_tensor_desc *t, int a)
+{
+    return t->block_axis == a ? t->block : 0;
+}
+
+/* Iteration order: the dst axis with the smallest stride first, so that
+ * consecutive work-items write consecutive addresses (DESIGN: on PoCL
+ * this decides everything). A blocked axis steps by 1 inside its block. */
+static int64_t order_key(const kaxis *k) { return k->dblk ? 1 : k->ds; }
+
+static int kaxis_before(const kaxis *x, const kaxis *y)
+{
+    if (order_key(x) != order_key(y))
+        return order_key(x) < order_key(y);
+    return x->axis > y->axis; /* ties: the later tensor axis is faster */
+}
+
+/* Two identity axes whose strides chain in every tensor are one axis to
+ * the kernel: fewer divisions per work-item and fewer distinct kernels. */
+static int mergeable(const kaxis *in, const kaxis *out, int has_index)
+{
+    return in->slot < 0 && out->slot < 0 && !in->sblk && !out->sblk &&
+           !in->dblk && !out->dblk && !in->xblk && !out->xblk &&
+           out->ss == in->ss * in->n && out->ds == in->ds * in->n &&
+           (!has_index || out->is == in->is * in->n);
+}
+
+static int lower_axes(const clrs_problem *p, kaxis *k)
+{
+    int a, m = 0, i, j;
+
+    for (a = 0; a < p->rank; ++a) {
+        kaxis t;
+        memset(&t, 0, sizeof t);
+        t.n = p->out.dims[a];
+        t.slot = p->slot[a];
+        t.axis = a;
+        if (t.slot < 0 && t.n == 1)
+            continue; /* contributes nothing to any offset */
+        t.ds = p->out.strides[a];
+        t.dblk = blk_of(&p->out, a);
+        if (t.slot < 0) { /* resampled src offsets live in the tables */
+            t.ss = p->in.strides[a];
+            t.sblk = blk_of(&p->in, a);
+        }
+        if (p->has_index) {
+            t.is = p->index.strides[a];
+            t.xblk = blk_of(&p->index, a);
+        }
+        /* insertion sort: at most six axes */
+        for (i = m; i > 0 && kaxis_before(&t, &k[i - 1]); --i)
+            k[i] = k[i - 1];
+        k[i] = t;
+        ++m;
+    }
+    for (i = 0; i + 1 < m;) {
+        if (mergeable(&k[i], &k[i + 1], p->has_index)) {
+            k[i].n *= k[i + 1].n;
+            for (j = i + 1; j + 1 < m; ++j)
+                k[j] = k[j + 1];
+            --m;
+        } else {
+            ++i;
+        }
+    }
+    if (m == 0) { /* every axis had size 1: one element */
+        memset(&k[0], 0, sizeof k[0]);
+        k[0].n = 1;
+        k[0].slot = -1;
+        m = 1;
+    }
+    return m;
+}
+
+static int env_flag(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+/* Lanes per work-item along kernel axis 0: a contiguous identity axis of
+ * src, dst (and index) gets vloadN/vstoreN, at most one 64-byte line per
+ * vector, preferring a width that divides the axis (no scalar tail). */
+static int choose_vec(const clrs_problem *p, const kaxis *k0, int acc_f64)
+{
+    int vmax = acc_f64 ? 8 : 16, v, best = 1;
+
+    if (env_flag("CLRS_GENERIC"))
+        return 1;
+    if (k0->slot >= 0 || k0->sblk || k0->dblk || k0->xblk || k0->ss != 1 ||
+        k0->ds != 1 || (p->has_index && k0->is != 1) ||
+        !clrs__gen_dtype_vector_store(p->out.dtype) || k0->n < 2)
+        return 1;
+    for (v = vmax; v >= 2; v /= 2)
+        if (v <= k0->n && k0->n % v == 0) {
+            best = v;
+            break;
+        }
+    if (best < 4) /* a longer vector with a tail beats 2 lanes */
+        for (v = vmax; v > best; v /= 2)
+            if (v <= k0->n) {
+                best = v;
+                break;
+            }
+    return best;
+}
+
+/* Non-temporal vector stores cast dst + offset to a vector pointer, so
+ * every vector's first element must sit on a vector boundary: buffers
+ * start at the device's base alignment and every stride but axis 0's is
+ * a multiple of the width. */
+static int nt_aligned(const clrs_plan *plan, const kaxis *k, int m, int vec)
+{
+    cl_uint align_bits = 0;
+    size_t vbytes = (size_t)vec * clrs_dtype_size(plan->problem.out.dtype);
+    int i;
+
+    if (vec == 1)
+        return 1;
+    if (clGetDeviceInfo(plan->ctx->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN,
+                        sizeof align_bits, &align_bits, NULL) != CL_SUCCESS ||
+        (size_t)align_bits < vbytes * 8)
+        return 0;
+    for (i = 1; i < m; ++i)
+        if (k[i].n > 1 && k[i].ds % vec != 0)
+            return 0;
+    return 1;
+}
+
+/* Fills plan->cfg and the shape part of plan->vals. */
+static clrs_status lower(clrs_plan *plan, kaxis *k, int *m)
+{
+    const clrs_problem *p = &plan->problem;
+    clrs_gen_config *c = &plan->cfg;
+    int i;
+
+    memset(c, 0, sizeof *c);
+    CLRS_CHECK(!p->backward, CLRS_ERR_NOT_IMPLEMENTED,
+               "backward OpenCL kernels are not implemented in this "
+               "version (the CPU reference has them)");
+    CLRS_CHECK(p->n_post_ops == 0, CLRS_ERR_NOT_IMPLEMENTED,
+               "post-ops (%d given) are not implemented in the OpenCL "
+               "kernels of this version (the CPU reference has them)",
+               p->n_post_ops);
+    CLRS_CHECK(clrs__gen_dtype_supported(p->in.dtype) &&
+                   clrs__gen_dtype_supported(p->out.dtype),
+               CLRS_ERR_NOT_IMPLEMENTED,
+               "no OpenCL kernel for dtypes %s -> %s in this version",
+               clrs_dtype_name(p->in.dtype), clrs_dtype_name(p->out.dtype));
+
+    *m = lower_axes(p, k);
+    c->cls = p->mode == CLRS_MODE_MAX ? CLRS_GEN_MAX : CLRS_GEN_WSUM;
+    c->rank = *m;
+    c->nslots = p->naxes;
+    for (i = 0; i < *m; ++i) {
+        c->ax[i].slot = k[i].slot;
+        c->ax[i].src_block = k[i].sblk;
+        c->ax[i].dst_block = k[i].dblk;
+        c->ax[i].idx_block = k[i].xblk;
+        plan->vals.n[i] = k[i].n;
+        plan->vals.ds[i] = k[i].ds;
+        plan->vals.ss[i] = k[i].ss;
+        plan->vals.is[i] = k[i].is;
+    }
+    c->src = p->in.dtype;
+    c->dst = p->out.dtype;
+    /* f64 tensors accumulate in double (SPEC 1); so do s32 ones where the
+     * device has fp64, so that nearest and max stay exact beyond 2^24. */
+    c->acc_f64 = c->src == CLRS_F64 || c->dst == CLRS_F64 ||
+                 (c->src == CLRS_S32 && plan->ctx->info.has_fp64);
+    c->has_index = p->has_index;
+    c->index = p->index.dtype;
+    c->plane = p->index_format == CLRS_INDEX_PLANE;
+    c->nan_ignore = p->mode == CLRS_MODE_MAX &&
+                    p->nan_policy == CLRS_NAN_IGNORE;
+    c->pad_taps = p->padding != CLRS_PAD_EDGE;
+    c->vec = choose_vec(p, &k[0], c->acc_f64);
+    c->tail = c->vec > 1 && k[0].n % c->vec != 0;
+    /* Scalar non-temporal stores also stop LLVM from vectorising PoCL's
+     * work-item loop into AVX-512 gathers: measured on the development
+     * machine (bilinear 2x, nchw) that is 4x faster, not slower. */
+    c->nt = !env_flag("CLRS_GENERIC") && plan->need_dst >= CLRS_NT_MIN_BYTES &&
+            nt_aligned(plan, k, *m, c->vec);
+
+    plan->vals.pad = p->pad_value;
+    plan->vals.empty = p->mode == CLRS_MODE_MAX ? (double)NAN
+                       : p->coord == CLRS_COORD_TF_CROP_AND_RESIZE
+                           ? p->extrapolation
+                           : 0.0;
+    return CLRS_SUCCESS;
+}
+
+/* ---- tap tables ------------------------------------------------------------ */
+
+/* Host images of the two table buffers, filled per resampled axis. */
+typedef struct tables {
+    int64_t *i; /* converted to int32 when the offsets are 32-bit */
+    double *f;
+    size_t ni, nf, capi, capf;
+} tables;
+
+static clrs_status grow(tables *t, size_t ni, size_t nf)
+{
+    if (t->ni + ni > t->capi) {
+        size_t cap = (t->ni + ni) * 2;
+        int64_t *v = realloc(t->i, cap * sizeof *v);
+        CLRS_CHECK(v != NULL, CLRS_ERR_OUT_OF_MEMORY,
+                   "out of memory for %zu tap table entries", cap);
+        t->i = v;
+        t->capi = cap;
+    }
+    if (t->nf + nf > t->capf) {
+        size_t cap = (t->nf + nf) * 2;
+        double *v = realloc(t->f, cap * sizeof *v);
+        CLRS_CHECK(v != NULL, CLRS_ERR_OUT_OF_MEMORY,
+                   "out of memory for %zu tap weights", cap);
+        t->f = v;
+        t->capf = cap;
+    }
+    return CLRS_SUCCESS;
+}
+
+/* Element offset of index i along tensor axis a of t (blocked or not). */
+static int64_t axis_term(const struct clrs_tensor_desc *t, int a, int64_t i)
+{
+    if (t->block_axis == a)
+        return (i / t->block) * t->strides[a] + i % t->block;
+    return i * t->strides[a];
+}
+
+/* Entry j of a table in kernel order. Variable tap counts: the tap list's
+ * own order. Fixed count K over O outputs, stored tap-major: entry j is
+ * tap t = j / O of output o = j % O, which the tap list holds at o * K + t. */
+static size_t pos(int64_t j, int K, int64_t O)
+{
+    if (!K)
+        return (size_t)j;
+    return (size_t)((j % O) * K + j / O);
+}
+
+/* Slot k's tables, from exactly the taps the reference uses (taps.c):
+ * starts, src offsets (a padding tap gets -span, so any sum holding one
+ * is negative), index codes (window box position, or plane index with
+ * -plane_size for padding) and weights. */
+static clrs_status slot_tables(clrs_plan *plan, int k, tables *t,
+                               int64_t src_span, int64_t plane_size)
+{
+    const clrs_problem *p = &plan->problem;
+    const clrs_axis_map *ax = &p->ax[k];
+    int a = ax->axis, j, has_code = plan->cfg.has_index;
+    int wsum = plan->cfg.cls == CLRS_GEN_WSUM;
+    int64_t box = 1, plane = 1, o;
+    int K;
+    clrs_taplist tl;
+    clrs_status st;
+    size_t n;
+
+    for (j = k + 1; j < p->naxes; ++j) {
+        box *= p->ax[j].taps;
+        plane *= p->ax[j].in;
+    }
+    st = clrs__axis_taps(p, a, &tl);
+    n = tl.n;
+    if (st == CLRS_SUCCESS)
+        st = grow(t, (size_t)ax->out + 1 + n * (has_code ? 2 : 1),
+                  wsum ? n : 0);
+    if (st < 0) {
+        clrs__taplist_free(&tl);
+        return st;
+    }
+    plan->vals.st[k] = (int64_t)t->ni;
+    for (o = 0; o <= ax->out; ++o)
+        t->i[t->ni++] = tl.start[o];
+    /* A constant tap count lets the kernel compute the starts. */
+    plan->cfg.fixed[k] = 0;
+    if (!env_flag("CLRS_GENERIC") && tl.start[1] > 0 && tl.start[1] <= 8) {
+        plan->cfg.fixed[k] = (int)tl.start[1];
+        for (o = 0; o < ax->out; ++o)
+            if (tl.start[o + 1] - tl.start[o] != tl.start[1])
+                plan->cfg.fixed[k] = 0;
+    }
+    /* Fixed-count axes are stored tap-major (see codegen.c). */
+    K = plan->cfg.fixed[k];
+    plan->vals.of[k] = (int64_t)t->ni;
+    for (j = 0; (size_t)j < n; ++j) {
+        const clrs_tap *tp = &tl.t[pos(j, K, ax->out)];
+        t->i[t->ni++] =
+            tp->idx >= 0 ? axis_term(&p->in, a, tp->idx) : -src_span;
+    }
+    if (has_code) {
+        plan->vals.cd[k] = (int64_t)t->ni;
+        for (j = 0; (size_t)j < n; ++j) {
+            const clrs_tap *tp = &tl.t[pos(j, K, ax->out)];
+            if (!plan->cfg.plane)
+                t->i[t->ni++] = (int64_t)tp->j * box;
+            else
+                t->i[t->ni++] = tp->idx >= 0 ? tp->idx * plane : -plane_size;
+        }
+    }
+    if (wsum) {
+        plan->vals.fw[k] = (int64_t)t->nf;
+        for (j = 0; (size_t)j < n; ++j)
+            t->f[t->nf++] = tl.t[pos(j, K, ax->out)].w;
+    }
+    clrs__taplist_free(&tl);
+    return CLRS_SUCCESS;
+}
+
+static clrs_status make_buffer(clrs_plan *plan, size_t bytes, void *host,
+                               cl_mem *out, const char *what)
+{
+    cl_int err;
+    *out = clCreateBuffer(plan->ctx->cl_ctx,
+                          CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes,
+                          host, &err);
+    if (err != CL_SUCCESS) {
+        char call[64];
+        *out = NULL;
+        snprintf(call, sizeof call, "clCreateBuffer(%s, %zu bytes)", what,
+                 bytes);
+        return clrs__cl_error(err, call);
+    }
+    return CLRS_SUCCESS;
+}
+
+/* Builds every slot's tables, picks the offset width and uploads. */
+static clrs_status upload_tables(clrs_plan *plan)
+{
+    const clrs_problem *p = &plan->problem;
+    int64_t src_span = clrs__tensor_span(&p->in), plane_size = 1, bound;
+    tables t = {0};
+    clrs_status st = CLRS_SUCCESS;
+    size_t i;
+    int k;
+
+    for (k = 0; k < p->naxes; ++k)
+        plane_size *= p->ax[k].in;
+    for (k = 0; k < p->naxes && st == CLRS_SUCCESS; ++k)
+        st = slot_tables(plan, k, &t, src_span, plane_size);
+    if (st == CLRS_SUCCESS && t.ni == 0)
+        st = grow(&t, 1, 0); /* no resampled axis: a dummy table */
+    if (st == CLRS_SUCCESS && t.ni == 0)
+        t.i[t.ni++] = 0;
+    if (st == CLRS_SUCCESS && plan->cfg.cls == CLRS_GEN_WSUM && t.nf == 0)
+        st = grow(&t, 0, 1);
+    if (st == CLRS_SUCCESS && plan->cfg.cls == CLRS_GEN_WSUM && t.nf == 0)
+        t.f[t.nf++] = 0;
+
+    /* 32-bit offsets when every value the kernel forms fits: padding
+     * sentinels summed over up to six axes, sizes, table positions. */
+    bound = 7 * (src_span > plane_size ? src_span : plane_size);
+    if (clrs__tensor_span(&p->out) > bound)
+        bound = clrs__tensor_span(&p->out);
+    if (p->has_index && clrs__tensor_span(&p->index) > bound)
+        bound = clrs__tensor_span(&p->index);
+    if ((int64_t)t.ni + 1 > bound)
+        bound = (int64_t)t.ni + 1;
+    plan->cfg.long_off = bound > (int64_t)INT_MAX - 64;
+
+    if (st == CLRS_SUCCESS) {
+        size_t ib = plan->cfg.long_off ? sizeof(int64_t) : sizeof(int32_t);
+        if (!plan->cfg.long_off) {
+            int32_t *v = (int32_t *)t.i; /* narrowing in place, front first */
+            for (i = 0; i < t.ni; ++i)
+                v[i] = (int32_t)t.i[i];
+        }
+        st = make_buffer(plan, t.ni * ib, t.i, &plan->itab, "tap table");
+    }
+    if (st == CLRS_SUCCESS && plan->cfg.cls == CLRS_GEN_WSUM) {
+        if (!plan->cfg.acc_f64) {
+            float *v = (float *)t.f;
+            for (i = 0; i < t.nf; ++i)
+                v[i] = (float)t.f[i];
+        }
+        st = make_buffer(plan, t.nf * (plan->cfg.acc_f64 ? 8 : 4), t.f,
+                         &plan->ftab, "weight table");
+    }
+    free(t.i);
+    free(t.f);
+    return st;
+}
+
+/* ---- kernel -------------------------------------------------------------- */
+
+static clrs_status gen_source(const void *arg, const char *key, char **src)
+{
+    return clrs__gen_source((const clrs_gen_config *)arg, key, src);
+}
+
+static clrs_status set_arg(cl_kernel kern, cl_uint i, size_t size,
+                           const void *value, const char *name)
+{
+    cl_int err = clSetKernelArg(kern, i, size, value);
+    if (err != CL_SUCCESS) {
+        char call[64];
+        snprintf(call, sizeof call, "clSetKernelArg(%s)", name);
+        return clrs__cl_error(err, call);
+    }
+    return CLRS_SUCCESS;
+}
+
+/* Every argument but the caller's buffers is set once, here; execute sets
+ * src, dst and index only. */
+static clrs_status set_fixed_args(clrs_plan *plan)
+{
+    clrs_gen_arg args[CLRS_GEN_MAX_ARGS];
+    int n = clrs__gen_args(&plan->cfg, &plan->vals, args), i;
+
+    for (i = 0; i < n; ++i) {
+        const clrs_gen_arg *a = &args[i];
+        cl_uint at = (cl_uint)i;
+        switch (a->kind) {
+        case CLRS_ARG_SRC:
+            plan->arg_src = at;
+            break;
+        case CLRS_ARG_DST:
+            plan->arg_dst = at;
+            break;
+        case CLRS_ARG_INDEX:
+            plan->arg_index = at;
+            break;
+        case CLRS_ARG_ITAB:
+            CLRS_TRY(set_arg(plan->kernel, at, sizeof(cl_mem), &plan->itab,
+                             a->name));
+            break;
+        case CLRS_ARG_FTAB:
+            CLRS_TRY(set_arg(plan->kernel, at, sizeof(cl_mem), &plan->ftab,
+                             a->name));
+            break;
+        case CLRS_ARG_OFF:
+            if (plan->cfg.long_off) {
+                cl_long v = (cl_long)a->i;
+                CLRS_TRY(set_arg(plan->kernel, at, sizeof v, &v, a->name));
+            } else {
+                cl_int v = (cl_int)a->i;
+                CLRS_TRY(set_arg(plan->kernel, at, sizeof v, &v, a->name));
+            }
+            break;
+        case CLRS_ARG_ACC:
+            if (plan->cfg.acc_f64) {
+                cl_double v = a->d;
+                CLRS_TRY(set_arg(plan->kernel, at, sizeof v, &v, a->name));
+            } else {
+                cl_float v = (cl_float)a->d;
+                CLRS_TRY(set_arg(plan->kernel, at, sizeof v, &v, a->name));
+            }
+            break;
+        }
+    }
+    return CLRS_SUCCESS;
+}
+
+/* NDRange: kernel axes 0 and 1 are dimensions 0 and 1, the rest folded
+ * into dimension 2. The local size is left to the driver: on PoCL that
+ * measured several times faster than any fixed shape (DESIGN.md). */
+static void work_sizes(clrs_plan *plan)
+{
+    const clrs_gen_config *c = &plan->cfg;
+    const int64_t *n = plan->vals.n;
+    int p;
+
+    plan->work_dim = (cl_uint)(c->rank < 3 ? c->rank : 3);
+    plan->global[0] = (size_t)((n[0] + c->vec - 1) / c->vec);
+    plan->global[1] = c->rank > 1 ? (size_t)n[1] : 1;
+    plan->global[2] = 1;
+    for (p = 2; p < c->rank; ++p)
+        plan->global[2] *= (size_t)n[p];
+    plan->use_local = 0;
+}
+
+/* Lowers, generates, builds (or fetches from the context's map), uploads
+ * the tap tables and sets the fixed arguments. */
 static clrs_status build_kernel(clrs_plan *plan)
 {
-    (void)plan;
-    return clrs__error(CLRS_ERR_NOT_IMPLEMENTED,
-                       "OpenCL kernels are not implemented in this version");
+    kaxis k[CLRS_MAX_RANK];
+    char *key = NULL;
+    cl_int err;
+    clrs_status st;
+    int m;
+
+    CLRS_TRY(lower(plan, k, &m));
+    CLRS_TRY(upload_tables(plan)); /* decides cfg.long_off */
+    CLRS_TRY(clrs__gen_key(&plan->cfg, &key));
+    /* No -cl-fast-relaxed-math, ever: taps and weights must match the
+     * reference. */
+    st = clrs__program_get(plan->ctx, key, gen_source, &plan->cfg, "",
+                           &plan->program);
+    free(key);
+    CLRS_TRY(st);
+    plan->kernel = clCreateKernel(plan->program, "clrs_forward", &err);
+    if (err != CL_SUCCESS) {
+        plan->kernel = NULL;
+        return clrs__cl_error(err, "clCreateKernel(clrs_forward)");
+    }
+    CLRS_TRY(set_fixed_args(plan));
+    work_sizes(plan);
+    return CLRS_SUCCESS;
 }
 
 /* ---- creation ----------------------------------------------------------- */
@@ -195,6 +703,10 @@ void clrs_plan_destroy(clrs_plan *plan)
         clReleaseKernel(plan->kernel);
     if (plan->program)
         clReleaseProgram(plan->program);
+    if (plan->itab)
+        clReleaseMemObject(plan->itab);
+    if (plan->ftab)
+        clReleaseMemObject(plan->ftab);
     if (plan->lock_init)
         pthread_mutex_destroy(&plan->lock);
     free(plan);
@@ -226,6 +738,40 @@ static clrs_status check_buffer(cl_mem m, size_t need, const char *role)
                "args->%s buffer holds %zu bytes, tensor needs %zu", role,
                have, need);
     return CLRS_SUCCESS;
+}
+
+/* Sets the caller's buffers and enqueues: no build, no allocation, no
+ * wait. The lock keeps another thread's arguments out of our enqueue. */
+static clrs_status enqueue(clrs_plan *plan, const clrs_args *args,
+                           cl_uint num_events, const cl_event *wait_list,
+                           cl_event *event)
+{
+    const clrs_problem *p = &plan->problem;
+    clrs_status st = CLRS_SUCCESS;
+    cl_int err;
+
+    pthread_mutex_lock(&plan->lock);
+    st = set_arg(plan->kernel, plan->arg_src, sizeof(cl_mem), &args->src,
+                 "src");
+    if (st == CLRS_SUCCESS)
+        st = set_arg(plan->kernel, plan->arg_dst, sizeof(cl_mem), &args->dst,
+                     "dst");
+    if (st == CLRS_SUCCESS && p->has_index)
+        st = set_arg(plan->kernel, plan->arg_index, sizeof(cl_mem),
+                     &args->index, "index");
+    if (st == CLRS_SUCCESS) {
+        err = clEnqueueNDRangeKernel(plan->ctx->queue, plan->kernel,
+                                     plan->work_dim, NULL, plan->global,
+                                     plan->use_local ? plan->local : NULL,
+                                     num_events, wait_list, event);
+        if (err != CL_SUCCESS) {
+            if (event)
+                *event = NULL;
+            st = clrs__cl_error(err, "clEnqueueNDRangeKernel");
+        }
+    }
+    pthread_mutex_unlock(&plan->lock);
+    return st;
 }
 
 static clrs_status execute(clrs_plan *plan, const clrs_args *args,
@@ -267,15 +813,7 @@ static clrs_status execute(clrs_plan *plan, const clrs_args *args,
         CLRS_CHECK(args->index != args->src, CLRS_ERR_ALIASING,
                    "the index buffer is also the src buffer");
 
-    if (!plan->kernel)
-        return clrs__error(CLRS_ERR_NOT_IMPLEMENTED,
-                           "OpenCL kernels are not implemented in this "
-                           "version");
-    /* Later issue: lock, clSetKernelArg per role and size/coord argument,
-     * clEnqueueNDRangeKernel on ctx->queue after wait_list, unlock. */
-    (void)event;
-    return clrs__error(CLRS_ERR_NOT_IMPLEMENTED,
-                       "OpenCL kernels are not implemented in this version");
+    return enqueue(plan, args, num_events, wait_list, event);
 }
 
 clrs_status clrs_execute(clrs_plan *plan, const clrs_args *args,

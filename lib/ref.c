@@ -1,5 +1,6 @@
 /* The double-precision CPU reference: the oracle every device kernel is
- * checked against. Written for clarity and exact SPEC semantics, not speed. */
+ * checked against. Written for clarity and exact SPEC semantics, not speed;
+ * the per-axis taps it walks come from taps.c, as the device tables do. */
 /* GCC ignores (and warns about) this pragma; it gets -ffp-contract=off
  * from the Makefile instead. */
 #if !defined(__GNUC__) || defined(__clang__)
@@ -11,323 +12,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- per-axis tap lists ------------------------------------------------ */
-
-/* One input pixel read by one output index along one axis. */
-typedef struct tap {
-    int64_t idx; /* input index on the axis; -1: a padding tap */
-    double w;    /* weight (max pooling: unused, 1) */
-    int j;       /* position in the pooling window box */
-} tap;
-
-/* All taps of one tensor axis: those of output o are
- * t[start[o]] .. t[start[o + 1] - 1]. */
-typedef struct taplist {
-    int64_t *start;
-    tap *t;
-    size_t n, cap;
-    unsigned char *extrap; /* crop mode: output o lies outside the input */
-} taplist;
-
-static clrs_status push(taplist *tl, int64_t idx, double w, int j)
-{
-    if (tl->n == tl->cap) {
-        size_t cap = tl->cap ? 2 * tl->cap : 64;
-        tap *t = cap < ((size_t)-1) / sizeof *t
-                     ? realloc(tl->t, cap * sizeof *t)
-                     : NULL;
-        CLRS_CHECK(t != NULL, CLRS_ERR_OUT_OF_MEMORY,
-                   "reference: out of memory for %zu taps", cap);
-        tl->t = t;
-        tl->cap = cap;
-    }
-    tl->t[tl->n].idx = idx;
-    tl->t[tl->n].w = w;
-    tl->t[tl->n].j = j;
-    tl->n++;
-    return CLRS_SUCCESS;
-}
-
-/* The padding rule: in-range indices stay, EDGE clamps, the rest read the
- * padding value (-1). */
-static int64_t resolve(const clrs_problem *p, int64_t i, int64_t n)
-{
-    if (i >= 0 && i < n)
-        return i;
-    if (p->padding == CLRS_PAD_EDGE)
-        return i < 0 ? 0 : n - 1;
-    return -1;
-}
-
-/* floor(x) as an integer. Beyond 2^40 every tap is far outside any tensor
- * and a float x is already an integer, so saturating there changes no
- * result and keeps the int64 conversion defined. */
-static int64_t ifloor(double x)
-{
-    const double lim = 1099511627776.0;
-    if (!(x > -lim))
-        return -(int64_t)lim;
-    if (x > lim)
-        return (int64_t)lim;
-    return (int64_t)floor(x);
-}
-
-/* Rounding decided on the exact fraction x - floor(x), so no x +- 0.5 is
- * ever rounded (in float, 0.5 - 2^-25 + 0.5 would round up to 1). */
-static int64_t round_nearest(clrs_rounding r, double x)
-{
-    int64_t f = ifloor(x);
-    double fr = x - floor(x);
-    switch (r) {
-    case CLRS_ROUND_PREFER_FLOOR: /* ceil(x - 0.5) */
-        return fr > 0.5 ? f + 1 : f;
-    case CLRS_ROUND_PREFER_CEIL: /* floor(x + 0.5) */
-        return fr >= 0.5 ? f + 1 : f;
-    case CLRS_ROUND_FLOOR:
-        return f;
-    case CLRS_ROUND_CEIL:
-        return fr > 0 ? f + 1 : f;
-    }
-    return f;
-}
-
-typedef clrs_status (*tap_fn)(const clrs_problem *p, const clrs_axis_map *ax,
-                              double x, taplist *tl);
-
-static clrs_status taps_nearest(const clrs_problem *p, const clrs_axis_map *ax,
-                                double x, taplist *tl)
-{
-    return push(tl, resolve(p, round_nearest(p->rounding, x), ax->in), 1.0, 0);
-}
-
-static clrs_status taps_linear(const clrs_problem *p, const clrs_axis_map *ax,
-                               double x, taplist *tl)
-{
-    int64_t last = ax->in - 1, i0, i1;
-    double w;
-    if (p->padding == CLRS_PAD_EDGE) {
-        double xc = x < 0 ? 0 : x > (double)last ? (double)last : x;
-        i0 = ifloor(xc);
-        i1 = i0 + 1 < last ? i0 + 1 : last;
-        w = xc - (double)i0;
-    } else {
-        i0 = ifloor(x);
-        i1 = i0 + 1;
-        w = x - floor(x);
-        i0 = resolve(p, i0, ax->in);
-        i1 = resolve(p, i1, ax->in);
-    }
-    CLRS_TRY(push(tl, i0, 1.0 - w, 0));
-    return push(tl, i1, w, 1);
-}
-
-/* Keys' cubic kernel with coefficient A, |u| < 1 and 1 <= |u| < 2. */
-static double cubic_k1(double A, double u)
-{
-    return ((A + 2) * u - (A + 3)) * u * u + 1;
-}
-
-static double cubic_k2(double A, double u)
-{
-    return ((A * u - 5 * A) * u + 8 * A) * u - 4 * A;
-}
-
-static double cubic_kernel(double A, double u)
-{
-    u = fabs(u);
-    return u < 1 ? cubic_k1(A, u) : u < 2 ? cubic_k2(A, u) : 0.0;
-}
-
-static double linear_kernel(double u)
-{
-    u = fabs(u);
-    return u < 1 ? 1 - u : 0.0;
-}
-
-static clrs_status taps_cubic(const clrs_problem *p, const clrs_axis_map *ax,
-                              double x, taplist *tl)
-{
-    double A = p->cubic_a, t = x - floor(x), w[4], sum = 0;
-    int64_t f = ifloor(x);
-    int m;
-    w[0] = cubic_k2(A, t + 1);
-    w[1] = cubic_k1(A, t);
-    w[2] = cubic_k1(A, 1 - t);
-    w[3] = cubic_k2(A, 2 - t);
-    if (p->exclude_outside) {
-        for (m = 0; m < 4; ++m) {
-            int64_t i = f - 1 + m;
-            if (i < 0 || i >= ax->in)
-                w[m] = 0;
-            sum += w[m];
-        }
-        for (m = 0; m < 4; ++m) {
-            int64_t i = f - 1 + m;
-            if (i >= 0 && i < ax->in)
-                CLRS_TRY(push(tl, i, sum != 0 ? w[m] / sum : 0.0, m));
-        }
-        return CLRS_SUCCESS;
-    }
-    for (m = 0; m < 4; ++m)
-        CLRS_TRY(push(tl, resolve(p, f - 1 + m, ax->in), w[m], m));
-    return CLRS_SUCCESS;
-}
-
-/* Antialiased linear or cubic (PyTorch antialias=True): the kernel is
- * stretched by f, every in-range pixel under it gets K((i - x)/f), and the
- * weights are renormalised, whatever the padding mode. */
-static clrs_status taps_antialias(const clrs_problem *p,
-                                  const clrs_axis_map *ax, double x,
-                                  taplist *tl)
-{
-    double f = ax->aa_scale, support, sum = 0;
-    int cubic = p->mode == CLRS_MODE_CUBIC;
-    int64_t lo, hi, i;
-    size_t first = tl->n, k;
-
-    support = (cubic ? 2.0 : 1.0) * f;
-    /* Nonzero weights need |i - x| < support. */
-    lo = ifloor(x - support) + 1;
-    hi = -ifloor(-(x + support)) - 1;
-    if (lo < 0)
-        lo = 0;
-    if (hi > ax->in - 1)
-        hi = ax->in - 1;
-    for (i = lo; i <= hi; ++i) {
-        double u = ((double)i - x) / f;
-        double w = cubic ? cubic_kernel(p->cubic_a, u) : linear_kernel(u);
-        if (w != 0) {
-            CLRS_TRY(push(tl, i, w, (int)(i - lo)));
-            sum += w;
-        }
-    }
-    if (tl->n == first || sum == 0) {
-        /* No pixel under the kernel (x far outside the input, possible
-         * with pixel offsets): read the nearest edge pixel, so a constant
-         * input still gives that constant. */
-        tl->n = first;
-        return push(tl, x < 0 ? 0 : ax->in - 1, 1.0, 0);
-    }
-    for (k = first; k < tl->n; ++k)
-        tl->t[k].w /= sum;
-    return CLRS_SUCCESS;
-}
-
-/* Pixels first..last overlapped by the pooling interval [x, x + window);
- * never more than the box of ax->taps pixels the window index counts in. */
-static clrs_status window_span(const clrs_axis_map *ax, double x,
-                               int64_t *first, int64_t *last)
-{
-    *first = ifloor(x);
-    *last = -ifloor(-(x + (double)ax->window)) - 1;
-    CLRS_CHECK(*last - *first < (int64_t)ax->taps, CLRS_ERR_INVALID_VALUE,
-               "axis %d: window at x = %g spans %lld pixels, more than its "
-               "box of %d",
-               ax->axis, x, (long long)(*last - *first + 1), ax->taps);
-    return CLRS_SUCCESS;
-}
-
-/* Pooling interval [x, x + window) against pixels [i, i + 1). */
-static clrs_status taps_avg(const clrs_problem *p, const clrs_axis_map *ax,
-                            double x, taplist *tl)
-{
-    double x1 = x + (double)ax->window, div = 0;
-    int64_t first, last, i;
-    int exclude = p->mode == CLRS_MODE_AVG_EXCLUDE_PADDING;
-    size_t start = tl->n, k;
-
-    CLRS_TRY(window_span(ax, x, &first, &last));
-    for (i = first; i <= last; ++i) {
-        double lo = (double)i > x ? (double)i : x;
-        double hi = (double)(i + 1) < x1 ? (double)(i + 1) : x1;
-        int inside = i >= 0 && i < ax->in;
-        if (hi <= lo || (exclude && !inside))
-            continue;
-        CLRS_TRY(push(tl, resolve(p, i, ax->in), hi - lo, (int)(i - first)));
-        div += hi - lo;
-    }
-    if (!exclude)
-        div = (double)ax->window;
-    for (k = start; k < tl->n; ++k)
-        tl->t[k].w /= div;
-    return CLRS_SUCCESS;
-}
-
-/* Max pooling: every pixel with non-zero overlap, j its box position. */
-static clrs_status taps_max(const clrs_problem *p, const clrs_axis_map *ax,
-                            double x, taplist *tl)
-{
-    int64_t first, last, i;
-
-    CLRS_TRY(window_span(ax, x, &first, &last));
-    for (i = first; i <= last; ++i)
-        CLRS_TRY(push(tl, resolve(p, i, ax->in), 1.0, (int)(i - first)));
-    return CLRS_SUCCESS;
-}
-
-/* Indexed by clrs_mode. */
-static const tap_fn mode_taps[] = {
-    taps_nearest, /* CLRS_MODE_NEAREST */
-    taps_linear,  /* CLRS_MODE_LINEAR */
-    taps_cubic,   /* CLRS_MODE_CUBIC */
-    taps_avg,     /* CLRS_MODE_AVG_INCLUDE_PADDING */
-    taps_avg,     /* CLRS_MODE_AVG_EXCLUDE_PADDING */
-    taps_max,     /* CLRS_MODE_MAX */
-};
-
-static void taplist_free(taplist *tl)
-{
-    free(tl->start);
-    free(tl->t);
-    free(tl->extrap);
-    memset(tl, 0, sizeof *tl);
-}
-
-/* Taps of a resampled axis for every output index. */
-static clrs_status build_resampled(const clrs_problem *p,
-                                   const clrs_axis_map *ax, taplist *tl)
-{
-    tap_fn fn = mode_taps[p->mode];
-    int64_t o;
-    if (p->antialias &&
-        (p->mode == CLRS_MODE_LINEAR || p->mode == CLRS_MODE_CUBIC))
-        fn = taps_antialias;
-    for (o = 0; o < ax->out; ++o) {
-        double x = (double)clrs__coord(ax, o);
-        tl->start[o] = (int64_t)tl->n;
-        if (ax->crop && !(x >= 0 && x <= (double)(ax->in - 1))) {
-            tl->extrap[o] = 1; /* no taps: no value read, no gradient */
-            continue;
-        }
-        CLRS_TRY(fn(p, ax, x, tl));
-    }
-    tl->start[ax->out] = (int64_t)tl->n;
-    return CLRS_SUCCESS;
-}
-
-/* Axis `a` of the problem: resampled ones get their mode's taps, the others
- * the identity. */
-static clrs_status build_axis(const clrs_problem *p, int a, taplist *tl)
-{
-    int64_t n = p->out.dims[a], o;
-    size_t bytes = (size_t)(n + 1) * sizeof *tl->start;
-    memset(tl, 0, sizeof *tl);
-    CLRS_CHECK((uint64_t)n < ((size_t)-1) / sizeof *tl->start / 2,
-               CLRS_ERR_OUT_OF_MEMORY, "reference: axis %d too long", a);
-    tl->start = malloc(bytes);
-    tl->extrap = calloc((size_t)n + 1, 1);
-    CLRS_CHECK(tl->start != NULL && tl->extrap != NULL, CLRS_ERR_OUT_OF_MEMORY,
-               "reference: out of memory for the taps of axis %d", a);
-    if (p->slot[a] >= 0)
-        return build_resampled(p, &p->ax[p->slot[a]], tl);
-    for (o = 0; o < n; ++o) {
-        tl->start[o] = o;
-        CLRS_TRY(push(tl, o, 1.0, 0));
-    }
-    tl->start[n] = n;
-    return CLRS_SUCCESS;
-}
 
 /* ---- offsets ----------------------------------------------------------- */
 
@@ -392,7 +76,7 @@ static int next_index(int rank, const int64_t *dims, int64_t *idx)
 typedef struct run {
     const clrs_problem *p;
     int rank;
-    taplist tl[CLRS_MAX_RANK];
+    clrs_taplist tl[CLRS_MAX_RANK];
     offtab in, out, index, src;
     int64_t dense[CLRS_MAX_RANK]; /* row-major strides of `in` */
     int64_t plane[CLRS_MAX_RANK]; /* plane index strides, 0 if not pooled */
@@ -404,7 +88,7 @@ static void run_free(run *r)
 {
     int a;
     for (a = 0; a < CLRS_MAX_RANK; ++a)
-        taplist_free(&r->tl[a]);
+        clrs__taplist_free(&r->tl[a]);
     offtab_free(&r->in);
     offtab_free(&r->out);
     offtab_free(&r->index);
@@ -429,7 +113,7 @@ static clrs_status run_init(run *r, const clrs_problem *p)
         }
     }
     for (a = 0; a < p->rank; ++a)
-        CLRS_TRY(build_axis(p, a, &r->tl[a]));
+        CLRS_TRY(clrs__axis_taps(p, a, &r->tl[a]));
     CLRS_TRY(offtab_init(&r->in, &p->in));
     CLRS_TRY(offtab_init(&r->out, &p->out));
     if (p->has_index)
@@ -442,7 +126,7 @@ static clrs_status run_init(run *r, const clrs_problem *p)
 /* Row-major walk over the Cartesian product of one output's taps. */
 typedef struct cursor {
     int rank;
-    const tap *t[CLRS_MAX_RANK];
+    const clrs_tap *t[CLRS_MAX_RANK];
     int64_t n[CLRS_MAX_RANK], c[CLRS_MAX_RANK];
 } cursor;
 
@@ -452,7 +136,7 @@ static int cursor_begin(cursor *cu, const run *r, const int64_t *o)
     int a;
     cu->rank = r->rank;
     for (a = 0; a < r->rank; ++a) {
-        const taplist *tl = &r->tl[a];
+        const clrs_taplist *tl = &r->tl[a];
         cu->t[a] = tl->t + tl->start[o[a]];
         cu->n[a] = tl->start[o[a] + 1] - tl->start[o[a]];
         cu->c[a] = 0;
@@ -467,7 +151,7 @@ static int cursor_next(cursor *cu)
     return next_index(cu->rank, cu->n, cu->c);
 }
 
-static const tap *cursor_tap(const cursor *cu, int a)
+static const clrs_tap *cursor_tap(const cursor *cu, int a)
 {
     return &cu->t[a][cu->c[a]];
 }
@@ -479,7 +163,7 @@ static int cursor_pixel(const cursor *cu, int64_t *idx, double *w)
     int a, inside = 1;
     double prod = 1;
     for (a = 0; a < cu->rank; ++a) {
-        const tap *t = cursor_tap(cu, a);
+        const clrs_tap *t = cursor_tap(cu, a);
         prod *= t->w;
         idx[a] = t->idx;
         if (t->idx < 0)
@@ -560,7 +244,7 @@ static void tap_indices(const run *r, const cursor *cu, int64_t *window,
     int a, inside = 1;
     *window = *plane = 0;
     for (a = 0; a < r->rank; ++a) {
-        const tap *t = cursor_tap(cu, a);
+        const clrs_tap *t = cursor_tap(cu, a);
         *window += (int64_t)t->j * r->box[a];
         *plane += t->idx * r->plane[a];
         if (t->idx < 0)
@@ -788,7 +472,7 @@ static int decode_window(const run *r, const int64_t *o, double v,
     }
     k = (int64_t)v;
     for (a = 0; a < r->rank; ++a) {
-        const taplist *tl = &r->tl[a];
+        const clrs_taplist *tl = &r->tl[a];
         int64_t j =
             r->box[a] ? (k / r->box[a]) % r->p->ax[r->p->slot[a]].taps : 0;
         int64_t n = tl->start[o[a] + 1] - tl->start[o[a]];

@@ -287,10 +287,8 @@ clrs_status clrs_resample_desc_index_dtype(const clrs_resample_desc *op,
                                            const clrs_tensor_desc *src,
                                            clrs_dtype *dtype)
 {
-    struct clrs_tensor_desc dst;
-    clrs_problem p;
-    int64_t run = 1;
-    int i;
+    int axes[CLRS_MAX_RANK], naxes, k;
+    double volume = 1;
 
     CLRS_CHECK_PTR(op);
     CLRS_CHECK_PTR(src);
@@ -306,22 +304,16 @@ clrs_status clrs_resample_desc_index_dtype(const clrs_resample_desc *op,
         clrs__clear_error();
         return CLRS_SUCCESS;
     }
-    /* The window volume depends on how coords.c boxes fractional windows:
-     * resolve a real problem against the default dst (dense, so it passes
-     * the no-overlap rule) rather than duplicating that logic. */
-    CLRS_TRY(clrs_resample_desc_output_dims(op, src, 0, dst.dims));
-    dst.dtype = src->dtype;
-    dst.rank = src->rank;
-    dst.block_axis = -1;
-    dst.block = 1;
-    for (i = dst.rank - 1; i >= 0; --i) {
-        dst.strides[i] = run;
-        CLRS_CHECK(run <= INT64_MAX / dst.dims[i], CLRS_ERR_OVERFLOW,
-                   "dst element count overflows int64 at dim %d", i);
-        run *= dst.dims[i];
-    }
-    CLRS_TRY(clrs__problem_init(&p, op, src, &dst, NULL, NULL, 0));
-    *dtype = p.window_volume <= 127 ? CLRS_S8 : CLRS_S32;
+    /* The window box depends on the op alone, not on sizes: a problem
+     * whose default output would be empty still has a box. */
+    CLRS_TRY(clrs__tensor_check(src, "src"));
+    CLRS_TRY(clrs__resolve_axes(op, src->rank, axes, &naxes));
+    CLRS_CHECK(op->n_window == naxes, CLRS_ERR_PARAM_COUNT,
+               "window has %d entries, %d axes are resampled", op->n_window,
+               naxes);
+    for (k = 0; k < naxes; ++k)
+        volume *= clrs__window_box(op, k);
+    *dtype = volume <= 127 ? CLRS_S8 : CLRS_S32;
     clrs__clear_error();
     return CLRS_SUCCESS;
 }

@@ -405,13 +405,14 @@ static void plans(void)
            clrs_plan_create_forward(&plan, ctx, OP(CLRS_MODE_NEAREST), huge,
                                     T(CLRS_F32, 2, D(4, 4)), NULL));
 
-    /* A valid problem: this version has no kernels, and the status must
-     * say so exactly; it must never pass for success. */
+    /* A valid backward problem: this version has forward kernels only,
+     * and the status must say so exactly; it must never pass for
+     * success. */
     clear_message();
-    st = clrs_plan_create_forward(&plan, ctx, OP(CLRS_MODE_LINEAR), s, d,
-                                  NULL);
+    st = clrs_plan_create_backward(&plan, ctx, OP(CLRS_MODE_LINEAR), s, d,
+                                   NULL, NULL);
     check(st, CLRS_ERR_NOT_IMPLEMENTED, "not implemented",
-          "valid linear plan reports CLRS_ERR_NOT_IMPLEMENTED");
+          "valid linear backward plan reports CLRS_ERR_NOT_IMPLEMENTED");
     tap_ok(strstr(clrs_context_last_error(ctx), "not implemented") != NULL,
            "the context keeps the detail message: \"%s\"",
            clrs_context_last_error(ctx));

@@ -1,18 +1,10 @@
-/* clresample: the command-line benchmarker and checker. This first version
- * lists OpenCL devices and the library version; the benchdnn-style problem
- * driver arrives with the OpenCL kernels. */
-#include <clresample.h>
+/* clresample: the command-line benchmarker and checker, benchdnn style.
+ * main() parses everything first (parse.c), opens the device once, then
+ * runs each expanded problem (run.c) and reports it (report.c). */
+#include "cli.h"
 
 #include <stdio.h>
 #include <string.h>
-
-static void usage(FILE *f)
-{
-    fprintf(f,
-            "usage: clresample [--version] [--list-devices] [--help]\n"
-            "  --version       print the library version\n"
-            "  --list-devices  list every OpenCL device (index P:D, name)\n");
-}
 
 static int list_devices(void)
 {
@@ -22,11 +14,11 @@ static int list_devices(void)
     if (st < 0) {
         fprintf(stderr, "clresample: %s: %s\n", clrs_status_name(st),
                 clrs_last_error());
-        return 3;
+        return CLI_EXIT_NODEV;
     }
     if (count == 0) {
         fprintf(stderr, "clresample: no OpenCL device found\n");
-        return 3;
+        return CLI_EXIT_NODEV;
     }
     for (i = 0; i < count && i < 64; ++i)
         printf("%u:%u  %s | %s | %s | fp64 %s | %u compute units | "
@@ -39,27 +31,114 @@ static int list_devices(void)
     return 0;
 }
 
+static int open_device(const cli_run *run, cli_env *env)
+{
+    clrs_device_info info;
+    clrs_status st = clrs_context_create(&env->ctx, run->device);
+    if (st < 0) {
+        fprintf(stderr, "clresample: cannot open %s%s%s: %s: %s\n",
+                run->device ? "device '" : "the default device",
+                run->device ? run->device : "", run->device ? "'" : "",
+                clrs_status_name(st), clrs_last_error());
+        env->ctx = NULL;
+        return st == CLRS_ERR_NO_DEVICE || st == CLRS_ERR_OPENCL ||
+                       st == CLRS_ERR_INVALID_VALUE
+                   ? CLI_EXIT_NODEV
+                   : CLI_EXIT_USAGE;
+    }
+    if (clrs_context_get_device_info(env->ctx, &info) >= 0 &&
+        run->tpl == TPL_DEF)
+        printf("device %u:%u: %s (%s)\n", info.platform_index,
+               info.device_index, info.device_name, info.platform_name);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    int i, rc = 0;
+    cli_prb_list prbs;
+    cli_run run;
+    cli_env env;
+    cli_report *rep = NULL;
+    size_t i;
+    int rc, need_device = 0, want_perf = 0;
+
     if (argc < 2) {
-        usage(stderr);
-        return 2;
+        cli_usage(stderr);
+        return CLI_EXIT_USAGE;
     }
-    for (i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--version") == 0) {
-            printf("clresample %s\n", clrs_version_string());
-        } else if (strcmp(argv[i], "--list-devices") == 0) {
-            rc = list_devices();
-            if (rc)
-                return rc;
-        } else if (strcmp(argv[i], "--help") == 0) {
-            usage(stdout);
-        } else {
-            fprintf(stderr, "clresample: unknown argument '%s'\n", argv[i]);
-            usage(stderr);
-            return 2;
+    rc = cli_parse(argc, argv, &prbs, &run);
+    if (rc != 0) {
+        cli_free_problems(&prbs);
+        return rc;
+    }
+    if (run.help)
+        cli_usage(stdout);
+    if (run.version)
+        printf("clresample %s\n", clrs_version_string());
+    if (run.list_devices && (rc = list_devices()) != 0) {
+        cli_free_problems(&prbs);
+        return rc;
+    }
+    if (prbs.n == 0 && !run.roofline) {
+        cli_free_problems(&prbs);
+        if (run.help || run.version || run.list_devices)
+            return CLI_EXIT_OK;
+        fprintf(stderr, "clresample: no problem descriptor given (e.g. "
+                        "mb2ic16ih10iw10oh20ow20)\n");
+        return CLI_EXIT_USAGE;
+    }
+
+    for (i = 0; i < prbs.n; ++i) {
+        if (!(prbs.v[i].g.mode & MODE_L) &&
+            prbs.v[i].g.engine == ENGINE_DEVICE)
+            need_device = 1;
+        if (prbs.v[i].g.mode & MODE_P)
+            want_perf = 1;
+    }
+    memset(&env, 0, sizeof env);
+    /* The roofline is the device's: measured when the device runs
+     * problems, or when asked for alone; listing opens no device. */
+    if (!need_device && prbs.n > 0)
+        run.roofline = 0;
+    if (need_device || run.roofline) {
+        rc = open_device(&run, &env);
+        if (rc != 0) {
+            cli_free_problems(&prbs);
+            return rc;
         }
     }
+    if (run.roofline) {
+        double plain, nt;
+        char err[256];
+        if (cli_roofline(env.ctx, &plain, &nt, err, sizeof err) != 0) {
+            fprintf(stderr, "clresample: roofline: %s\n", err);
+        } else {
+            FILE *f = run.tpl == TPL_DEF ? stdout : stderr;
+            env.copy_gbps = nt > plain ? nt : plain;
+            fprintf(f, "roofline: copy %.2f GB/s plain stores, ", plain);
+            if (nt > 0)
+                fprintf(f, "%.2f GB/s non-temporal stores\n", nt);
+            else
+                fprintf(f, "non-temporal stores unavailable\n");
+        }
+    }
+
+    rep = cli_report_create(run.tpl, prbs.n, want_perf, run.verbose);
+    if (!rep) {
+        fprintf(stderr, "clresample: out of memory\n");
+        clrs_context_destroy(env.ctx);
+        cli_free_problems(&prbs);
+        return CLI_EXIT_FAIL;
+    }
+    for (i = 0; i < prbs.n; ++i) {
+        cli_result r;
+        cli_report_progress(rep, &prbs.v[i]);
+        cli_run_problem(&prbs.v[i], &env, &r);
+        cli_report_problem(rep, &prbs.v[i], &r);
+    }
+    rc = prbs.n ? cli_report_finish(rep) : CLI_EXIT_OK;
+    cli_report_destroy(rep);
+    clrs_context_destroy(env.ctx);
+    cli_free_problems(&prbs);
     return rc;
 }

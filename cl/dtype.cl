@@ -1,0 +1,101 @@
+/* Loads and stores per data type, scalar and vector (n lanes), named
+ * CLRS_LD_<dt>, CLRS_LDV_<dt>, CLRS_ST_<dt>, CLRS_STV_<dt> and the
+ * non-temporal CLRS_STNT_<dt>, CLRS_STVNT_<dt>. A load yields the type's
+ * natural arithmetic type; a store takes the accumulator (float or double)
+ * and rounds once to nearest even, saturating for integers (SPEC 1). The
+ * generator includes only the rows a kernel uses (CLRS_ROW_<dt>). */
+
+#ifdef CLRS_ROW_f32
+#define CLRS_LD_f32(p, i) ((p)[i])
+#define CLRS_LDV_f32(n, p, i) vload##n(0, (p) + (i))
+#define CLRS_ST_f32(p, i, v) ((p)[i] = (float)(v))
+#define CLRS_STV_f32(n, p, i, v) vstore##n(convert_float##n(v), 0, (p) + (i))
+#define CLRS_STNT_f32(p, i, v) CLRS_NT_STORE((float)(v), (p) + (i))
+/* The vector pointer cast needs (p) + (i) aligned to the vector: the plan
+ * only asks for this store when every vector's offset is a multiple of n. */
+#define CLRS_STVNT_f32(n, p, i, v) \
+    CLRS_NT_STORE(convert_float##n(v), (__global float##n *)((p) + (i)))
+#endif
+
+#ifdef CLRS_ROW_f64
+#define CLRS_LD_f64(p, i) ((p)[i])
+#define CLRS_LDV_f64(n, p, i) vload##n(0, (p) + (i))
+#define CLRS_ST_f64(p, i, v) ((p)[i] = (double)(v))
+#define CLRS_STV_f64(n, p, i, v) vstore##n(convert_double##n(v), 0, (p) + (i))
+#define CLRS_STNT_f64(p, i, v) CLRS_NT_STORE((double)(v), (p) + (i))
+#define CLRS_STVNT_f64(n, p, i, v) \
+    CLRS_NT_STORE(convert_double##n(v), (__global double##n *)((p) + (i)))
+#endif
+
+/* f16 is storage only: vload_half / vstore_half are core OpenCL C, no
+ * cl_khr_fp16 needed. vstore_half_rte rounds float or double once. */
+#ifdef CLRS_ROW_f16
+#define CLRS_LD_f16(p, i) vload_half((i), (p))
+#define CLRS_LDV_f16(n, p, i) vload_half##n(0, (p) + (i))
+#define CLRS_ST_f16(p, i, v) vstore_half_rte((v), (i), (p))
+#define CLRS_STV_f16(n, p, i, v) vstore_half##n##_rte((v), 0, (p) + (i))
+#define CLRS_STNT_f16(p, i, v) CLRS_ST_f16(p, i, v)
+#define CLRS_STVNT_f16(n, p, i, v) CLRS_STV_f16(n, p, i, v)
+#endif
+
+/* bf16 is the top half of an f32. Rounding to nearest even adds 0x7fff
+ * plus the kept lsb; NaN keeps a quiet NaN instead of rounding to inf.
+ * A double is first narrowed to float with round-to-odd (truncate, then
+ * set the lsb if inexact), which makes the second rounding exact. */
+#ifdef CLRS_ROW_bf16
+#define CLRS_BF16_FROM_BITS(u, nan) \
+    ((nan) ? (((u) >> 16) | 0x40u) : (((u) + 0x7fffu + (((u) >> 16) & 1u)) >> 16))
+ushort clrs_bf16_f(float v);
+ushort clrs_bf16_f(float v)
+{
+    uint u = as_uint(v);
+    return (ushort)CLRS_BF16_FROM_BITS(u, isnan(v));
+}
+#ifdef CLRS_ACC_F64
+ushort clrs_bf16_d(double v);
+ushort clrs_bf16_d(double v)
+{
+    float f = convert_float_rtz(v);
+    uint u = as_uint(f);
+    if (!isnan(v) && !isinf(f) && (double)f != v)
+        u |= 1u;
+    return (ushort)CLRS_BF16_FROM_BITS(u, isnan(v));
+}
+#define CLRS_BF16(v) clrs_bf16_d(v)
+#else
+#define CLRS_BF16(v) clrs_bf16_f(v)
+#endif
+#define CLRS_LD_bf16(p, i) as_float((uint)(p)[i] << 16)
+#define CLRS_LDV_bf16(n, p, i) \
+    as_float##n(convert_uint##n(vload##n(0, (p) + (i))) << 16)
+#define CLRS_ST_bf16(p, i, v) ((p)[i] = CLRS_BF16(v))
+#define CLRS_STNT_bf16(p, i, v) CLRS_ST_bf16(p, i, v)
+/* No vector store: the generator keeps bf16 outputs on scalar stores. */
+#endif
+
+/* Integers: convert_<t>_sat_rte rounds half to even, saturates, and maps
+ * NaN to 0 (OpenCL C 6.2.3.3), exactly SPEC 1. */
+#ifdef CLRS_ROW_s32
+#define CLRS_LD_s32(p, i) ((p)[i])
+#define CLRS_LDV_s32(n, p, i) vload##n(0, (p) + (i))
+#define CLRS_ST_s32(p, i, v) ((p)[i] = convert_int_sat_rte(v))
+#define CLRS_STV_s32(n, p, i, v) vstore##n(convert_int##n##_sat_rte(v), 0, (p) + (i))
+#define CLRS_STNT_s32(p, i, v) CLRS_ST_s32(p, i, v)
+#define CLRS_STVNT_s32(n, p, i, v) CLRS_STV_s32(n, p, i, v)
+#endif
+#ifdef CLRS_ROW_s8
+#define CLRS_LD_s8(p, i) ((p)[i])
+#define CLRS_LDV_s8(n, p, i) vload##n(0, (p) + (i))
+#define CLRS_ST_s8(p, i, v) ((p)[i] = convert_char_sat_rte(v))
+#define CLRS_STV_s8(n, p, i, v) vstore##n(convert_char##n##_sat_rte(v), 0, (p) + (i))
+#define CLRS_STNT_s8(p, i, v) CLRS_ST_s8(p, i, v)
+#define CLRS_STVNT_s8(n, p, i, v) CLRS_STV_s8(n, p, i, v)
+#endif
+#ifdef CLRS_ROW_u8
+#define CLRS_LD_u8(p, i) ((p)[i])
+#define CLRS_LDV_u8(n, p, i) vload##n(0, (p) + (i))
+#define CLRS_ST_u8(p, i, v) ((p)[i] = convert_uchar_sat_rte(v))
+#define CLRS_STV_u8(n, p, i, v) vstore##n(convert_uchar##n##_sat_rte(v), 0, (p) + (i))
+#define CLRS_STNT_u8(p, i, v) CLRS_ST_u8(p, i, v)
+#define CLRS_STVNT_u8(n, p, i, v) CLRS_STV_u8(n, p, i, v)
+#endif

@@ -1,0 +1,44 @@
+/* The per-tap steps of the two reductions: the weighted sum (every mode but
+ * max) and max pooling with the winner's index code (SPEC 3). */
+
+/* acc += w * v, contraction off: the generator's #pragma forbids fma. */
+#define CLRS_WSUM_STEP(acc, w, v) ((acc) += (w) * (v))
+
+/* Max: the first tap in row-major window order wins ties (strict >). NaN
+ * propagate: the first NaN wins and later taps change nothing (stop).
+ * NaN ignore (CLRS_NAN_IGNORE 1): NaNs are skipped; a window of NaNs only
+ * keeps NaN and the first tap's code, set before the loop. */
+#if CLRS_NAN_IGNORE
+#define CLRS_MAX_TAKE(v, best, have, stop) \
+    (!isnan(v) && (!(have) || (v) > (best)))
+#define CLRS_MAX_TAKEV(v, best, have, stop) \
+    (~isnan(v) & (~(have) | ((v) > (best))))
+#else
+#define CLRS_MAX_TAKE(v, best, have, stop) \
+    (!(stop) && (isnan(v) || !(have) || (v) > (best)))
+#define CLRS_MAX_TAKEV(v, best, have, stop) \
+    (~(stop) & (isnan(v) | ~(have) | ((v) > (best))))
+#endif
+
+/* Scalar step: have / stop are int flags, win the winner's code. */
+#define CLRS_MAX_STEP(v, best, have, stop, win, code)                      \
+    do {                                                                   \
+        if (CLRS_MAX_TAKE(v, best, have, stop)) {                          \
+            (best) = (v);                                                  \
+            (win) = (code);                                                \
+            (have) = 1;                                                    \
+            (stop) = isnan(v);                                             \
+        }                                                                  \
+    } while (0)
+
+/* Vector step, lane by lane: M is the mask type of the value vector
+ * (intN for float, longN for double), CONVW converts a mask to the code
+ * vector's type, code is the (broadcast) code vector. */
+#define CLRS_MAX_STEPV(M, CONVW, v, best, have, stop, win, code)            \
+    do {                                                                   \
+        const M take_ = CLRS_MAX_TAKEV(v, best, have, stop);               \
+        (best) = select((best), (v), take_);                               \
+        (win) = select((win), (code), CONVW(take_));                       \
+        (have) |= take_;                                                   \
+        (stop) |= take_ & isnan(v);                                        \
+    } while (0)

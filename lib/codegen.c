@@ -1,0 +1,618 @@
+/* The OpenCL C generator: composes one forward kernel per configuration
+ * from the embedded cl/ building blocks and a loop nest over the resampled
+ * axes. Everything that varies per shape is a kernel argument. */
+#include "codegen.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- data types ---------------------------------------------------------- */
+
+/* One row per dtype the kernels handle: adding a dtype is adding a row here
+ * and its CLRS_ROW_<name> block in cl/dtype.cl. */
+typedef struct dtype_row {
+    clrs_dtype dt;
+    const char *name;  /* suffix of the cl/dtype.cl macros */
+    const char *ctype; /* element type in global memory */
+    const char *nat;   /* scalar type a load yields */
+    int fp64;          /* needs cl_khr_fp64 */
+    int vstore;        /* has CLRS_STV_<name> */
+} dtype_row;
+
+static const dtype_row dtypes[] = {
+    {CLRS_F32, "f32", "float", "float", 0, 1},
+    {CLRS_F64, "f64", "double", "double", 1, 1},
+    {CLRS_F16, "f16", "half", "float", 0, 1},
+    {CLRS_BF16, "bf16", "ushort", "float", 0, 0},
+    {CLRS_S32, "s32", "int", "int", 0, 1},
+    {CLRS_S8, "s8", "char", "char", 0, 1},
+    {CLRS_U8, "u8", "uchar", "uchar", 0, 1},
+};
+
+static const dtype_row *row_of(clrs_dtype dt)
+{
+    size_t i;
+    for (i = 0; i < sizeof dtypes / sizeof dtypes[0]; ++i)
+        if (dtypes[i].dt == dt)
+            return &dtypes[i];
+    return NULL;
+}
+
+int clrs__gen_dtype_supported(clrs_dtype dt) { return row_of(dt) != NULL; }
+
+int clrs__gen_dtype_vector_store(clrs_dtype dt)
+{
+    const dtype_row *r = row_of(dt);
+    return r != NULL && r->vstore;
+}
+
+/* Index tensors: element type by dtype. */
+static const char *index_ctype(clrs_dtype dt)
+{
+    return dt == CLRS_S8 ? "char" : dt == CLRS_S32 ? "int" : "long";
+}
+
+/* ---- growing string ------------------------------------------------------ */
+
+typedef struct sbuf {
+    char *s;
+    size_t n, cap;
+    int oom;
+} sbuf;
+
+static void sb_vadd(sbuf *b, const char *fmt, va_list ap)
+{
+    va_list aq;
+    int need;
+
+    if (b->oom)
+        return;
+    va_copy(aq, ap);
+    need = vsnprintf(NULL, 0, fmt, aq);
+    va_end(aq);
+    if (need < 0) {
+        b->oom = 1;
+        return;
+    }
+    if (b->n + (size_t)need + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        char *s;
+        while (b->n + (size_t)need + 1 > cap)
+            cap *= 2;
+        s = realloc(b->s, cap);
+        if (!s) {
+            b->oom = 1;
+            return;
+        }
+        b->s = s;
+        b->cap = cap;
+    }
+    vsnprintf(b->s + b->n, b->cap - b->n, fmt, ap);
+    b->n += (size_t)need;
+}
+
+static void sb_add(sbuf *b, const char *fmt, ...) CLRS_PRINTF(2, 3);
+static void sb_add(sbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vadd(b, fmt, ap);
+    va_end(ap);
+}
+
+static clrs_status sb_finish(sbuf *b, char **out)
+{
+    if (b->oom || !b->s) {
+        free(b->s);
+        return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
+                           "out of memory generating a kernel");
+    }
+    *out = b->s;
+    return CLRS_SUCCESS;
+}
+
+/* ---- configuration ------------------------------------------------------- */
+
+static const char *acc_type(const clrs_gen_config *c)
+{
+    return c->acc_f64 ? "double" : "float";
+}
+
+static const char *off_type(const clrs_gen_config *c)
+{
+    return c->long_off ? "long" : "int";
+}
+
+static const char *const class_names[] = {"wsum", "max"};
+
+clrs_status clrs__gen_key(const clrs_gen_config *c, char **key)
+{
+    sbuf b = {0};
+    int p;
+
+    CLRS_CHECK(row_of(c->src) && row_of(c->dst), CLRS_ERR_NOT_IMPLEMENTED,
+               "no kernel for dtypes %s -> %s", clrs_dtype_name(c->src),
+               clrs_dtype_name(c->dst));
+    sb_add(&b, "clrs%d %s %s rank=%d axes=[", CLRS_GEN_VERSION,
+           c->backward ? "bwd" : "fwd", class_names[c->cls], c->rank);
+    for (p = 0; p < c->rank; ++p) {
+        const clrs_gen_axis *a = &c->ax[p];
+        if (a->slot >= 0 && c->fixed[a->slot])
+            sb_add(&b, "%sr%dk%d", p ? "," : "", a->slot, c->fixed[a->slot]);
+        else if (a->slot >= 0)
+            sb_add(&b, "%sr%d", p ? "," : "", a->slot);
+        else
+            sb_add(&b, "%si", p ? "," : "");
+        if (a->src_block)
+            sb_add(&b, "/s%d", a->src_block);
+        if (a->dst_block)
+            sb_add(&b, "/d%d", a->dst_block);
+        if (a->idx_block)
+            sb_add(&b, "/x%d", a->idx_block);
+    }
+    sb_add(&b, "] src=%s dst=%s acc=%s", row_of(c->src)->name,
+           row_of(c->dst)->name, acc_type(c));
+    if (c->has_index)
+        sb_add(&b, " index=%s/%s", clrs_dtype_name(c->index),
+               c->plane ? "plane" : "window");
+    if (c->cls == CLRS_GEN_MAX)
+        sb_add(&b, " nan=%s", c->nan_ignore ? "ignore" : "propagate");
+    sb_add(&b, " pad=%d off=%s vec=%d tail=%d nt=%d", c->pad_taps,
+           off_type(c), c->vec, c->tail, c->nt);
+    return sb_finish(&b, key);
+}
+
+/* ---- arguments ----------------------------------------------------------- */
+
+static void arg(clrs_gen_arg *args, int *n, clrs_arg_kind kind,
+                const char *name, int idx, int64_t i, double d)
+{
+    clrs_gen_arg *a = &args[(*n)++];
+    memset(a, 0, sizeof *a);
+    a->kind = kind;
+    if (idx >= 0)
+        snprintf(a->name, sizeof a->name, "%s%d", name, idx);
+    else
+        snprintf(a->name, sizeof a->name, "%s", name);
+    a->i = i;
+    a->d = d;
+}
+
+int clrs__gen_args(const clrs_gen_config *c, const clrs_gen_values *v,
+                   clrs_gen_arg *args)
+{
+    static const clrs_gen_values zero;
+    int n = 0, p, k;
+
+    if (!v)
+        v = &zero;
+    arg(args, &n, CLRS_ARG_SRC, "src", -1, 0, 0);
+    arg(args, &n, CLRS_ARG_DST, "dst", -1, 0, 0);
+    if (c->has_index)
+        arg(args, &n, CLRS_ARG_INDEX, "index", -1, 0, 0);
+    arg(args, &n, CLRS_ARG_ITAB, "itab", -1, 0, 0);
+    if (c->cls == CLRS_GEN_WSUM)
+        arg(args, &n, CLRS_ARG_FTAB, "ftab", -1, 0, 0);
+    for (p = 0; p < c->rank; ++p) {
+        arg(args, &n, CLRS_ARG_OFF, "n", p, v->n[p], 0);
+        arg(args, &n, CLRS_ARG_OFF, "ds", p, v->ds[p], 0);
+        if (c->ax[p].slot < 0)
+            arg(args, &n, CLRS_ARG_OFF, "ss", p, v->ss[p], 0);
+        if (c->has_index)
+            arg(args, &n, CLRS_ARG_OFF, "is", p, v->is[p], 0);
+    }
+    for (k = 0; k < c->nslots; ++k) {
+        arg(args, &n, CLRS_ARG_OFF, "st", k, v->st[k], 0);
+        arg(args, &n, CLRS_ARG_OFF, "of", k, v->of[k], 0);
+        if (c->has_index)
+            arg(args, &n, CLRS_ARG_OFF, "cd", k, v->cd[k], 0);
+        if (c->cls == CLRS_GEN_WSUM)
+            arg(args, &n, CLRS_ARG_OFF, "fw", k, v->fw[k], 0);
+    }
+    if (c->pad_taps)
+        arg(args, &n, CLRS_ARG_ACC, "pad", -1, 0, v->pad);
+    arg(args, &n, CLRS_ARG_ACC, "empty", -1, 0, v->empty);
+    return n;
+}
+
+/* ---- source -------------------------------------------------------------- */
+
+static const char *snippet(const char *name)
+{
+    const clrs_cl_snippet *s;
+    for (s = clrs__cl_snippets; s->name; ++s)
+        if (strcmp(s->name, name) == 0)
+            return s->text;
+    return NULL;
+}
+
+static void emit_args(sbuf *b, const clrs_gen_config *c)
+{
+    clrs_gen_arg args[CLRS_GEN_MAX_ARGS];
+    int n = clrs__gen_args(c, NULL, args), i;
+    const char *off = off_type(c), *acc = acc_type(c);
+
+    for (i = 0; i < n; ++i) {
+        const char *sep = i + 1 < n ? "," : ")";
+        switch (args[i].kind) {
+        case CLRS_ARG_SRC:
+            sb_add(b, "    __global const %s *restrict src%s\n",
+                   row_of(c->src)->ctype, sep);
+            break;
+        case CLRS_ARG_DST:
+            sb_add(b, "    __global %s *restrict dst%s\n",
+                   row_of(c->dst)->ctype, sep);
+            break;
+        case CLRS_ARG_INDEX:
+            sb_add(b, "    __global %s *restrict index%s\n",
+                   index_ctype(c->index), sep);
+            break;
+        case CLRS_ARG_ITAB:
+            sb_add(b, "    __global const %s *restrict itab%s\n", off, sep);
+            break;
+        case CLRS_ARG_FTAB:
+            sb_add(b, "    __global const %s *restrict ftab%s\n", acc, sep);
+            break;
+        case CLRS_ARG_OFF:
+            sb_add(b, "    const %s %s%s\n", off, args[i].name, sep);
+            break;
+        case CLRS_ARG_ACC:
+            sb_add(b, "    const %s %s%s\n", acc, args[i].name, sep);
+            break;
+        }
+    }
+}
+
+/* "float16" for width 16, "float" for width 1. */
+static void vtype(char *buf, size_t n, const char *base, int w)
+{
+    int r = w > 1 ? snprintf(buf, n, "%s%d", base, w)
+                  : snprintf(buf, n, "%s", base);
+    if (r < 0 || (size_t)r >= n) /* cannot happen: type names are short */
+        buf[0] = '\0';
+}
+
+/* Offset term of index `i` on kernel axis p along stride `s` (blocked
+ * axes split into block and lane). */
+static void emit_term(sbuf *b, const char *i, int block, const char *s,
+                      int p)
+{
+    if (block)
+        sb_add(b, " + CLRS_BLK(%s, %d, %s%d)", i, block, s, p);
+    else
+        sb_add(b, " + %s * %s%d", i, s, p);
+}
+
+/* Work-item -> output index: kernel axes 0 and 1 are NDRange dimensions 0
+ * and 1 (consecutive work-items write consecutive addresses), the rest
+ * are unpacked from dimension 2. Unsigned division: sizes are >= 1. */
+static void emit_indices(sbuf *b, const clrs_gen_config *c)
+{
+    const char *off = off_type(c);
+    const char *uoff = c->long_off ? "ulong" : "uint";
+    int p;
+
+    if (c->vec > 1)
+        sb_add(b, "    const %s i0 = (%s)get_global_id(0) * %d;\n", off, off,
+               c->vec);
+    else
+        sb_add(b, "    const %s i0 = (%s)get_global_id(0);\n", off, off);
+    if (c->rank > 1)
+        sb_add(b, "    const %s i1 = (%s)get_global_id(1);\n", off, off);
+    if (c->rank > 2) {
+        sb_add(b, "    %s r = (%s)get_global_id(2);\n", uoff, uoff);
+        /* r - q * n rather than r % n: LLVM turns a div/rem pair into
+         * a "freeze" instruction that Oclgrind's checker cannot run. */
+        for (p = 2; p + 1 < c->rank; ++p) {
+            sb_add(b, "    const %s q%d = r / (%s)n%d;\n", uoff, p, uoff, p);
+            sb_add(b, "    const %s i%d = (%s)(r - q%d * (%s)n%d);\n", off, p,
+                   off, p, uoff, p);
+            sb_add(b, "    r = q%d;\n", p);
+        }
+        sb_add(b, "    const %s i%d = (%s)r;\n", off, c->rank - 1, off);
+    }
+}
+
+/* The kernel axis of resampled slot k. */
+static int axis_of_slot(const clrs_gen_config *c, int k)
+{
+    int p;
+    for (p = 0; p < c->rank; ++p)
+        if (c->ax[p].slot == k)
+            return p;
+    return 0;
+}
+
+static void emit_offsets(sbuf *b, const clrs_gen_config *c)
+{
+    const char *off = off_type(c);
+    char i[16];
+    int p, k;
+
+    sb_add(b, "    const %s dof = 0", off);
+    for (p = 0; p < c->rank; ++p) {
+        snprintf(i, sizeof i, "i%d", p);
+        emit_term(b, i, c->ax[p].dst_block, "ds", p);
+    }
+    sb_add(b, ";\n    const %s sob = 0", off);
+    for (p = 0; p < c->rank; ++p)
+        if (c->ax[p].slot < 0) {
+            snprintf(i, sizeof i, "i%d", p);
+            emit_term(b, i, c->ax[p].src_block, "ss", p);
+        }
+    sb_add(b, ";\n");
+    if (c->has_index) {
+        sb_add(b, "    const %s iof = 0", off);
+        for (p = 0; p < c->rank; ++p) {
+            snprintf(i, sizeof i, "i%d", p);
+            emit_term(b, i, c->ax[p].idx_block, "is", p);
+        }
+        sb_add(b, ";\n");
+    }
+    /* Tap ranges of each resampled axis; an empty range means no taps
+     * (crop extrapolation, or an average window without pixels). */
+    for (k = 0; k < c->nslots; ++k) {
+        p = axis_of_slot(c, k);
+        if (!c->fixed[k])
+            sb_add(b,
+                   "    const %s b%d = itab[st%d + i%d], "
+                   "e%d = itab[st%d + i%d + 1];\n",
+                   off, k, k, p, k, k, p);
+    }
+    sb_add(b, "    const int none = 0");
+    for (k = 0; k < c->nslots; ++k)
+        if (!c->fixed[k])
+            sb_add(b, " || b%d == e%d", k, k);
+    sb_add(b, ";\n");
+}
+
+/* The loop nest over the taps of every resampled axis, slot order
+ * (row-major window order, as the reference walks it). Innermost: `o` is
+ * the src offset (negative for a padding tap), `w` the weight product
+ * (weighted sum), `c` the index code sum (max). */
+static void emit_loops(sbuf *b, const clrs_gen_config *c, const char *so)
+{
+    const char *off = off_type(c), *acc = acc_type(c);
+    int k, wsum = c->cls == CLRS_GEN_WSUM;
+
+    for (k = 0; k < c->nslots; ++k) {
+        int in = 12 + 4 * k, body = in + 4; /* indentation */
+        /* A constant trip count unrolled leaves the work-item loop PoCL
+         * wraps around the kernel innermost, so it can vectorise it. */
+        if (c->fixed[k])
+            sb_add(b, "%*s#pragma unroll\n", in, "");
+        /* x: the tap's table position. Fixed-count tables are stored
+         * tap-major (position t * O + o), so consecutive work-items read
+         * consecutive entries and no two loads of one work-item are
+         * adjacent (which the SLP vectoriser would fuse into a short
+         * vector that then blocks vectorising the work-item loop). */
+        if (c->fixed[k])
+            sb_add(b,
+                   "%*sfor (%s t%d = 0; t%d < %d; ++t%d) {\n"
+                   "%*sconst %s x%d = t%d * n%d + i%d;\n",
+                   in, "", off, k, k, c->fixed[k], k, body, "", off, k, k,
+                   axis_of_slot(c, k), axis_of_slot(c, k));
+        else
+            sb_add(b,
+                   "%*sfor (%s t%d = b%d; t%d < e%d; ++t%d) {\n"
+                   "%*sconst %s x%d = t%d;\n",
+                   in, "", off, k, k, k, k, k, body, "", off, k, k);
+        if (k == 0)
+            sb_add(b, "%*sconst %s o0 = %s + itab[of0 + x0];\n", body, "",
+                   off, so);
+        else
+            sb_add(b, "%*sconst %s o%d = o%d + itab[of%d + x%d];\n", body,
+                   "", off, k, k - 1, k, k);
+        if (wsum && k == 0)
+            sb_add(b, "%*sconst %s w0 = ftab[fw0 + x0];\n", body, "", acc);
+        else if (wsum)
+            sb_add(b, "%*sconst %s w%d = w%d * ftab[fw%d + x%d];\n", body, "",
+                   acc, k, k - 1, k, k);
+        if (c->has_index && k == 0)
+            sb_add(b, "%*sconst %s c0 = itab[cd0 + x0];\n", body, "", off);
+        else if (c->has_index)
+            sb_add(b, "%*sconst %s c%d = c%d + itab[cd%d + x%d];\n", body, "",
+                   off, k, k - 1, k, k);
+    }
+}
+
+static void emit_close_loops(sbuf *b, int nslots)
+{
+    int k;
+    for (k = nslots; k > 0; --k)
+        sb_add(b, "%*s}\n", 4 * k + 8, "");
+}
+
+/* The value of the innermost tap into `v` (type at). */
+static void emit_load(sbuf *b, const clrs_gen_config *c, int w,
+                      const char *at, const char *o, const char *ind)
+{
+    const dtype_row *s = row_of(c->src);
+    const char *acc = acc_type(c);
+    char ld[96], conv[32] = "";
+
+    if (w > 1)
+        snprintf(ld, sizeof ld, "CLRS_LDV_%s(%d, src, %s)", s->name, w, o);
+    else
+        snprintf(ld, sizeof ld, "CLRS_LD_%s(src, %s)", s->name, o);
+    if (strcmp(s->nat, acc) != 0) {
+        if (w > 1)
+            snprintf(conv, sizeof conv, "convert_%s%d", acc, w);
+        else
+            snprintf(conv, sizeof conv, "convert_%s", acc);
+    }
+    if (c->pad_taps) {
+        sb_add(b, "%s%s v;\n", ind, at);
+        sb_add(b, "%sif (%s < 0)\n%s    v = (%s)(pad);\n", ind, o, ind, at);
+        sb_add(b, "%selse\n%s    v = %s(%s);\n", ind, ind, conv, ld);
+    } else {
+        sb_add(b, "%sconst %s v = %s(%s);\n", ind, at, conv, ld);
+    }
+}
+
+static void emit_store(sbuf *b, const clrs_gen_config *c, int w,
+                       const char *dof, const char *val)
+{
+    const char *nt = c->nt ? "NT" : "";
+    if (w > 1)
+        sb_add(b, "        CLRS_STV%s_%s(%d, dst, %s, %s);\n", nt,
+               row_of(c->dst)->name, w, dof, val);
+    else
+        sb_add(b, "        CLRS_ST%s_%s(dst, %s, %s);\n", nt,
+               row_of(c->dst)->name, dof, val);
+}
+
+/* One output (w == 1) or w consecutive outputs along kernel axis 0. */
+static void emit_body(sbuf *b, const clrs_gen_config *c, int w,
+                      const char *so, const char *dof, const char *iof)
+{
+    const char *off = off_type(c), *acc = acc_type(c);
+    char at[16], ot[16], mt[16], inner[16], code[24];
+    char ind[64];
+    int n = c->nslots;
+
+    vtype(at, sizeof at, acc, w);
+    vtype(ot, sizeof ot, off, w);
+    vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", w);
+    if (n > 0)
+        snprintf(inner, sizeof inner, "o%d", n - 1);
+    else
+        snprintf(inner, sizeof inner, "%s", so);
+    snprintf(ind, sizeof ind, "%*s", 4 * n + 12, "");
+
+    sb_add(b, "    {\n");
+    if (c->cls == CLRS_GEN_WSUM) {
+        sb_add(b, "        %s acc = (%s)(0);\n", at, at);
+        sb_add(b, "        if (none) {\n            acc = (%s)(empty);\n"
+                  "        } else {\n", at);
+        emit_loops(b, c, so);
+        emit_load(b, c, w, at, inner, ind);
+        if (n > 0)
+            sb_add(b, "%sCLRS_WSUM_STEP(acc, w%d, v);\n", ind, n - 1);
+        else
+            sb_add(b, "%sacc = v;\n", ind);
+        emit_close_loops(b, n);
+        sb_add(b, "        }\n");
+        emit_store(b, c, w, dof, "acc");
+        sb_add(b, "    }\n");
+        return;
+    }
+
+    /* max */
+    sb_add(b, "        %s best = (%s)(NAN);\n", at, at);
+    sb_add(b, "        %s win = (%s)(%d);\n", ot, ot, c->plane ? -1 : 0);
+    if (w > 1)
+        sb_add(b, "        %s have = (%s)(0), stop = (%s)(0);\n", mt, mt, mt);
+    else
+        sb_add(b, "        int have = 0, stop = 0;\n");
+    sb_add(b, "        if (!none) {\n");
+    if (c->has_index && n > 0) {
+        /* The first tap's code: what an all-NaN window reports under
+         * NaN ignore. */
+        int k;
+        sb_add(b, "            win = (%s)(0", ot);
+        for (k = 0; k < n; ++k)
+            if (c->fixed[k])
+                sb_add(b, " + itab[cd%d + i%d]", k, axis_of_slot(c, k));
+            else
+                sb_add(b, " + itab[cd%d + b%d]", k, k);
+        sb_add(b, ");\n");
+    }
+    emit_loops(b, c, so);
+    emit_load(b, c, w, at, inner, ind);
+    if (c->has_index && n > 0)
+        snprintf(code, sizeof code, "c%d", n - 1);
+    else
+        snprintf(code, sizeof code, "0");
+    if (w > 1)
+        sb_add(b,
+               "%sCLRS_MAX_STEPV(%s, convert_%s, v, best, have, stop, win, "
+               "(%s)(%s));\n",
+               ind, mt, ot, ot, code);
+    else
+        sb_add(b, "%sCLRS_MAX_STEP(v, best, have, stop, win, %s);\n", ind,
+               code);
+    emit_close_loops(b, n);
+    sb_add(b, "        }\n");
+    emit_store(b, c, w, dof, "best");
+    if (c->has_index) {
+        const char *it = index_ctype(c->index);
+        /* Plane codes of padding taps are negative: the index is -1. */
+        if (c->plane && w > 1)
+            sb_add(b, "        win = select(win, (%s)(-1), win < (%s)(0));\n",
+                   ot, ot);
+        else if (c->plane)
+            sb_add(b, "        if (win < 0)\n            win = -1;\n");
+        if (w > 1)
+            sb_add(b, "        vstore%d(convert_%s%d(win), 0, index + %s);\n",
+                   w, it, w, iof);
+        else
+            sb_add(b, "        index[%s] = (%s)win;\n", iof, it);
+    }
+    sb_add(b, "    }\n");
+}
+
+clrs_status clrs__gen_source(const clrs_gen_config *c, const char *key,
+                             char **source)
+{
+    static const char *const parts[] = {"common.cl", "dtype.cl",
+                                        "reduce.cl"};
+    const dtype_row *s = row_of(c->src), *d = row_of(c->dst);
+    sbuf b = {0};
+    size_t i;
+
+    *source = NULL;
+    CLRS_CHECK(s && d, CLRS_ERR_NOT_IMPLEMENTED,
+               "no kernel for dtypes %s -> %s", clrs_dtype_name(c->src),
+               clrs_dtype_name(c->dst));
+    CLRS_CHECK(!c->backward, CLRS_ERR_NOT_IMPLEMENTED,
+               "backward kernels are not generated yet");
+    CLRS_CHECK(c->vec == 1 || d->vstore, CLRS_ERR_INVALID_VALUE,
+               "codegen: dst %s has no vector store", d->name);
+
+    sb_add(&b,
+           "/* Generated by clresample codegen v%d (library %s) for the "
+           "configuration\n * %s */\n",
+           CLRS_GEN_VERSION, CLRS_VERSION_STRING, key);
+    /* Contraction would turn w * v + acc into fma and round differently
+     * from the reference's tap sums on some devices and not others. */
+    sb_add(&b, "#pragma OPENCL FP_CONTRACT OFF\n");
+    if (c->acc_f64 || s->fp64 || d->fp64)
+        sb_add(&b, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+                   "#define CLRS_ACC_F64 1\n");
+    sb_add(&b, "#define CLRS_ROW_%s 1\n", s->name);
+    if (d != s)
+        sb_add(&b, "#define CLRS_ROW_%s 1\n", d->name);
+    sb_add(&b, "#define CLRS_NAN_IGNORE %d\n\n", c->nan_ignore ? 1 : 0);
+    for (i = 0; i < sizeof parts / sizeof parts[0]; ++i) {
+        const char *t = snippet(parts[i]);
+        if (!t) {
+            free(b.s);
+            return clrs__error(CLRS_ERR_BUILD_FAILED,
+                               "codegen: building block %s is missing",
+                               parts[i]);
+        }
+        sb_add(&b, "/* ---- %s ---- */\n%s\n", parts[i], t);
+    }
+
+    sb_add(&b, "/* ---- kernel ---- */\n");
+    sb_add(&b, "__kernel void clrs_forward(\n");
+    emit_args(&b, c);
+    sb_add(&b, "{\n");
+    emit_indices(&b, c);
+    emit_offsets(&b, c);
+    if (c->vec > 1 && c->tail) {
+        sb_add(&b, "    if (i0 + %d <= n0) {\n", c->vec);
+        emit_body(&b, c, c->vec, "sob", "dof", "iof");
+        sb_add(&b, "    } else {\n");
+        sb_add(&b, "    for (%s l = 0; i0 + l < n0; ++l)\n", off_type(c));
+        emit_body(&b, c, 1, "(sob + l)", "(dof + l)", "(iof + l)");
+        sb_add(&b, "    }\n");
+    } else {
+        emit_body(&b, c, c->vec, "sob", "dof", "iof");
+    }
+    sb_add(&b, "}\n");
+    return sb_finish(&b, source);
+}

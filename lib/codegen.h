@@ -1,0 +1,115 @@
+/* The OpenCL C generator: a kernel configuration (what changes the code)
+ * and its argument list (what changes per shape), turned into source. */
+#ifndef CLRS_CODEGEN_H
+#define CLRS_CODEGEN_H
+
+#include "internal.h"
+
+/* Bump whenever the generated code changes for an unchanged configuration:
+ * it is part of every key, so cached programs never outlive the generator
+ * that wrote them. */
+#define CLRS_GEN_VERSION 1
+
+/* The embedded cl/ files (lib/embed.awk writes the table). */
+typedef struct clrs_cl_snippet {
+    const char *name; /* "common.cl" */
+    const char *text;
+} clrs_cl_snippet;
+extern const clrs_cl_snippet clrs__cl_snippets[]; /* ends with {0, 0} */
+
+typedef enum clrs_gen_class {
+    CLRS_GEN_WSUM = 0, /* weighted sum: nearest, linear, cubic, avg */
+    CLRS_GEN_MAX = 1   /* max pooling, optional index output */
+} clrs_gen_class;
+
+/* One kernel axis: a tensor axis (or several merged ones) of the output,
+ * in iteration order, fastest first. Resampled axes read their taps from
+ * per-axis tables; identity axes add index * stride to the src offset. */
+typedef struct clrs_gen_axis {
+    int slot;      /* resampled axis number (tensor order), -1: identity */
+    int src_block; /* 8 or 16: src's blocked axis (identity axes only); 0 */
+    int dst_block; /* 8 or 16: dst's blocked axis; 0 otherwise */
+    int idx_block; /* the same for the index tensor */
+} clrs_gen_axis;
+
+/* Everything that changes the generated text, and nothing else: sizes,
+ * strides and table positions are kernel arguments, so one binary serves
+ * every shape of a configuration. */
+typedef struct clrs_gen_config {
+    int backward; /* 0: only forward kernels exist so far */
+    clrs_gen_class cls;
+    int rank; /* kernel axes, 1..CLRS_MAX_RANK */
+    clrs_gen_axis ax[CLRS_MAX_RANK];
+    int nslots; /* resampled axes; loops nest in slot (tensor) order */
+    /* Per slot: K when every output of that axis has exactly K taps (their
+     * positions are then o * K: no start lookup, a constant trip count the
+     * compiler unrolls and vectorises across work-items); 0: variable. */
+    int fixed[CLRS_MAX_RANK];
+    clrs_dtype src, dst;
+    int acc_f64;   /* accumulate in double (f64 tensors) */
+    int has_index; /* max: write the index tensor */
+    clrs_dtype index;
+    int plane;      /* index format plane (else window) */
+    int nan_ignore; /* max: CLRS_NAN_IGNORE */
+    int pad_taps;   /* tap tables may name padding taps (negative offsets) */
+    int long_off;   /* offsets and sizes need 64 bits */
+    int vec;        /* lanes per work-item along kernel axis 0; 1: scalar */
+    int tail;       /* vec > 1 and axis 0 may end with a partial vector */
+    int nt;         /* non-temporal stores of dst */
+} clrs_gen_config;
+
+/* Argument roles, in the order the kernel declares them. */
+typedef enum clrs_arg_kind {
+    CLRS_ARG_SRC,
+    CLRS_ARG_DST,
+    CLRS_ARG_INDEX,
+    CLRS_ARG_ITAB, /* int/long tables: starts, offsets, index codes */
+    CLRS_ARG_FTAB, /* weights, accumulator type */
+    CLRS_ARG_OFF,  /* scalar of the offset type */
+    CLRS_ARG_ACC   /* scalar of the accumulator type */
+} clrs_arg_kind;
+
+typedef struct clrs_gen_arg {
+    clrs_arg_kind kind;
+    char name[24];
+    int64_t i; /* CLRS_ARG_OFF */
+    double d;  /* CLRS_ARG_ACC */
+} clrs_gen_arg;
+
+/* Per-shape values the argument list is filled from (kernel axis p,
+ * slot k). */
+typedef struct clrs_gen_values {
+    int64_t n[CLRS_MAX_RANK];  /* extent of kernel axis p */
+    int64_t ds[CLRS_MAX_RANK]; /* dst stride (block stride if blocked) */
+    int64_t ss[CLRS_MAX_RANK]; /* src stride, identity axes */
+    int64_t is[CLRS_MAX_RANK]; /* index stride */
+    int64_t st[CLRS_MAX_RANK]; /* itab position of slot k's starts */
+    int64_t of[CLRS_MAX_RANK]; /* itab position of slot k's src offsets */
+    int64_t cd[CLRS_MAX_RANK]; /* itab position of slot k's index codes */
+    int64_t fw[CLRS_MAX_RANK]; /* ftab position of slot k's weights */
+    double pad;                /* value of a padding tap */
+    double empty;              /* output with no taps (crop extrapolation) */
+} clrs_gen_values;
+
+#define CLRS_GEN_MAX_ARGS (5 + 4 * CLRS_MAX_RANK + 4 * CLRS_MAX_RANK + 2)
+
+/* The kernel's arguments in declaration order; vals may be NULL (values
+ * left 0) when only the names and kinds are wanted. */
+int clrs__gen_args(const clrs_gen_config *cfg, const clrs_gen_values *vals,
+                   clrs_gen_arg *args);
+
+/* The configuration as one line of text: the cache key and the comment
+ * heading the source. *key is malloc'ed. */
+clrs_status clrs__gen_key(const clrs_gen_config *cfg, char **key);
+
+/* The kernel "clrs_forward" for cfg; *source is malloc'ed. */
+clrs_status clrs__gen_source(const clrs_gen_config *cfg, const char *key,
+                             char **source);
+
+/* Whether the generator has a dtype row for dt (kernels for the others
+ * come later). */
+int clrs__gen_dtype_supported(clrs_dtype dt);
+/* Whether dt can be the dst of a vector store. */
+int clrs__gen_dtype_vector_store(clrs_dtype dt);
+
+#endif /* CLRS_CODEGEN_H */

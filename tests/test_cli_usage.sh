@@ -1,0 +1,180 @@
+#!/bin/sh
+# The clresample command line: bad command lines exit 2 naming the bad
+# token; --mode=L expansion, --version, --list-devices, .npy round trips.
+# TAP, run by make check; writes only under the build directory.
+
+top_builddir=${top_builddir:-.}
+top_srcdir=${top_srcdir:-.}
+tool="$top_builddir/tools/clresample"
+tmp="$top_builddir/tests/tmp-cli-usage-$$"
+mkdir -p "$tmp" || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
+skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
+
+# bad EXPECTED_TEXT ARGS...: exit status 2 and stderr naming the token.
+bad() {
+    want=$1
+    shift
+    "$tool" "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ $rc -eq 2 ] && grep -F -e "$want" "$tmp/err" >/dev/null; then
+        ok "bad: $* -> exit 2 naming '$want'"
+    else
+        not_ok "bad: $* -> exit $rc, want 2 naming '$want'"
+        sed 's/^/# /' "$tmp/err"
+    fi
+}
+
+d=mb1ic1iw4ow8
+bad "bilinear" --alg=bilinear $d
+bad "FWD_X" --dir=FWD_X $d
+bad "f33" --sdt=f33 $d
+bad "nchw8" --tag=nchw8 $d
+bad "'Q'" --mode=Q $d
+bad "--frobnicate=1" --frobnicate=1 $d
+bad "at 'ix4ow8'" mb1ic1ix4ow8
+bad "'ow' needs a number" mb1ic1iw4ow
+bad "'iw' is too large" mb1ic1iw99999999999999999999ow8
+bad "no input size" mb1ic1
+bad "no output size" mb1ic1iw4
+bad "'abc' is not a finite number" --cubic-a=abc $d
+bad "2xx3" --scales=2xx3 $d
+bad "--max-ms-per-prb=-5" --max-ms-per-prb=-5 $d
+bad "/nonexistent/batch" --batch=/nonexistent/batch
+bad "--tag=nchw needs a 4-D tensor" --tag=nchw $d
+bad "needs a window" --alg=max mb1ic1iw4ow2
+bad "'maybe'" --exclude-outside=maybe $d
+bad "--alg" --alg $d
+bad "'kh' is 0" mb1ic1ih4iw4oh2ow2kh0
+bad "'0.5' is not a pair" --offsets=0.5 $d
+bad "'1e3' is not an integer" --fix-times-per-prb=1e3 $d
+bad "bad denominator of 'kh'" mb1ic1ih4iw4kh3d0
+bad "'-x'" -x $d
+bad "--scales has 3 values for 2 spatial axes" --scales=1x2x3 mb1ic1ih4iw4
+bad "unterminated name" 'mb1ic1iw4ow8n"abc'
+bad "'-1' is not an integer" --seed=-1 $d
+bad "'hello'" hello
+bad "given twice" mb1ic1iw4iw5ow8
+printf '# a batch file with a typo on line 3\n--alg=linear\n--alg=lineaar\nmb1ic1iw4ow8\n' \
+    >"$tmp/bad_batch"
+bad "bad_batch:3" --batch="$tmp/bad_batch"
+bad "lineaar" --batch="$tmp/bad_batch"
+printf -- '--batch=loop\n' >"$tmp/loop"
+bad "nest more than 16" --batch="$tmp/loop"
+# Nothing ran: a bad token late on the line stops everything up front.
+"$tool" --engine=ref --mode=R --dst-file="$tmp/never.npy" $d --alg=nope \
+    >/dev/null 2>&1
+if [ ! -e "$tmp/never.npy" ]; then ok "no problem runs before a bad token"
+else not_ok "a problem ran before the bad token was seen"; fi
+
+# --mode=L expands every comma combination.
+count=$("$tool" --mode=L --alg=nearest,linear --tag=abx,axb,aBx8b \
+    mb1ic1iw4ow8 mb1ic1ih4iw4oh2ow2 | grep -c ':LISTED ')
+if [ "$count" = 12 ]; then ok "--mode=L: 2 algs x 3 tags x 2 descriptors = 12"
+else not_ok "--mode=L listed $count, want 12"; fi
+count=$("$tool" --mode=L --alg=linear,cubic mb1ic1iw4ow8 --reset mb1ic1iw4ow8 |
+    grep -c ':LISTED ')
+if [ "$count" = 3 ]; then ok "--reset restores the single default alg"
+else not_ok "--reset: listed $count, want 3"; fi
+out=$("$tool" --mode=L --dir=FWD_D,FWD_I --alg=max,avg_np mb2ic16ih10kh3sh2ph1)
+if echo "$out" | grep -F 'listed:4' >/dev/null &&
+    echo "$out" | grep -F -- '--dir=FWD_I --alg=avg_np mb2ic16ih10iw10oh5ow5kh3kw3sh2sw2ph1pw1' >/dev/null; then
+    ok "--mode=L summary and canonical pooling repro"
+else not_ok "--mode=L pooling output"; echo "$out" | sed 's/^/# /'; fi
+count=$("$tool" --mode=L --batch="$top_srcdir/tests/inputs/test_pooling_ci" |
+    grep -c ':LISTED ')
+if [ "$count" -gt 100 ]; then ok "nested batch files expand ($count problems)"
+else not_ok "test_pooling_ci listed $count"; fi
+"$tool" --mode=L --batch="$top_srcdir/tests/inputs/perf_default" >/dev/null 2>&1
+if [ $? -eq 0 ]; then ok "perf_default parses"; else not_ok "perf_default parses"; fi
+
+# --version, --help, --list-devices.
+if "$tool" --version | grep -E '^clresample [0-9]+\.[0-9]+\.[0-9]+$' >/dev/null; then
+    ok "--version"; else not_ok "--version"; fi
+if "$tool" --help | grep -F -- '--perf-template' >/dev/null; then ok "--help"
+else not_ok "--help"; fi
+"$tool" --list-devices >"$tmp/devs" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && grep -E '^[0-9]+:[0-9]+ ' "$tmp/devs" >/dev/null; then
+    ok "--list-devices"
+elif [ $rc -eq 3 ]; then skip "--list-devices: no OpenCL device"
+else not_ok "--list-devices exit $rc"; fi
+
+# .npy: a hand-written input (SPEC worked case 4: linear half_pixel
+# [1,2] -> 4 is [1, 1.25, 1.75, 2]), written by R mode, read back.
+# npy_f32 SHAPE: a version 1.0 header for '<f4' data, data 64-byte aligned.
+npy_f32() {
+    dict="{'descr': '<f4', 'fortran_order': False, 'shape': $1, }"
+    len=${#dict}
+    hlen=$(( (10 + len + 1 + 63) / 64 * 64 - 10 ))
+    printf '\223NUMPY\001\000'
+    printf "\\$(printf %03o $((hlen % 256)))\\$(printf %03o $((hlen / 256)))"
+    printf '%s%*s\n' "$dict" $((hlen - len - 1)) ''
+}
+{ npy_f32 '(1, 1, 2)'; printf '\000\000\200\077\000\000\000\100'; } >"$tmp/src.npy"
+"$tool" --engine=ref --mode=R --alg=linear --src-file="$tmp/src.npy" \
+    --dst-file="$tmp/dst.npy" mb1ic1iw2ow4 >"$tmp/out" 2>&1
+rc=$?
+hlen=$(od -A n -t u2 -j 8 -N 2 "$tmp/dst.npy" 2>/dev/null | tr -d ' ')
+vals=$(od -A n -t f4 -j $((10 + ${hlen:-0})) "$tmp/dst.npy" 2>/dev/null | tr -s ' ' | sed 's/^ //')
+if [ $rc -eq 0 ] && [ "$vals" = "1 1.25 1.75 2" ]; then
+    ok "R mode reads src.npy and writes dst.npy = [1 1.25 1.75 2]"
+else not_ok "R mode: exit $rc, dst values '$vals'"; sed 's/^/# /' "$tmp/out"; fi
+if head -c 80 "$tmp/dst.npy" | grep -F "'shape': (1, 1, 4)" >/dev/null; then
+    ok "dst.npy header has the logical shape (1, 1, 4)"
+else not_ok "dst.npy header"; fi
+# Read back: an identity resample of dst.npy must write the same file.
+"$tool" --engine=ref --mode=R --alg=nearest --src-file="$tmp/dst.npy" \
+    --dst-file="$tmp/dst2.npy" mb1ic1iw4ow4 >/dev/null 2>&1
+if cmp -s "$tmp/dst.npy" "$tmp/dst2.npy"; then ok "dst.npy reads back"
+else not_ok "dst.npy does not read back identically"; fi
+# Layout conversion: channels-last in, same logical array out.
+{ npy_f32 '(1, 2, 1, 2)'; printf '\000\000\200\077\000\000\000\100\000\000\100\100\000\000\200\100'; } >"$tmp/src4.npy"
+"$tool" --engine=ref --mode=R --alg=nearest --tag=axb --src-file="$tmp/src4.npy" \
+    --dst-file="$tmp/dst4.npy" mb1ic2ih1iw2oh1ow2 >/dev/null 2>&1
+if cmp -s "$tmp/src4.npy" "$tmp/dst4.npy"; then
+    ok "--tag=axb: .npy files stay in logical order"
+else not_ok "--tag=axb changed the logical order"; fi
+# A shape mismatch is that problem's failure (exit 1), named.
+"$tool" --engine=ref --mode=C --src-file="$tmp/src.npy" mb1ic1iw3ow4 \
+    >"$tmp/out" 2>&1
+rc=$?
+if [ $rc -eq 1 ] && grep -F "INVALID_ARGUMENTS" "$tmp/out" | grep -F "shape (1, 1, 2)" >/dev/null; then
+    ok "src-file shape mismatch -> INVALID_ARGUMENTS, exit 1"
+else not_ok "src-file shape mismatch: exit $rc"; sed 's/^/# /' "$tmp/out"; fi
+# C mode with a file input passes against the reference.
+if "$tool" --engine=ref --mode=C --alg=linear --src-file="$tmp/src.npy" \
+    mb1ic1iw2ow4 >/dev/null 2>&1; then ok "C mode with --src-file"
+else not_ok "C mode with --src-file"; fi
+# Max pooling: FWD_D writes the index tensor to --ws-file.
+"$tool" --engine=ref --mode=R --alg=max --src-file="$tmp/src4.npy" \
+    --ws-file="$tmp/ws.npy" mb1ic2ih1iw2kh1kw2 >/dev/null 2>&1
+if head -c 80 "$tmp/ws.npy" 2>/dev/null | grep -F "'descr': '|i1'" >/dev/null; then
+    ok "--ws-file holds the s8 window index"
+else not_ok "--ws-file"; fi
+
+# Output formats.
+out=$("$tool" --engine=ref --mode=CP --fix-times-per-prb=2 \
+    --perf-template=json --alg=linear mb1ic2iw4ow8 2>/dev/null)
+missing=
+for k in prb dir alg sdt ddt tag status max_abs_diff max_rel_diff min_ms \
+    avg_ms bytes gbps roofline_pct build_ms cache; do
+    echo "$out" | grep -F "\"$k\":" >/dev/null || missing="$missing $k"
+done
+if [ -z "$missing" ]; then ok "json has every field"
+else not_ok "json lacks:$missing"; echo "$out" | sed 's/^/# /'; fi
+out=$("$tool" --engine=ref --mode=C --perf-template=csv mb1ic2iw4ow8 2>/dev/null)
+if [ "$(echo "$out" | wc -l)" -eq 2 ] && echo "$out" | head -1 | grep -F 'roofline_pct' >/dev/null; then
+    ok "csv: a header and one row"
+else not_ok "csv"; fi
+# Exit statuses: 0 all passed.
+if "$tool" --engine=ref --alg=nearest,linear,cubic mb1ic3ih4iw4oh7ow5 >/dev/null 2>&1; then
+    ok "exit 0 when all pass"; else not_ok "exit 0 when all pass"; fi
+
+echo "1..$n"
+exit $failed

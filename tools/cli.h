@@ -1,0 +1,241 @@
+/* clresample tool: the types shared by its files (problem options, global
+ * settings, one expanded problem, results) and their entry points. */
+#ifndef CLRS_TOOL_CLI_H
+#define CLRS_TOOL_CLI_H
+
+#include <clresample.h>
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Spatial axes of a descriptor: index 0 = d, 1 = h, 2 = w. */
+#define CLI_SP 3
+/* Exit statuses (issue 4). */
+#define CLI_EXIT_OK 0
+#define CLI_EXIT_FAIL 1
+#define CLI_EXIT_USAGE 2
+#define CLI_EXIT_NODEV 3
+
+typedef enum cli_dir { DIR_FWD_D = 0, DIR_FWD_I, DIR_BWD_D } cli_dir;
+
+typedef enum cli_alg {
+    ALG_AUTO = -1, /* max for descriptors with a window, else nearest */
+    ALG_NEAREST = 0,
+    ALG_LINEAR,
+    ALG_CUBIC,
+    ALG_AVG_P,
+    ALG_AVG_NP,
+    ALG_MAX
+} cli_alg;
+
+/* --tag values: a library tag plus the rank it demands (0: any). */
+typedef struct cli_tag {
+    const char *name;
+    clrs_tag tag;
+    int rank;
+    int blocked;
+} cli_tag;
+
+/* Everything one problem's knobs can say, already parsed. */
+typedef struct cli_opts {
+    /* Enumerations are stored as int so that one table-driven setter
+     * (parse.c) serves them all. */
+    int dir;      /* cli_dir */
+    int alg;      /* cli_alg */
+    clrs_dtype sdt, ddt;
+    const cli_tag *tag;
+    int coord;    /* clrs_coord */
+    int rounding; /* clrs_rounding */
+    double cubic_a;
+    int exclude_outside, antialias;
+    int pad_mode; /* clrs_padding */
+    double pad_value;
+    int n_scales;
+    double scales[CLI_SP];
+    int n_offsets;
+    float in_off[CLI_SP], out_off[CLI_SP];
+    int n_roi;
+    double roi_s[CLI_SP], roi_e[CLI_SP];
+    double extrapolation;
+    int index_format; /* clrs_index_format */
+    int nan_policy;   /* clrs_nan_policy */
+    int ceil_mode;
+    int64_t mb; /* 0: as the descriptor says */
+} cli_opts;
+
+typedef enum cli_mode_bits {
+    MODE_C = 1,
+    MODE_P = 2,
+    MODE_R = 4,
+    MODE_L = 8
+} cli_mode_bits;
+
+typedef enum cli_template { TPL_DEF = 0, TPL_CSV, TPL_JSON } cli_template;
+typedef enum cli_engine { ENGINE_DEVICE = 0, ENGINE_REF } cli_engine;
+
+/* Knobs that are not expanded: how to run rather than what. Strings point
+ * into the parser's pool, which lives until cli_free_problems. */
+typedef struct cli_global {
+    unsigned mode;
+    cli_engine engine;
+    double max_ms;
+    int64_t fix_times;
+    uint64_t seed;
+    const char *src_file, *dst_file, *diff_dst_file, *diff_src_file,
+        *ws_file;
+} cli_global;
+
+/* Resolved problem descriptor. */
+typedef struct cli_desc {
+    char name[64];
+    int nsp;           /* spatial rank 1..3; axes CLI_SP-nsp .. CLI_SP-1 */
+    int64_t mb, ic;
+    int64_t in[CLI_SP], out[CLI_SP];
+    int pooling;       /* any of k/s/p given */
+    int has_window, has_stride, has_pad;
+    clrs_fraction k[CLI_SP], s[CLI_SP], p[CLI_SP], post[CLI_SP];
+} cli_desc;
+
+/* One expanded problem, ready to run. */
+typedef struct cli_prb {
+    int index;
+    cli_opts o;
+    cli_global g;
+    cli_desc d;
+    char repro[1024]; /* knobs that differ from defaults + descriptor */
+    char shape[256];  /* canonical descriptor alone */
+} cli_prb;
+
+typedef struct cli_prb_list {
+    cli_prb *v;
+    size_t n, cap;
+} cli_prb_list;
+
+/* Settings for the whole run (not per problem). */
+typedef struct cli_run {
+    const char *device;
+    cli_template tpl;
+    int roofline;
+    int verbose;
+    int list_devices, version, help;
+} cli_run;
+
+/* ---- parse.c: knobs, batch files, expansion ---- */
+/* Parses argv into problems and run settings. Returns 0, or an exit
+ * status (CLI_EXIT_USAGE) after printing the reason. */
+int cli_parse(int argc, char **argv, cli_prb_list *out, cli_run *run);
+void cli_free_problems(cli_prb_list *l);
+void cli_usage(FILE *f);
+const char *cli_dir_name(int dir);
+const char *cli_alg_name(int alg);
+int cli_alg_is_pooling(int alg);
+clrs_mode cli_alg_mode(int alg);
+
+/* ---- desc.c: the benchdnn descriptor grammar ---- */
+typedef struct cli_desc_raw {
+    char name[64];
+    int64_t mb, ic;
+    int64_t in[CLI_SP], out[CLI_SP];
+    clrs_fraction k[CLI_SP], s[CLI_SP], p[CLI_SP];
+    unsigned set; /* bit per field, see desc.c */
+} cli_desc_raw;
+
+int cli_desc_raw_has_window(const cli_desc_raw *raw);
+/* 1 if token looks like a descriptor (starts with a field name). */
+int cli_desc_is_candidate(const char *tok);
+/* Parses; on error writes a message naming the bad part to err. */
+int cli_desc_parse(const char *tok, cli_desc_raw *raw, char *err,
+                   size_t errsz);
+/* Fills defaults, output sizes (pool helper / scales), post paddings. */
+int cli_desc_resolve(const cli_desc_raw *raw, const cli_opts *o,
+                     cli_desc *d, char *err, size_t errsz);
+/* Canonical text: mb2ic16ih10oh20... with n"name" when named. */
+void cli_desc_format(const cli_desc *d, char *buf, size_t size);
+
+/* ---- data.c: dtypes, element access, fills, layouts ---- */
+typedef struct cli_dtype {
+    const char *name;
+    clrs_dtype dt;
+    const char *npy; /* NumPy descr for .npy files */
+    size_t npy_size;
+    int is_float;
+} cli_dtype;
+
+const cli_dtype *cli_dtype_find(const char *name);
+const cli_dtype *cli_dtype_of(clrs_dtype dt);
+double cli_load(const void *base, clrs_dtype dt, int64_t i);
+void cli_store(void *base, clrs_dtype dt, int64_t i, double v);
+
+/* Visits logical elements in row-major order, giving each one's element
+ * offset in the tensor's layout. */
+typedef struct cli_iter {
+    int rank;
+    int64_t dims[CLRS_MAX_RANK], idx[CLRS_MAX_RANK];
+    int64_t strides[CLRS_MAX_RANK];
+    int linear; /* offsets are sum idx*strides (not blocked) */
+    const clrs_tensor_desc *desc;
+    int64_t off;
+    int64_t count, total;
+} cli_iter;
+
+void cli_iter_init(cli_iter *it, const clrs_tensor_desc *d, int blocked);
+/* Returns 0 when past the last element; else sets it->off. */
+int cli_iter_next(cli_iter *it);
+
+/* ---- npy.c ---- */
+#include "npy.h"
+
+/* ---- run.c: one problem ---- */
+typedef enum cli_status {
+    ST_PASSED = 0,
+    ST_FAILED,
+    ST_SKIPPED,
+    ST_UNIMPLEMENTED,
+    ST_INVALID,
+    ST_EXECUTED, /* R mode */
+    ST_LISTED,
+    ST_COUNT_
+} cli_status;
+
+typedef struct cli_result {
+    cli_status status;
+    char detail[512];
+    double max_abs, max_rel;
+    int64_t errors, checked;
+    double min_ms, avg_ms;
+    int64_t runs;
+    double bytes;
+    double build_ms;
+    const char *cache;
+    double gbps, roof_pct;
+    char worst[1024]; /* worst points, one per line */
+} cli_result;
+
+typedef struct cli_env {
+    clrs_context *ctx; /* NULL with the reference engine */
+    double copy_gbps;  /* 0 when no roofline was measured */
+} cli_env;
+
+void cli_run_problem(const cli_prb *p, cli_env *env, cli_result *r);
+const char *cli_status_name(cli_status s);
+
+/* ---- bench.c: device copy bandwidth ---- */
+/* Measures plain and non-temporal copies; returns 0 and GB/s (nt may be 0
+ * when the device compiler has no non-temporal store). */
+int cli_roofline(clrs_context *ctx, double *plain_gbps, double *nt_gbps,
+                 char *err, size_t errsz);
+
+/* ---- report.c ---- */
+typedef struct cli_report cli_report;
+cli_report *cli_report_create(cli_template tpl, size_t total,
+                              int want_perf, int verbose);
+/* Redraws the progress line before problem p runs (terminal only). */
+void cli_report_progress(cli_report *rep, const cli_prb *p);
+void cli_report_problem(cli_report *rep, const cli_prb *p,
+                        const cli_result *r);
+/* Prints the summary; returns the exit status it implies. */
+int cli_report_finish(cli_report *rep);
+void cli_report_destroy(cli_report *rep);
+
+#endif /* CLRS_TOOL_CLI_H */

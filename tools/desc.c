@@ -1,0 +1,373 @@
+/* clresample tool: benchdnn's problem descriptor grammar
+ * (mb2ic16ih10iw10oh20ow20, kh3d2 for fractions, n"name") and its
+ * resolution into complete sizes. */
+#include "cli.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <string.h>
+
+/* Field kinds; each spatial kind has bits for d, h, w. */
+enum { F_MB, F_IC, F_I, F_O, F_K, F_S, F_P };
+#define BIT_MB 1u
+#define BIT_IC 2u
+#define BITS(kind, axis) (1u << (2 + 3 * ((kind) - F_I) + (axis)))
+#define ANY(kind) (BITS(kind, 0) | BITS(kind, 1) | BITS(kind, 2))
+
+/* Any single size above this is a typo or an attack, not a tensor. */
+#define SIZE_LIMIT (INT64_C(1) << 40)
+#define ELEM_LIMIT (INT64_C(1) << 40)
+#define DEN_LIMIT 1000000
+
+static const struct field {
+    const char name[3];
+    int kind, axis;
+} fields[] = {
+    {"mb", F_MB, 0}, {"ic", F_IC, 0}, {"id", F_I, 0}, {"ih", F_I, 1},
+    {"iw", F_I, 2},  {"od", F_O, 0},  {"oh", F_O, 1}, {"ow", F_O, 2},
+    {"kd", F_K, 0},  {"kh", F_K, 1},  {"kw", F_K, 2}, {"sd", F_S, 0},
+    {"sh", F_S, 1},  {"sw", F_S, 2},  {"pd", F_P, 0}, {"ph", F_P, 1},
+    {"pw", F_P, 2},
+};
+#define NFIELDS (sizeof fields / sizeof fields[0])
+
+static int err_at(char *err, size_t errsz, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int err_at(char *err, size_t errsz, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errsz, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static const struct field *find_field(const char *p)
+{
+    size_t i;
+    for (i = 0; i < NFIELDS; ++i)
+        if (p[0] == fields[i].name[0] && p[1] == fields[i].name[1])
+            return &fields[i];
+    return NULL;
+}
+
+int cli_desc_raw_has_window(const cli_desc_raw *raw)
+{
+    return (raw->set & ANY(F_K)) != 0;
+}
+
+int cli_desc_is_candidate(const char *tok)
+{
+    while (*tok == '_')
+        ++tok;
+    return find_field(tok) != NULL || (tok[0] == 'n' && tok[1] == '"');
+}
+
+/* Reads a decimal integer at *pp; 0 on success. */
+static int read_num(const char **pp, int64_t *v)
+{
+    const char *p = *pp;
+    int64_t x = 0;
+    if (!isdigit((unsigned char)*p))
+        return -1;
+    while (isdigit((unsigned char)*p)) {
+        if (x > (SIZE_LIMIT - 9) / 10)
+            return -2;
+        x = x * 10 + (*p++ - '0');
+    }
+    *pp = p;
+    *v = x;
+    return 0;
+}
+
+int cli_desc_parse(const char *tok, cli_desc_raw *raw, char *err,
+                   size_t errsz)
+{
+    const char *p = tok;
+
+    memset(raw, 0, sizeof *raw);
+    while (*p) {
+        const struct field *f;
+        const char *at = p;
+        int64_t v, den = 1;
+        int rc;
+
+        if (*p == '_') {
+            ++p;
+            continue;
+        }
+        if (*p == 'n' && !find_field(p)) {
+            /* n"name" (quotes kept by batch files) or n followed by the
+             * rest of the token. */
+            size_t n;
+            const char *q;
+            ++p;
+            if (*p == '"') {
+                q = strchr(p + 1, '"');
+                if (!q)
+                    return err_at(err, errsz,
+                                  "unterminated name at "
+                                  "'%s'", at);
+                n = (size_t)(q - p - 1);
+                ++p;
+                if (q[1] != '\0')
+                    return err_at(err, errsz,
+                                  "text after the name: "
+                                  "'%s'", q + 1);
+            } else {
+                n = strlen(p);
+                q = p + n - 1;
+            }
+            if (n == 0 || n >= sizeof raw->name)
+                return err_at(err, errsz,
+                              "name must have 1 to %zu "
+                              "characters", sizeof raw->name - 1);
+            memcpy(raw->name, p, n);
+            raw->name[n] = '\0';
+            p = q + 1;
+            continue;
+        }
+        f = find_field(p);
+        if (!f)
+            return err_at(err, errsz,
+                          "unknown field at '%s' (fields: "
+                          "mb ic id ih iw od oh ow kd kh kw sd sh sw pd ph "
+                          "pw, n\"name\")", at);
+        p += 2;
+        rc = read_num(&p, &v);
+        if (rc == -2)
+            return err_at(err, errsz,
+                          "value of '%s' is too large "
+                          "(limit 2^40)", f->name);
+        if (rc != 0)
+            return err_at(err, errsz,
+                          "'%s' needs a number at '%s'", f->name, p);
+        if (f->kind >= F_K && *p == 'd' && isdigit((unsigned char)p[1])) {
+            ++p;
+            if (read_num(&p, &den) != 0 || den == 0 || den > DEN_LIMIT)
+                return err_at(err, errsz,
+                              "bad denominator of '%s' "
+                              "(1 to %d)", f->name, DEN_LIMIT);
+        } else if (f->kind < F_K && *p == 'd' &&
+                   isdigit((unsigned char)p[1])) {
+            return err_at(err, errsz,
+                          "'%s' is a size and cannot be a "
+                          "fraction", f->name);
+        }
+        if ((f->kind == F_MB && (raw->set & BIT_MB)) ||
+            (f->kind == F_IC && (raw->set & BIT_IC)) ||
+            (f->kind >= F_I && (raw->set & BITS(f->kind, f->axis))))
+            return err_at(err, errsz, "'%s' given twice", f->name);
+        if (v == 0 && f->kind != F_P)
+            return err_at(err, errsz, "'%s' is 0; it must "
+                          "be positive", f->name);
+        switch (f->kind) {
+        case F_MB: raw->mb = v; raw->set |= BIT_MB; break;
+        case F_IC: raw->ic = v; raw->set |= BIT_IC; break;
+        case F_I: raw->in[f->axis] = v; break;
+        case F_O: raw->out[f->axis] = v; break;
+        case F_K: raw->k[f->axis].num = v; raw->k[f->axis].den = den; break;
+        case F_S: raw->s[f->axis].num = v; raw->s[f->axis].den = den; break;
+        case F_P: raw->p[f->axis].num = v; raw->p[f->axis].den = den; break;
+        }
+        if (f->kind >= F_I)
+            raw->set |= BITS(f->kind, f->axis);
+    }
+    if (!(raw->set & ANY(F_I)))
+        return err_at(err, errsz,
+                      "no input size (give iw, ih or id)");
+    return 0;
+}
+
+/* Missing used axes of a kind copy the first given one (benchdnn's square
+ * convention); returns 0 if none of the used axes was given. */
+static int fill_from_first(unsigned set, int kind, int first, int64_t *v,
+                           clrs_fraction *fr)
+{
+    int a, src = -1;
+    for (a = first; a < CLI_SP; ++a)
+        if (set & BITS(kind, a)) {
+            src = a;
+            break;
+        }
+    if (src < 0)
+        return 0;
+    for (a = first; a < CLI_SP; ++a)
+        if (!(set & BITS(kind, a))) {
+            if (v)
+                v[a] = v[src];
+            if (fr)
+                fr[a] = fr[src];
+        }
+    return 1;
+}
+
+static int elems_ok(int64_t mb, int64_t ic, const int64_t *sp, int first)
+{
+    int64_t n = mb;
+    int a;
+    if (ic > ELEM_LIMIT / n)
+        return 0;
+    n *= ic;
+    for (a = first; a < CLI_SP; ++a) {
+        if (sp[a] > ELEM_LIMIT / n)
+            return 0;
+        n *= sp[a];
+    }
+    return 1;
+}
+
+int cli_desc_resolve(const cli_desc_raw *raw, const cli_opts *o,
+                     cli_desc *d, char *err, size_t errsz)
+{
+    static const char axn[] = "dhw";
+    int first, a, nsp;
+    unsigned set = raw->set;
+    int out_given;
+
+    memset(d, 0, sizeof *d);
+    memcpy(d->name, raw->name, sizeof d->name);
+    nsp = (set & (BITS(F_I, 0) | BITS(F_O, 0) | BITS(F_K, 0) |
+                  BITS(F_S, 0) | BITS(F_P, 0)))
+              ? 3
+          : (set & (BITS(F_I, 1) | BITS(F_O, 1) | BITS(F_K, 1) |
+                    BITS(F_S, 1) | BITS(F_P, 1)))
+              ? 2
+              : 1;
+    first = CLI_SP - nsp;
+    d->nsp = nsp;
+    d->mb = o->mb > 0 ? o->mb : (set & BIT_MB) ? raw->mb : 2;
+    if (!(set & BIT_IC))
+        return err_at(err, errsz, "no channel count (give ic, e.g. ic16)");
+    d->ic = raw->ic;
+    memcpy(d->in, raw->in, sizeof d->in);
+    memcpy(d->out, raw->out, sizeof d->out);
+    memcpy(d->k, raw->k, sizeof d->k);
+    memcpy(d->s, raw->s, sizeof d->s);
+    memcpy(d->p, raw->p, sizeof d->p);
+    if (!fill_from_first(set, F_I, first, d->in, NULL))
+        return err_at(err, errsz, "no input size among the %d-D axes",
+                      nsp);
+    d->has_window = fill_from_first(set, F_K, first, NULL, d->k);
+    d->has_stride = fill_from_first(set, F_S, first, NULL, d->s);
+    d->has_pad = fill_from_first(set, F_P, first, NULL, d->p);
+    d->pooling = d->has_window;
+    for (a = first; a < CLI_SP; ++a) {
+        if (!d->has_stride)
+            d->s[a].num = d->s[a].den = 1;
+        if (!d->has_pad) {
+            d->p[a].num = 0;
+            d->p[a].den = 1;
+        }
+    }
+    if (!d->has_window && cli_alg_is_pooling(o->alg))
+        return err_at(err, errsz, "pooling (--alg=%s) needs a window (kh, "
+                      "kw or kd)", cli_alg_name(o->alg));
+
+    /* Per-axis knob counts: one value broadcasts, else one per axis. */
+    if (o->n_scales > 1 && o->n_scales != nsp)
+        return err_at(err, errsz, "--scales has %d values for %d spatial "
+                      "axes", o->n_scales, nsp);
+    if (o->n_offsets > 1 && o->n_offsets != nsp)
+        return err_at(err, errsz, "--offsets has %d values for %d spatial "
+                      "axes", o->n_offsets, nsp);
+    if (o->n_roi > 1 && o->n_roi != nsp)
+        return err_at(err, errsz, "--roi has %d values for %d spatial axes",
+                      o->n_roi, nsp);
+
+    out_given = (set & ANY(F_O)) != 0;
+    for (a = first; a < CLI_SP; ++a) {
+        clrs_status st = CLRS_SUCCESS;
+        if (set & BITS(F_O, a))
+            continue;
+        if (d->has_window) {
+            st = clrs_pool_output_size(d->in[a], d->k[a], d->s[a], d->p[a],
+                                       d->p[a], o->ceil_mode, &d->out[a]);
+        } else if (o->n_scales > 0) {
+            double s = o->scales[o->n_scales == 1 ? 0 : a - first];
+            st = clrs_output_size_from_scale(d->in[a], s, CLRS_SIZE_FLOOR,
+                                             &d->out[a]);
+        } else if (out_given) {
+            int b;
+            for (b = first; b < CLI_SP; ++b)
+                if ((set & BITS(F_O, b)) && d->in[b] == d->in[a])
+                    break;
+            if (b == CLI_SP)
+                return err_at(err, errsz, "no o%c: give it, or --scales",
+                              axn[a]);
+            d->out[a] = d->out[b];
+        } else {
+            return err_at(err, errsz, "no output size: give o%c (or "
+                          "--scales, or a pooling window)", axn[a]);
+        }
+        if (st < 0)
+            return err_at(err, errsz, "o%c: %s", axn[a], clrs_last_error());
+        if (d->out[a] > SIZE_LIMIT)
+            return err_at(err, errsz, "o%c = %lld is too large", axn[a],
+                          (long long)d->out[a]);
+    }
+    if (!elems_ok(d->mb, d->ic, d->in, first) ||
+        !elems_ok(d->mb, d->ic, d->out, first))
+        return err_at(err, errsz, "tensor has more than 2^40 elements");
+
+    /* Post padding: symmetric, or what a given output size implies
+     * (integer windows only; it never changes the computed values). */
+    for (a = first; a < CLI_SP; ++a) {
+        d->post[a] = d->p[a];
+        if ((set & BITS(F_O, a)) && d->has_window && d->k[a].den == 1 &&
+            d->s[a].den == 1 && d->p[a].den == 1) {
+            /* In double first: every term is below 2^40, a product not. */
+            double q = (double)(d->out[a] - 1) * (double)d->s[a].num +
+                       (double)d->k[a].num - (double)d->in[a] -
+                       (double)d->p[a].num;
+            if (q < 9e15) {
+                d->post[a].num = q > 0 ? (int64_t)q : 0;
+                d->post[a].den = 1;
+            }
+        }
+    }
+    return 0;
+}
+
+static size_t put_frac(char *buf, size_t size, const char *f,
+                       clrs_fraction v)
+{
+    int n = v.den == 1 ? snprintf(buf, size, "%s%lld", f, (long long)v.num)
+                       : snprintf(buf, size, "%s%lldd%lld", f,
+                                  (long long)v.num, (long long)v.den);
+    return n < 0 ? 0 : (size_t)n;
+}
+
+void cli_desc_format(const cli_desc *d, char *buf, size_t size)
+{
+    static const char *const names[5][3] = {{"id", "ih", "iw"},
+                                            {"od", "oh", "ow"},
+                                            {"kd", "kh", "kw"},
+                                            {"sd", "sh", "sw"},
+                                            {"pd", "ph", "pw"}};
+    size_t used;
+    int a, first = CLI_SP - d->nsp, n;
+    clrs_fraction f;
+
+    n = snprintf(buf, size, "mb%lldic%lld", (long long)d->mb,
+                 (long long)d->ic);
+    used = n < 0 ? 0 : (size_t)n;
+    for (a = first; a < CLI_SP && used < size; ++a) {
+        f.num = d->in[a];
+        f.den = 1;
+        used += put_frac(buf + used, size - used, names[0][a], f);
+    }
+    for (a = first; a < CLI_SP && used < size; ++a) {
+        f.num = d->out[a];
+        f.den = 1;
+        used += put_frac(buf + used, size - used, names[1][a], f);
+    }
+    for (a = first; d->has_window && a < CLI_SP && used < size; ++a)
+        used += put_frac(buf + used, size - used, names[2][a], d->k[a]);
+    for (a = first; d->has_stride && a < CLI_SP && used < size; ++a)
+        used += put_frac(buf + used, size - used, names[3][a], d->s[a]);
+    for (a = first; d->has_pad && a < CLI_SP && used < size; ++a)
+        used += put_frac(buf + used, size - used, names[4][a], d->p[a]);
+    if (d->name[0] && used < size)
+        snprintf(buf + used, size - used, "n\"%s\"", d->name);
+}

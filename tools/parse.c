@@ -1,0 +1,889 @@
+/* clresample tool: the command line. Knob tables, --batch files, and the
+ * expansion of comma lists into one problem per combination, all done
+ * before anything runs so that a bad token costs no device time. */
+#include "cli.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define MAX_BATCH_DEPTH 16
+#define MAX_PROBLEMS 1000000
+#define MAX_BATCH_BYTES (16u << 20)
+#define ERRSZ 512
+
+/* ---- name tables ---- */
+
+typedef struct choice {
+    const char *name;
+    int value;
+} choice;
+
+static const choice dirs[] = {
+    {"FWD_D", DIR_FWD_D}, {"FWD_I", DIR_FWD_I}, {"BWD_D", DIR_BWD_D},
+    {NULL, 0}};
+static const choice algs[] = {
+    {"auto", ALG_AUTO},   {"nearest", ALG_NEAREST}, {"linear", ALG_LINEAR},
+    {"cubic", ALG_CUBIC}, {"avg_p", ALG_AVG_P},     {"avg_np", ALG_AVG_NP},
+    {"max", ALG_MAX},     {NULL, 0}};
+static const choice coords[] = {
+    {"default", CLRS_COORD_DEFAULT},
+    {"half_pixel", CLRS_COORD_HALF_PIXEL},
+    {"pytorch_half_pixel", CLRS_COORD_PYTORCH_HALF_PIXEL},
+    {"align_corners", CLRS_COORD_ALIGN_CORNERS},
+    {"asymmetric", CLRS_COORD_ASYMMETRIC},
+    {"tf_half_pixel_for_nn", CLRS_COORD_TF_HALF_PIXEL_FOR_NN},
+    {"half_pixel_symmetric", CLRS_COORD_HALF_PIXEL_SYMMETRIC},
+    {"tf_crop_and_resize", CLRS_COORD_TF_CROP_AND_RESIZE},
+    {"window", CLRS_COORD_WINDOW},
+    {NULL, 0}};
+static const choice roundings[] = {
+    {"round_prefer_floor", CLRS_ROUND_PREFER_FLOOR},
+    {"round_prefer_ceil", CLRS_ROUND_PREFER_CEIL},
+    {"floor", CLRS_ROUND_FLOOR},
+    {"ceil", CLRS_ROUND_CEIL},
+    {NULL, 0}};
+static const choice pads[] = {
+    {"default", CLRS_PAD_DEFAULT}, {"edge", CLRS_PAD_EDGE},
+    {"zero", CLRS_PAD_ZERO},       {"constant", CLRS_PAD_CONSTANT},
+    {"neg_inf", CLRS_PAD_NEG_INF}, {NULL, 0}};
+static const choice indexes[] = {
+    {"window", CLRS_INDEX_WINDOW}, {"plane", CLRS_INDEX_PLANE}, {NULL, 0}};
+static const choice nans[] = {
+    {"propagate", CLRS_NAN_PROPAGATE}, {"ignore", CLRS_NAN_IGNORE},
+    {NULL, 0}};
+static const choice bools[] = {
+    {"true", 1}, {"false", 0}, {"1", 1}, {"0", 0}, {NULL, 0}};
+static const choice modes[] = {
+    {"C", MODE_C}, {"P", MODE_P}, {"CP", MODE_C | MODE_P},
+    {"PC", MODE_C | MODE_P}, {"R", MODE_R}, {"L", MODE_L}, {NULL, 0}};
+static const choice engines[] = {
+    {"device", ENGINE_DEVICE}, {"ref", ENGINE_REF}, {NULL, 0}};
+static const choice templates[] = {
+    {"def", TPL_DEF}, {"csv", TPL_CSV}, {"json", TPL_JSON}, {NULL, 0}};
+
+static const cli_tag tags[] = {
+    {"abx", CLRS_TAG_ABX, 0, 0},       {"axb", CLRS_TAG_AXB, 0, 0},
+    {"aBx8b", CLRS_TAG_ABX8B, 0, 1},   {"aBx16b", CLRS_TAG_ABX16B, 0, 1},
+    {"ncw", CLRS_TAG_ABX, 3, 0},       {"nwc", CLRS_TAG_AXB, 3, 0},
+    {"nchw", CLRS_TAG_ABX, 4, 0},      {"nhwc", CLRS_TAG_AXB, 4, 0},
+    {"ncdhw", CLRS_TAG_ABX, 5, 0},     {"ndhwc", CLRS_TAG_AXB, 5, 0},
+    {"nChw8c", CLRS_TAG_ABX8B, 4, 1},  {"nChw16c", CLRS_TAG_ABX16B, 4, 1},
+    {"nCdhw8c", CLRS_TAG_ABX8B, 5, 1}, {"nCdhw16c", CLRS_TAG_ABX16B, 5, 1},
+    {NULL, CLRS_TAG_ABX, 0, 0}};
+
+static const char *choice_name(const choice *c, int v)
+{
+    for (; c->name; ++c)
+        if (c->value == v)
+            return c->name;
+    return "?";
+}
+
+const char *cli_dir_name(int dir) { return choice_name(dirs, dir); }
+const char *cli_alg_name(int alg) { return choice_name(algs, alg); }
+int cli_alg_is_pooling(int alg)
+{
+    return alg == ALG_AVG_P || alg == ALG_AVG_NP || alg == ALG_MAX;
+}
+clrs_mode cli_alg_mode(int alg)
+{
+    static const clrs_mode m[] = {
+        CLRS_MODE_NEAREST, CLRS_MODE_LINEAR,
+        CLRS_MODE_CUBIC,   CLRS_MODE_AVG_INCLUDE_PADDING,
+        CLRS_MODE_AVG_EXCLUDE_PADDING, CLRS_MODE_MAX};
+    return alg >= 0 && alg <= ALG_MAX ? m[alg] : CLRS_MODE_NEAREST;
+}
+
+/* ---- errors ---- */
+
+static int fail(char *err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static int fail(char *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, ERRSZ, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static int fail_choice(char *err, const char *v, const choice *c)
+{
+    size_t used = (size_t)snprintf(err, ERRSZ, "unknown value '%s' (one of",
+                                   v);
+    for (; c->name && used < ERRSZ; ++c)
+        used += (size_t)snprintf(err + used, ERRSZ - used, " %s", c->name);
+    if (used < ERRSZ)
+        snprintf(err + used, ERRSZ - used, ")");
+    return -1;
+}
+
+/* ---- value parsers ---- */
+
+static int find_choice(const choice *c, const char *v, int nocase, int *out)
+{
+    for (; c->name; ++c)
+        if (nocase ? strcasecmp(c->name, v) == 0 : strcmp(c->name, v) == 0) {
+            *out = c->value;
+            return 0;
+        }
+    return -1;
+}
+
+static int parse_double(const char *v, double *out, char *err)
+{
+    char *end;
+    double x;
+    errno = 0;
+    x = strtod(v, &end);
+    if (end == v || *end != '\0' || errno == ERANGE || !isfinite(x))
+        return fail(err, "'%s' is not a finite number", v);
+    *out = x;
+    return 0;
+}
+
+static int parse_int(const char *v, int64_t lo, int64_t hi, int64_t *out,
+                     char *err)
+{
+    char *end;
+    long long x;
+    errno = 0;
+    x = strtoll(v, &end, 10);
+    if (end == v || *end != '\0' || errno == ERANGE || x < lo || x > hi)
+        return fail(err, "'%s' is not an integer in [%lld, %lld]", v,
+                    (long long)lo, (long long)hi);
+    *out = (int64_t)x;
+    return 0;
+}
+
+/* "AxBxC" into at most CLI_SP parts; each part goes to fn. */
+typedef int (*part_fn)(const char *part, int i, cli_opts *o, char *err);
+
+static int parse_parts(const char *v, cli_opts *o, int *n, part_fn fn,
+                       char *err)
+{
+    char buf[256];
+    char *p, *save = NULL;
+    int i = 0;
+    if (strlen(v) >= sizeof buf)
+        return fail(err, "'%s' is too long", v);
+    strcpy(buf, v);
+    for (p = strtok_r(buf, "x", &save); p; p = strtok_r(NULL, "x", &save)) {
+        if (i >= CLI_SP)
+            return fail(err, "'%s' has more than %d values", v, CLI_SP);
+        if (fn(p, i, o, err) != 0)
+            return -1;
+        ++i;
+    }
+    if (i == 0 || v[0] == 'x' || v[strlen(v) - 1] == 'x' || strstr(v, "xx"))
+        return fail(err, "'%s': expected V[xV...] with non-empty values", v);
+    *n = i;
+    return 0;
+}
+
+static int scale_part(const char *part, int i, cli_opts *o, char *err)
+{
+    if (parse_double(part, &o->scales[i], err) != 0)
+        return -1;
+    if (!(o->scales[i] > 0))
+        return fail(err, "scale '%s' must be positive", part);
+    return 0;
+}
+
+/* "IN:OUT" and "START:END" pairs. */
+static int pair(const char *part, double *a, double *b, char *err)
+{
+    char buf[128];
+    char *colon;
+    if (strlen(part) >= sizeof buf)
+        return fail(err, "'%s' is too long", part);
+    strcpy(buf, part);
+    colon = strchr(buf, ':');
+    if (!colon)
+        return fail(err, "'%s' is not a pair A:B", part);
+    *colon = '\0';
+    if (parse_double(buf, a, err) != 0 || parse_double(colon + 1, b, err))
+        return -1;
+    return 0;
+}
+
+static int offset_part(const char *part, int i, cli_opts *o, char *err)
+{
+    double a, b;
+    if (pair(part, &a, &b, err) != 0)
+        return -1;
+    o->in_off[i] = (float)a;
+    o->out_off[i] = (float)b;
+    return 0;
+}
+
+static int roi_part(const char *part, int i, cli_opts *o, char *err)
+{
+    return pair(part, &o->roi_s[i], &o->roi_e[i], err);
+}
+
+/* ---- the problem knob table ---- */
+
+typedef enum kkind { K_ENUM, K_DOUBLE, K_INT, K_CUSTOM } kkind;
+typedef int (*custom_fn)(const char *v, cli_opts *o, char *err);
+
+static int set_sdt(const char *v, cli_opts *o, char *err)
+{
+    const cli_dtype *t = cli_dtype_find(v);
+    if (!t)
+        return fail(err, "unknown data type '%s' (one of f32 f16 bf16 f64 "
+                    "s32 s8 u8 s64)", v);
+    o->sdt = t->dt;
+    return 0;
+}
+
+static int set_ddt(const char *v, cli_opts *o, char *err)
+{
+    const cli_dtype *t = cli_dtype_find(v);
+    if (!t)
+        return fail(err, "unknown data type '%s' (one of f32 f16 bf16 f64 "
+                    "s32 s8 u8 s64)", v);
+    o->ddt = t->dt;
+    return 0;
+}
+
+static int set_tag(const char *v, cli_opts *o, char *err)
+{
+    const cli_tag *t;
+    size_t used;
+    for (t = tags; t->name; ++t)
+        if (strcmp(t->name, v) == 0) {
+            o->tag = t;
+            return 0;
+        }
+    used = (size_t)snprintf(err, ERRSZ, "unknown tag '%s' (one of", v);
+    for (t = tags; t->name && used < ERRSZ; ++t)
+        used += (size_t)snprintf(err + used, ERRSZ - used, " %s", t->name);
+    if (used < ERRSZ)
+        snprintf(err + used, ERRSZ - used, ")");
+    return -1;
+}
+
+static int set_scales(const char *v, cli_opts *o, char *err)
+{
+    if (strcmp(v, "none") == 0) {
+        o->n_scales = 0;
+        return 0;
+    }
+    return parse_parts(v, o, &o->n_scales, scale_part, err);
+}
+
+static int set_offsets(const char *v, cli_opts *o, char *err)
+{
+    if (strcmp(v, "none") == 0) {
+        o->n_offsets = 0;
+        return 0;
+    }
+    return parse_parts(v, o, &o->n_offsets, offset_part, err);
+}
+
+static int set_roi(const char *v, cli_opts *o, char *err)
+{
+    if (strcmp(v, "none") == 0) {
+        o->n_roi = 0;
+        return 0;
+    }
+    return parse_parts(v, o, &o->n_roi, roi_part, err);
+}
+
+typedef struct knob {
+    const char *name;
+    const char *def;
+    kkind kind;
+    size_t off;
+    const choice *choices;
+    custom_fn fn;
+    int64_t lo, hi; /* K_INT */
+} knob;
+
+#define OFF(f) offsetof(cli_opts, f)
+static const knob knobs[] = {
+    {"dir", "FWD_D", K_ENUM, OFF(dir), dirs, NULL, 0, 0},
+    {"alg", "auto", K_ENUM, OFF(alg), algs, NULL, 0, 0},
+    {"sdt", "f32", K_CUSTOM, 0, NULL, set_sdt, 0, 0},
+    {"ddt", "f32", K_CUSTOM, 0, NULL, set_ddt, 0, 0},
+    {"tag", "abx", K_CUSTOM, 0, NULL, set_tag, 0, 0},
+    {"coord", "default", K_ENUM, OFF(coord), coords, NULL, 0, 0},
+    {"nearest", "round_prefer_floor", K_ENUM, OFF(rounding), roundings,
+     NULL, 0, 0},
+    {"cubic-a", "-0.75", K_DOUBLE, OFF(cubic_a), NULL, NULL, 0, 0},
+    {"exclude-outside", "false", K_ENUM, OFF(exclude_outside), bools, NULL,
+     0, 0},
+    {"antialias", "false", K_ENUM, OFF(antialias), bools, NULL, 0, 0},
+    {"pad-mode", "default", K_ENUM, OFF(pad_mode), pads, NULL, 0, 0},
+    {"pad-value", "0", K_DOUBLE, OFF(pad_value), NULL, NULL, 0, 0},
+    {"scales", "none", K_CUSTOM, 0, NULL, set_scales, 0, 0},
+    {"offsets", "none", K_CUSTOM, 0, NULL, set_offsets, 0, 0},
+    {"roi", "none", K_CUSTOM, 0, NULL, set_roi, 0, 0},
+    {"extrapolation", "0", K_DOUBLE, OFF(extrapolation), NULL, NULL, 0, 0},
+    {"index", "window", K_ENUM, OFF(index_format), indexes, NULL, 0, 0},
+    {"nan", "propagate", K_ENUM, OFF(nan_policy), nans, NULL, 0, 0},
+    {"ceil-mode", "false", K_ENUM, OFF(ceil_mode), bools, NULL, 0, 0},
+    {"mb", "0", K_INT, OFF(mb), NULL, NULL, 0, INT64_C(1) << 30},
+};
+#define NKNOBS ((int)(sizeof knobs / sizeof knobs[0]))
+
+static int knob_apply(const knob *k, const char *v, cli_opts *o, char *err)
+{
+    unsigned char *base = (unsigned char *)o;
+    switch (k->kind) {
+    case K_ENUM: {
+        int x;
+        if (find_choice(k->choices, v, 0, &x) != 0)
+            return fail_choice(err, v, k->choices);
+        memcpy(base + k->off, &x, sizeof x);
+        return 0;
+    }
+    case K_DOUBLE: {
+        double x;
+        if (parse_double(v, &x, err) != 0)
+            return -1;
+        memcpy(base + k->off, &x, sizeof x);
+        return 0;
+    }
+    case K_INT: {
+        int64_t x;
+        if (parse_int(v, k->lo, k->hi, &x, err) != 0)
+            return -1;
+        memcpy(base + k->off, &x, sizeof x);
+        return 0;
+    }
+    case K_CUSTOM:
+        return k->fn(v, o, err);
+    }
+    return -1;
+}
+
+static void opts_defaults(cli_opts *o)
+{
+    char err[ERRSZ];
+    int i;
+    memset(o, 0, sizeof *o);
+    for (i = 0; i < NKNOBS; ++i)
+        knob_apply(&knobs[i], knobs[i].def, o, err);
+}
+
+/* ---- parser state ---- */
+
+/* Every string the parser keeps lives in this pool until
+ * cli_free_problems: problems point into it. */
+static char **pool;
+static size_t pool_n, pool_cap;
+
+static const char *pool_dup(const char *s, size_t n)
+{
+    char *c;
+    if (pool_n == pool_cap) {
+        size_t cap = pool_cap ? pool_cap * 2 : 64;
+        char **np = realloc(pool, cap * sizeof *np);
+        if (!np)
+            return NULL;
+        pool = np;
+        pool_cap = cap;
+    }
+    c = malloc(n + 1);
+    if (!c)
+        return NULL;
+    memcpy(c, s, n);
+    c[n] = '\0';
+    pool[pool_n++] = c;
+    return c;
+}
+
+typedef struct state {
+    const char *val[NKNOBS]; /* current comma list per knob */
+    cli_global g;
+    cli_run *run;
+    cli_prb_list *out;
+    int depth;
+    const char *where; /* "argument" or "file:line" for messages */
+} state;
+
+static void global_defaults(cli_global *g, int keep_run_knobs)
+{
+    cli_global old = *g;
+    memset(g, 0, sizeof *g);
+    g->mode = MODE_C;
+    g->engine = ENGINE_DEVICE;
+    g->max_ms = 3000;
+    g->fix_times = 0;
+    g->seed = 1;
+    if (keep_run_knobs) {
+        g->mode = old.mode;
+        g->engine = old.engine;
+        g->max_ms = old.max_ms;
+        g->fix_times = old.fix_times;
+        g->seed = old.seed;
+    }
+}
+
+static void state_reset(state *s, int keep_run_knobs)
+{
+    int i;
+    for (i = 0; i < NKNOBS; ++i)
+        s->val[i] = knobs[i].def;
+    global_defaults(&s->g, keep_run_knobs);
+}
+
+static int usage_error(const state *s, const char *tok, const char *msg)
+{
+    if (s->where)
+        fprintf(stderr, "clresample: %s: '%.200s': %s\n", s->where, tok,
+                msg);
+    else
+        fprintf(stderr, "clresample: '%.200s': %s\n", tok, msg);
+    fprintf(stderr, "clresample: run 'clresample --help' for the knobs\n");
+    return CLI_EXIT_USAGE;
+}
+
+/* ---- expansion ---- */
+
+static int push_problem(cli_prb_list *l, const cli_prb *p)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 64;
+        cli_prb *nv = realloc(l->v, cap * sizeof *nv);
+        if (!nv)
+            return -1;
+        l->v = nv;
+        l->cap = cap;
+    }
+    l->v[l->n] = *p;
+    l->v[l->n].index = (int)l->n;
+    ++l->n;
+    return 0;
+}
+
+/* Splits a comma list into pooled pieces. */
+static int split(const char *list, const char **parts, int max)
+{
+    int n = 0;
+    const char *p = list;
+    for (;;) {
+        const char *c = strchr(p, ',');
+        size_t len = c ? (size_t)(c - p) : strlen(p);
+        if (n >= max)
+            return -1;
+        parts[n] = pool_dup(p, len);
+        if (!parts[n])
+            return -1;
+        ++n;
+        if (!c)
+            break;
+        p = c + 1;
+    }
+    return n;
+}
+
+#define MAX_LIST 64
+
+static int expand(state *s, const char *tok, const cli_desc_raw *raw)
+{
+    const char *parts[NKNOBS][MAX_LIST];
+    int count[NKNOBS], pick[NKNOBS], i;
+    char err[ERRSZ];
+
+    for (i = 0; i < NKNOBS; ++i) {
+        count[i] = split(s->val[i], parts[i], MAX_LIST);
+        if (count[i] < 0)
+            return usage_error(s, tok, "out of memory");
+        pick[i] = 0;
+    }
+    for (;;) {
+        cli_prb p;
+        size_t used = 0;
+        char shape[256];
+
+        memset(&p, 0, sizeof p);
+        opts_defaults(&p.o);
+        for (i = 0; i < NKNOBS; ++i)
+            if (knob_apply(&knobs[i], parts[i][pick[i]], &p.o, err) != 0)
+                return usage_error(s, tok, err); /* checked earlier */
+        if (p.o.alg == ALG_AUTO)
+            p.o.alg = cli_desc_raw_has_window(raw) ? ALG_MAX : ALG_NEAREST;
+        if (cli_desc_resolve(raw, &p.o, &p.d, err, sizeof err) != 0)
+            return usage_error(s, tok, err);
+        if (p.o.tag->rank && p.o.tag->rank != p.d.nsp + 2) {
+            snprintf(err, sizeof err, "--tag=%s needs a %d-D tensor; this "
+                     "descriptor is %d-D", p.o.tag->name, p.o.tag->rank,
+                     p.d.nsp + 2);
+            return usage_error(s, tok, err);
+        }
+        p.g = s->g;
+        cli_desc_format(&p.d, shape, sizeof shape);
+        snprintf(p.shape, sizeof p.shape, "%s", shape);
+        /* The repro names the direction, algorithm and every knob that
+         * differs from its default, so the line reruns this one problem. */
+        used += (size_t)snprintf(p.repro + used, sizeof p.repro - used,
+                                 "--dir=%s --alg=%s", cli_dir_name(p.o.dir),
+                                 cli_alg_name(p.o.alg));
+        for (i = 2; i < NKNOBS && used < sizeof p.repro; ++i)
+            if (strcmp(parts[i][pick[i]], knobs[i].def) != 0)
+                used += (size_t)snprintf(p.repro + used,
+                                         sizeof p.repro - used, " --%s=%s",
+                                         knobs[i].name, parts[i][pick[i]]);
+        if (p.g.engine == ENGINE_REF && used < sizeof p.repro)
+            used += (size_t)snprintf(p.repro + used, sizeof p.repro - used,
+                                     " --engine=ref");
+        if (used < sizeof p.repro)
+            snprintf(p.repro + used, sizeof p.repro - used, " %s", shape);
+        if (s->out->n >= MAX_PROBLEMS)
+            return usage_error(s, tok, "more than 1000000 problems; "
+                               "shorten the comma lists");
+        if (push_problem(s->out, &p) != 0)
+            return usage_error(s, tok, "out of memory");
+
+        /* Odometer over the knob lists, last knob fastest. */
+        for (i = NKNOBS - 1; i >= 0; --i) {
+            if (++pick[i] < count[i])
+                break;
+            pick[i] = 0;
+        }
+        if (i < 0)
+            return 0;
+    }
+}
+
+/* ---- one token ---- */
+
+static int do_token(state *s, const char *tok);
+
+static int read_batch(state *s, const char *path, const char *tok)
+{
+    FILE *f;
+    char *buf = NULL, *p;
+    size_t len;
+    long size;
+    int line = 1, rc = 0;
+    char where[600];
+    const char *saved_where = s->where;
+
+    if (s->depth >= MAX_BATCH_DEPTH)
+        return usage_error(s, tok, "batch files nest more than 16 deep (a "
+                           "cycle?)");
+    f = fopen(path, "rb");
+    if (!f) {
+        char msg[ERRSZ];
+        snprintf(msg, sizeof msg, "cannot open batch file '%s': %s", path,
+                 strerror(errno));
+        return usage_error(s, tok, msg);
+    }
+    if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 ||
+        (unsigned long)size > MAX_BATCH_BYTES || fseek(f, 0, SEEK_SET)) {
+        fclose(f);
+        return usage_error(s, tok, "batch file is unreadable or larger "
+                           "than 16 MiB");
+    }
+    buf = malloc((size_t)size + 1);
+    if (!buf) {
+        fclose(f);
+        return usage_error(s, tok, "out of memory");
+    }
+    len = fread(buf, 1, (size_t)size, f);
+    fclose(f);
+    buf[len] = '\0';
+    if (memchr(buf, '\0', len)) {
+        free(buf);
+        return usage_error(s, tok, "batch file contains a NUL byte");
+    }
+
+    ++s->depth;
+    p = buf;
+    while (*p && rc == 0) {
+        char *start;
+        if (*p == '\n') {
+            ++line;
+            ++p;
+            continue;
+        }
+        if (isspace((unsigned char)*p)) {
+            ++p;
+            continue;
+        }
+        if (*p == '#') {
+            while (*p && *p != '\n')
+                ++p;
+            continue;
+        }
+        start = p;
+        while (*p && !isspace((unsigned char)*p))
+            ++p;
+        {
+            char save = *p;
+            const char *dir_end = strrchr(path, '/');
+            *p = '\0';
+            snprintf(where, sizeof where, "%s:%d", path, line);
+            s->where = where;
+            /* Nested batches are looked up beside the including file
+             * first, so a suite runs from any directory. */
+            if (strncmp(start, "--batch=", 8) == 0 && start[8] != '/' &&
+                dir_end) {
+                char rel[1200];
+                FILE *t;
+                snprintf(rel, sizeof rel, "%.*s/%s", (int)(dir_end - path),
+                         path, start + 8);
+                t = fopen(rel, "rb");
+                if (t) {
+                    const char *pr;
+                    fclose(t);
+                    pr = pool_dup(rel, strlen(rel));
+                    rc = pr ? read_batch(s, pr, start)
+                            : usage_error(s, start, "out of memory");
+                } else {
+                    rc = do_token(s, start);
+                }
+            } else {
+                rc = do_token(s, start);
+            }
+            *p = save;
+        }
+    }
+    --s->depth;
+    s->where = saved_where;
+    free(buf);
+    return rc;
+}
+
+static const char *const global_names[] = {
+    "batch", "mode", "engine", "perf-template", "max-ms-per-prb",
+    "fix-times-per-prb", "seed", "device", "verbose", "src-file",
+    "dst-file", "diff-dst-file", "diff-src-file", "ws-file", NULL};
+
+/* Knobs about how to run, not what: not expanded, not in the repro. */
+static int do_global(state *s, const char *tok, const char *name,
+                     const char *v)
+{
+    char err[ERRSZ];
+    int x;
+    int64_t n;
+    double d;
+
+    if (strcmp(name, "mode") == 0) {
+        if (find_choice(modes, v, 1, &x) != 0)
+            return fail_choice(err, v, modes), usage_error(s, tok, err);
+        s->g.mode = (unsigned)x;
+    } else if (strcmp(name, "engine") == 0) {
+        if (find_choice(engines, v, 0, &x) != 0)
+            return fail_choice(err, v, engines), usage_error(s, tok, err);
+        s->g.engine = (cli_engine)x;
+    } else if (strcmp(name, "perf-template") == 0) {
+        if (find_choice(templates, v, 0, &x) != 0)
+            return fail_choice(err, v, templates), usage_error(s, tok, err);
+        s->run->tpl = (cli_template)x;
+    } else if (strcmp(name, "max-ms-per-prb") == 0) {
+        if (parse_double(v, &d, err) != 0)
+            return usage_error(s, tok, err);
+        if (d <= 0 || d > 3.6e6)
+            return usage_error(s, tok, "must be in (0, 3600000] ms");
+        s->g.max_ms = d;
+    } else if (strcmp(name, "fix-times-per-prb") == 0) {
+        if (parse_int(v, 0, 100000000, &n, err) != 0)
+            return usage_error(s, tok, err);
+        s->g.fix_times = n;
+    } else if (strcmp(name, "seed") == 0) {
+        if (parse_int(v, 0, INT64_MAX, &n, err) != 0)
+            return usage_error(s, tok, err);
+        s->g.seed = (uint64_t)n;
+    } else if (strcmp(name, "device") == 0) {
+        const char *sel = v[0] == '~' ? v + 1 : v;
+        if (!*sel)
+            return usage_error(s, tok, "empty device selector (P:D or "
+                               "~substring)");
+        s->run->device = pool_dup(sel, strlen(sel));
+    } else if (strcmp(name, "verbose") == 0) {
+        if (parse_int(v, 0, 10, &n, err) != 0)
+            return usage_error(s, tok, err);
+        s->run->verbose = (int)n;
+    } else if (strcmp(name, "roofline") == 0) {
+        if (find_choice(bools, v, 0, &x) != 0)
+            return fail_choice(err, v, bools), usage_error(s, tok, err);
+        s->run->roofline = x;
+    } else {
+        static const struct {
+            const char *name;
+            size_t off;
+        } files[] = {{"src-file", offsetof(cli_global, src_file)},
+                     {"dst-file", offsetof(cli_global, dst_file)},
+                     {"diff-dst-file", offsetof(cli_global, diff_dst_file)},
+                     {"diff-src-file", offsetof(cli_global, diff_src_file)},
+                     {"ws-file", offsetof(cli_global, ws_file)}};
+        size_t i;
+        for (i = 0; i < sizeof files / sizeof files[0]; ++i)
+            if (strcmp(name, files[i].name) == 0) {
+                const char *c = *v ? pool_dup(v, strlen(v)) : NULL;
+                if (*v && !c)
+                    return usage_error(s, tok, "out of memory");
+                memcpy((unsigned char *)&s->g + files[i].off, &c, sizeof c);
+                return 0;
+            }
+        return -1; /* not a global knob */
+    }
+    return 0;
+}
+
+static int do_token(state *s, const char *tok)
+{
+    char err[ERRSZ], name[64];
+    const char *eq, *v;
+    size_t nlen;
+    int i, rc;
+
+    if (tok[0] == '-' && tok[1] == 'v' && tok[2] == '\0') {
+        s->run->verbose = 1;
+        return 0;
+    }
+    if (strncmp(tok, "--", 2) != 0) {
+        cli_desc_raw raw;
+        if (tok[0] == '-')
+            return usage_error(s, tok, "unknown option (knobs are "
+                               "--name=value)");
+        if (!cli_desc_is_candidate(tok))
+            return usage_error(s, tok, "neither a knob (--name=value) nor a "
+                               "problem descriptor (mb2ic16ih10oh20...)");
+        if (cli_desc_parse(tok, &raw, err, sizeof err) != 0)
+            return usage_error(s, tok, err);
+        return expand(s, tok, &raw);
+    }
+    eq = strchr(tok, '=');
+    nlen = eq ? (size_t)(eq - tok - 2) : strlen(tok + 2);
+    if (nlen == 0 || nlen >= sizeof name)
+        return usage_error(s, tok, "unknown option");
+    memcpy(name, tok + 2, nlen);
+    name[nlen] = '\0';
+    v = eq ? eq + 1 : NULL;
+
+    /* Flags. */
+    if (!v) {
+        static const char *const needs_value = "needs a value: --%s=...";
+        if (strcmp(name, "reset") == 0) {
+            state_reset(s, 1);
+            return 0;
+        }
+        if (strcmp(name, "roofline") == 0) {
+            s->run->roofline = 1;
+            return 0;
+        }
+        if (strcmp(name, "list-devices") == 0) {
+            s->run->list_devices = 1;
+            return 0;
+        }
+        if (strcmp(name, "version") == 0) {
+            s->run->version = 1;
+            return 0;
+        }
+        if (strcmp(name, "help") == 0) {
+            s->run->help = 1;
+            return 0;
+        }
+        snprintf(err, sizeof err, needs_value, name);
+        for (i = 0; i < NKNOBS; ++i)
+            if (strcmp(name, knobs[i].name) == 0)
+                return usage_error(s, tok, err);
+        for (i = 0; global_names[i]; ++i)
+            if (strcmp(name, global_names[i]) == 0)
+                return usage_error(s, tok, err);
+        return usage_error(s, tok, "unknown option");
+    }
+
+    if (strcmp(name, "batch") == 0) {
+        if (!*v)
+            return usage_error(s, tok, "needs a file name");
+        return read_batch(s, v, tok);
+    }
+    for (i = 0; i < NKNOBS; ++i) {
+        const char *parts[MAX_LIST];
+        int n, j;
+        cli_opts scratch;
+        if (strcmp(name, knobs[i].name) != 0)
+            continue;
+        if (!*v)
+            return usage_error(s, tok, "empty value");
+        n = split(v, parts, MAX_LIST);
+        if (n < 0)
+            return usage_error(s, tok, "more than 64 comma-separated "
+                               "values");
+        opts_defaults(&scratch);
+        for (j = 0; j < n; ++j) {
+            if (!*parts[j])
+                return usage_error(s, tok, "empty item in the comma list");
+            if (knob_apply(&knobs[i], parts[j], &scratch, err) != 0)
+                return usage_error(s, tok, err);
+        }
+        s->val[i] = pool_dup(v, strlen(v));
+        return s->val[i] ? 0 : usage_error(s, tok, "out of memory");
+    }
+    rc = do_global(s, tok, name, v);
+    if (rc == -1)
+        return usage_error(s, tok, "unknown option");
+    return rc;
+}
+
+int cli_parse(int argc, char **argv, cli_prb_list *out, cli_run *run)
+{
+    state s;
+    int i, rc;
+
+    memset(&s, 0, sizeof s);
+    memset(run, 0, sizeof *run);
+    memset(out, 0, sizeof *out);
+    s.run = run;
+    s.out = out;
+    state_reset(&s, 0);
+    for (i = 1; i < argc; ++i) {
+        rc = do_token(&s, argv[i]);
+        if (rc != 0)
+            return rc;
+    }
+    return 0;
+}
+
+void cli_free_problems(cli_prb_list *l)
+{
+    size_t i;
+    free(l->v);
+    l->v = NULL;
+    l->n = l->cap = 0;
+    for (i = 0; i < pool_n; ++i)
+        free(pool[i]);
+    free(pool);
+    pool = NULL;
+    pool_n = pool_cap = 0;
+}
+
+void cli_usage(FILE *f)
+{
+    int i;
+    fprintf(f,
+            "usage: clresample [KNOBS] DESC... [--batch=FILE]...\n"
+            "A knob applies to the descriptors after it; comma lists expand "
+            "to every\ncombination. See clresample(1).\n\n"
+            "  --mode=C|P|CP|R|L       correctness, performance, both, run "
+            "only, list\n"
+            "  --engine=device|ref     run the library's plans (default) or "
+            "its CPU reference\n"
+            "  --device=P:D|~name      device (default: CLRS_DEVICE, else "
+            "the first)\n"
+            "  --list-devices --version --help\n"
+            "  --max-ms-per-prb=MS --fix-times-per-prb=N --roofline\n"
+            "  --perf-template=def|csv|json  --seed=N  -v\n"
+            "  --src-file= --dst-file= --diff-dst-file= --diff-src-file= "
+            "--ws-file= (.npy)\n"
+            "  --reset  --batch=FILE\n"
+            "problem knobs (default):\n");
+    for (i = 0; i < NKNOBS; ++i)
+        fprintf(f, "  --%s=%s\n", knobs[i].name, knobs[i].def);
+    fprintf(f, "descriptor: mb2ic16ih10iw10oh20ow20; id/od for 3-D, iw/ow "
+               "alone for 1-D;\n  pooling: kd kh kw, sd sh sw, pd ph pw, "
+               "fractions as kh3d2; n\"name\"\n");
+}

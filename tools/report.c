@@ -1,0 +1,289 @@
+/* clresample tool: what the user sees. Per-problem lines in benchdnn's
+ * style (def), CSV or JSON Lines, the summary and its exit status, the
+ * final performance table, and a progress line on a terminal's stderr. */
+#include "cli.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct row {
+    int index;
+    cli_status status;
+    char alg[16], dir[8], dt[16], tag[12], prb[96];
+    double min_ms, avg_ms, gbps, roof;
+} row;
+
+struct cli_report {
+    cli_template tpl;
+    size_t total, done;
+    size_t counts[ST_COUNT_];
+    double t0;
+    int tty, progress_shown, want_perf, verbose;
+    row *rows;
+    size_t nrows;
+};
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+cli_report *cli_report_create(cli_template tpl, size_t total, int want_perf,
+                              int verbose)
+{
+    cli_report *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->tpl = tpl;
+    r->total = total;
+    r->t0 = now_s();
+    r->tty = isatty(STDERR_FILENO);
+    r->want_perf = want_perf;
+    r->verbose = verbose;
+    if (want_perf && tpl == TPL_DEF && total > 0) {
+        r->rows = calloc(total, sizeof *r->rows);
+        if (!r->rows)
+            r->want_perf = 0; /* the table is a convenience; lines remain */
+    }
+    if (tpl == TPL_CSV)
+        printf("index,name,prb,dir,alg,sdt,ddt,tag,status,max_abs_diff,"
+               "max_rel_diff,min_ms,avg_ms,bytes,gbps,roofline_pct,build_ms,"
+               "cache,repro,detail\n");
+    return r;
+}
+
+static void clear_progress(cli_report *r)
+{
+    if (r->progress_shown) {
+        fputs("\r\033[K", stderr);
+        fflush(stderr);
+        r->progress_shown = 0;
+    }
+}
+
+void cli_report_progress(cli_report *r, const cli_prb *p)
+{
+    double el = now_s() - r->t0;
+    /* Only on a terminal and only once the batch has taken a second:
+     * logs and quick runs stay clean. */
+    if (!r->tty || el < 1.0)
+        return;
+    fprintf(stderr, "\r\033[K[%zu/%zu %3.0f%% %.0fs] %s %s %.60s",
+            r->done + 1, r->total,
+            100.0 * (double)r->done / (double)(r->total ? r->total : 1), el,
+            cli_dir_name(p->o.dir), cli_alg_name(p->o.alg), p->shape);
+    fflush(stderr);
+    r->progress_shown = 1;
+}
+
+/* ---- value printers ---- */
+
+static void num_json(double v, const char *fmt)
+{
+    if (isfinite(v))
+        printf(fmt, v);
+    else
+        printf("null");
+}
+
+static void str_json(const char *s)
+{
+    putchar('"');
+    for (; *s; ++s) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c < 0x20)
+            printf("\\u%04x", c);
+        else
+            putchar(c);
+    }
+    putchar('"');
+}
+
+static void num_csv(double v, const char *fmt)
+{
+    if (isfinite(v))
+        printf(fmt, v);
+    putchar(',');
+}
+
+static void str_csv(const char *s, int last)
+{
+    putchar('"');
+    for (; *s; ++s) {
+        if (*s == '"')
+            putchar('"');
+        putchar(*s == '\n' ? ' ' : *s);
+    }
+    putchar('"');
+    if (!last)
+        putchar(',');
+}
+
+static const char *dtn(clrs_dtype dt) { return cli_dtype_of(dt)->name; }
+
+void cli_report_problem(cli_report *rep, const cli_prb *p,
+                        const cli_result *r)
+{
+    int perf = (p->g.mode & MODE_P) && isfinite(r->min_ms);
+
+    clear_progress(rep);
+    ++rep->done;
+    ++rep->counts[r->status];
+
+    if (rep->tpl == TPL_JSON) {
+        printf("{\"index\":%d,\"name\":", p->index);
+        str_json(p->d.name);
+        printf(",\"prb\":");
+        str_json(p->shape);
+        printf(",\"repro\":");
+        str_json(p->repro);
+        printf(",\"dir\":\"%s\",\"alg\":\"%s\",\"sdt\":\"%s\",\"ddt\":"
+               "\"%s\",\"tag\":\"%s\",\"status\":\"%s\",",
+               cli_dir_name(p->o.dir), cli_alg_name(p->o.alg), dtn(p->o.sdt),
+               dtn(p->o.ddt), p->o.tag->name, cli_status_name(r->status));
+        printf("\"max_abs_diff\":");
+        num_json(r->checked ? r->max_abs : NAN, "%.9g");
+        printf(",\"max_rel_diff\":");
+        num_json(r->checked ? r->max_rel : NAN, "%.9g");
+        printf(",\"min_ms\":");
+        num_json(r->min_ms, "%.6f");
+        printf(",\"avg_ms\":");
+        num_json(r->avg_ms, "%.6f");
+        printf(",\"bytes\":%.0f,\"gbps\":", r->bytes);
+        num_json(r->gbps, "%.3f");
+        printf(",\"roofline_pct\":");
+        num_json(r->roof_pct, "%.1f");
+        printf(",\"build_ms\":");
+        num_json(r->build_ms, "%.3f");
+        printf(",\"cache\":\"%s\",\"detail\":", r->cache);
+        str_json(r->detail);
+        printf("}\n");
+    } else if (rep->tpl == TPL_CSV) {
+        printf("%d,", p->index);
+        str_csv(p->d.name, 0);
+        str_csv(p->shape, 0);
+        printf("%s,%s,%s,%s,%s,%s,", cli_dir_name(p->o.dir),
+               cli_alg_name(p->o.alg), dtn(p->o.sdt), dtn(p->o.ddt),
+               p->o.tag->name, cli_status_name(r->status));
+        num_csv(r->checked ? r->max_abs : NAN, "%.9g");
+        num_csv(r->checked ? r->max_rel : NAN, "%.9g");
+        num_csv(r->min_ms, "%.6f");
+        num_csv(r->avg_ms, "%.6f");
+        printf("%.0f,", r->bytes);
+        num_csv(r->gbps, "%.3f");
+        num_csv(r->roof_pct, "%.1f");
+        num_csv(r->build_ms, "%.3f");
+        printf("%s,", r->cache);
+        str_csv(p->repro, 0);
+        str_csv(r->detail, 1);
+        putchar('\n');
+    } else {
+        printf("%d:%s", p->index, cli_status_name(r->status));
+        if (r->status == ST_FAILED && r->checked)
+            printf(" (%s; max_diff:%.6g max_rdiff:%.6g)", r->detail,
+                   r->max_abs, r->max_rel);
+        else if (r->detail[0])
+            printf(" (%s)", r->detail);
+        else if (rep->verbose && r->checked)
+            printf(" (%lld points; max_diff:%.6g max_rdiff:%.6g)",
+                   (long long)r->checked, r->max_abs, r->max_rel);
+        printf(" __REPRO: %s\n", p->repro);
+        if (perf) {
+            char roof[32], build[32];
+            if (isfinite(r->roof_pct))
+                snprintf(roof, sizeof roof, "%.1f%%", r->roof_pct);
+            else
+                snprintf(roof, sizeof roof, "-");
+            if (isfinite(r->build_ms))
+                snprintf(build, sizeof build, "%.1f", r->build_ms);
+            else
+                snprintf(build, sizeof build, "-");
+            printf("perf,%s,%s,%s,min_ms:%.4f,avg_ms:%.4f,GB/s:%.2f,"
+                   "roofline:%s,build_ms:%s,cache:%s\n",
+                   p->g.engine == ENGINE_REF ? "ref" : "device",
+                   p->d.name[0] ? p->d.name : "-", p->repro, r->min_ms,
+                   r->avg_ms, r->gbps, roof, build, r->cache);
+        }
+    }
+    /* Worst points: on stdout beside a def line, on stderr otherwise so
+     * CSV and JSON stay machine-readable. */
+    if (r->worst[0])
+        fputs(r->worst, rep->tpl == TPL_DEF ? stdout : stderr);
+    fflush(stdout);
+
+    if (rep->rows && rep->nrows < rep->total && (p->g.mode & MODE_P)) {
+        row *w = &rep->rows[rep->nrows++];
+        w->index = p->index;
+        w->status = r->status;
+        snprintf(w->alg, sizeof w->alg, "%s", cli_alg_name(p->o.alg));
+        snprintf(w->dir, sizeof w->dir, "%s", cli_dir_name(p->o.dir));
+        snprintf(w->dt, sizeof w->dt, "%s/%s", dtn(p->o.sdt), dtn(p->o.ddt));
+        snprintf(w->tag, sizeof w->tag, "%s", p->o.tag->name);
+        /* A named problem is shown by its name: shapes are long. */
+        snprintf(w->prb, sizeof w->prb, "%.*s", (int)sizeof w->prb - 1,
+                 p->d.name[0] ? p->d.name : p->shape);
+        w->min_ms = r->min_ms;
+        w->avg_ms = r->avg_ms;
+        w->gbps = r->gbps;
+        w->roof = r->roof_pct;
+    }
+}
+
+static void print_table(const cli_report *rep)
+{
+    size_t i;
+    printf("\n%4s %-17s %-7s %-5s %-9s %-6s %-40s %9s %9s %8s %6s\n", "#",
+           "status", "alg", "dir", "sdt/ddt", "tag", "problem", "min_ms",
+           "avg_ms", "GB/s", "roof%");
+    for (i = 0; i < rep->nrows; ++i) {
+        const row *w = &rep->rows[i];
+        printf("%4d %-17s %-7s %-5s %-9s %-6s %-40.40s", w->index,
+               cli_status_name(w->status), w->alg, w->dir, w->dt, w->tag,
+               w->prb);
+        if (isfinite(w->min_ms))
+            printf(" %9.3f %9.3f %8.2f", w->min_ms, w->avg_ms, w->gbps);
+        else
+            printf(" %9s %9s %8s", "-", "-", "-");
+        if (isfinite(w->roof))
+            printf(" %5.1f%%\n", w->roof);
+        else
+            printf(" %6s\n", "-");
+    }
+}
+
+int cli_report_finish(cli_report *rep)
+{
+    const size_t *c = rep->counts;
+    size_t passed = c[ST_PASSED] + c[ST_EXECUTED];
+    FILE *f = rep->tpl == TPL_DEF ? stdout : stderr;
+
+    clear_progress(rep);
+    if (rep->tpl == TPL_DEF && rep->nrows > 0)
+        print_table(rep);
+    fprintf(f, "tests:%zu passed:%zu skipped:%zu unimplemented:%zu "
+            "invalid_arguments:%zu failed:%zu",
+            rep->done, passed, c[ST_SKIPPED],
+            c[ST_UNIMPLEMENTED], c[ST_INVALID], c[ST_FAILED]);
+    if (c[ST_LISTED])
+        fprintf(f, " listed:%zu", c[ST_LISTED]);
+    fprintf(f, "\ntotal: %.2f s\n", now_s() - rep->t0);
+    fflush(f);
+    return c[ST_FAILED] || c[ST_UNIMPLEMENTED] || c[ST_INVALID]
+               ? CLI_EXIT_FAIL
+               : CLI_EXIT_OK;
+}
+
+void cli_report_destroy(cli_report *rep)
+{
+    if (!rep)
+        return;
+    free(rep->rows);
+    free(rep);
+}

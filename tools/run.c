@@ -1,0 +1,976 @@
+/* clresample tool: running one problem. Builds the library descriptors,
+ * fills or reads the inputs, runs the device plan (or the CPU reference
+ * as the engine), checks against clrs_reference_* with the SPEC section 7
+ * tolerances, times it, and writes requested .npy outputs. */
+#include "cli.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Roles of the tensors a problem touches. */
+enum { T_SRC, T_DST, T_INDEX, T_DIFF_DST, T_DIFF_SRC, T_COUNT };
+static const char *const role_names[T_COUNT] = {"src", "dst", "index",
+                                                 "diff_dst", "diff_src"};
+
+typedef struct tensor {
+    clrs_tensor_desc *d;     /* in the problem's tag */
+    clrs_tensor_desc *dense; /* abx twin, for the reference engine's oracle */
+    clrs_dtype dt;
+    size_t bytes;
+    int64_t elems;
+    void *host;  /* engine's copy: inputs, or outputs read back */
+    void *exp;   /* oracle output (outputs only) */
+    void *dhost; /* dense copy for the reference engine */
+    cl_mem mem;
+    int used, is_output;
+} tensor;
+
+typedef struct job {
+    const cli_prb *p;
+    cli_env *env;
+    cli_result *r;
+    clrs_resample_desc *op;
+    tensor t[T_COUNT];
+    int rank;
+    int backward;
+    clrs_plan *plan;
+} job;
+
+const char *cli_status_name(cli_status s)
+{
+    static const char *const n[ST_COUNT_] = {
+        "PASSED", "FAILED", "SKIPPED", "UNIMPLEMENTED", "INVALID_ARGUMENTS",
+        "EXECUTED", "LISTED"};
+    return (unsigned)s < ST_COUNT_ ? n[s] : "?";
+}
+
+static void set_status(cli_result *r, cli_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void set_status(cli_result *r, cli_status st, const char *fmt, ...)
+{
+    va_list ap;
+    r->status = st;
+    char *c;
+    va_start(ap, fmt);
+    vsnprintf(r->detail, sizeof r->detail, fmt, ap);
+    va_end(ap);
+    /* Build logs span lines; a status line must stay one line. */
+    for (c = r->detail; *c; ++c)
+        if (*c == '\n' || *c == '\r')
+            *c = c[1] ? ' ' : '\0';
+}
+
+/* The context of the problem being run, for error details. */
+static const clrs_context *lib_ctx;
+
+/* A library error becomes the problem's status: missing features are
+ * UNIMPLEMENTED, size limits SKIPPED, OpenCL trouble FAILED, and the rest
+ * are arguments the library refused. */
+static void lib_status(cli_result *r, clrs_status st, const char *what)
+{
+    const char *msg = clrs_last_error();
+    cli_status s;
+    /* Calls on a context keep their detail there. */
+    if (!msg[0] && lib_ctx)
+        msg = clrs_context_last_error(lib_ctx);
+    if (!msg[0])
+        msg = clrs_status_string(st);
+    switch (st) {
+    case CLRS_ERR_NOT_IMPLEMENTED:
+    case CLRS_ERR_UNSUPPORTED: s = ST_UNIMPLEMENTED; break;
+    case CLRS_ERR_TOO_LARGE:
+    case CLRS_ERR_OUT_OF_MEMORY: s = ST_SKIPPED; break;
+    case CLRS_ERR_OPENCL:
+    case CLRS_ERR_BUILD_FAILED:
+    case CLRS_ERR_NO_DEVICE: s = ST_FAILED; break;
+    default: s = ST_INVALID; break;
+    }
+    set_status(r, s, "%s: %s: %s", what, clrs_status_name(st), msg);
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* ---- descriptors ---- */
+
+#define TRY_SET(call, name)                                                  \
+    do {                                                                     \
+        clrs_status st_ = (call);                                            \
+        if (st_ < 0) {                                                       \
+            lib_status(j->r, st_, name);                                     \
+            return -1;                                                       \
+        }                                                                    \
+    } while (0)
+
+/* One per-axis knob value per spatial axis (one value broadcasts). */
+static int per_axis(int n, int a)
+{
+    return n == 1 ? 0 : a;
+}
+
+static int build_op(job *j)
+{
+    const cli_opts *o = &j->p->o;
+    const cli_desc *d = &j->p->d;
+    int nsp = d->nsp, first = CLI_SP - nsp, a;
+    clrs_fraction pre[CLI_SP], post[CLI_SP];
+
+    TRY_SET(clrs_resample_desc_create(&j->op, cli_alg_mode(o->alg)),
+            "resample_desc_create");
+    if (d->has_window)
+        TRY_SET(clrs_resample_desc_set_window_fraction(j->op, nsp,
+                                                       d->k + first),
+                "set_window");
+    if (d->has_stride)
+        TRY_SET(clrs_resample_desc_set_stride_fraction(j->op, nsp,
+                                                       d->s + first),
+                "set_stride");
+    if (d->has_window || d->has_pad) {
+        for (a = 0; a < nsp; ++a) {
+            pre[a] = d->p[first + a];
+            post[a] = d->post[first + a];
+        }
+        TRY_SET(clrs_resample_desc_set_padding_sizes_fraction(j->op, nsp,
+                                                              pre, post),
+                "set_padding_sizes");
+    }
+    if (o->pad_mode != CLRS_PAD_DEFAULT)
+        TRY_SET(clrs_resample_desc_set_padding(j->op,
+                                               (clrs_padding)o->pad_mode,
+                                               o->pad_value),
+                "set_padding");
+    if (o->coord != CLRS_COORD_DEFAULT)
+        TRY_SET(clrs_resample_desc_set_coord(j->op, (clrs_coord)o->coord),
+                "set_coord");
+    if (o->rounding != CLRS_ROUND_PREFER_FLOOR)
+        TRY_SET(clrs_resample_desc_set_rounding(j->op,
+                                                (clrs_rounding)o->rounding),
+                "set_rounding");
+    if (o->cubic_a != -0.75)
+        TRY_SET(clrs_resample_desc_set_cubic_a(j->op, o->cubic_a),
+                "set_cubic_a");
+    if (o->exclude_outside)
+        TRY_SET(clrs_resample_desc_set_exclude_outside(j->op, 1),
+                "set_exclude_outside");
+    if (o->antialias)
+        TRY_SET(clrs_resample_desc_set_antialias(j->op, 1), "set_antialias");
+    if (o->n_scales) {
+        double s[CLI_SP];
+        for (a = 0; a < nsp; ++a)
+            s[a] = o->scales[per_axis(o->n_scales, a)];
+        TRY_SET(clrs_resample_desc_set_scales(j->op, nsp, s), "set_scales");
+    }
+    if (o->n_roi) {
+        double s[CLI_SP], e[CLI_SP];
+        for (a = 0; a < nsp; ++a) {
+            s[a] = o->roi_s[per_axis(o->n_roi, a)];
+            e[a] = o->roi_e[per_axis(o->n_roi, a)];
+        }
+        TRY_SET(clrs_resample_desc_set_roi(j->op, nsp, s, e), "set_roi");
+    }
+    if (o->extrapolation != 0)
+        TRY_SET(clrs_resample_desc_set_extrapolation_value(j->op,
+                                                           o->extrapolation),
+                "set_extrapolation_value");
+    if (o->index_format != CLRS_INDEX_WINDOW)
+        TRY_SET(clrs_resample_desc_set_index_format(
+                    j->op, (clrs_index_format)o->index_format),
+                "set_index_format");
+    if (o->nan_policy != CLRS_NAN_PROPAGATE)
+        TRY_SET(clrs_resample_desc_set_nan_policy(
+                    j->op, (clrs_nan_policy)o->nan_policy),
+                "set_nan_policy");
+    if (o->dir == DIR_FWD_I)
+        TRY_SET(clrs_resample_desc_set_inference(j->op, 1), "set_inference");
+    /* Offsets last: they select their own coordinate mode. */
+    if (o->n_offsets) {
+        float in[CLI_SP], out[CLI_SP];
+        for (a = 0; a < nsp; ++a) {
+            in[a] = o->in_off[per_axis(o->n_offsets, a)];
+            out[a] = o->out_off[per_axis(o->n_offsets, a)];
+        }
+        TRY_SET(clrs_resample_desc_set_pixel_offsets(j->op, nsp, in, out),
+                "set_pixel_offsets");
+    }
+    return 0;
+}
+
+static int make_tensor(job *j, int role, clrs_dtype dt, const int64_t *dims,
+                       int is_output)
+{
+    tensor *t = &j->t[role];
+    char what[64];
+    snprintf(what, sizeof what, "%s tensor", role_names[role]);
+    TRY_SET(clrs_tensor_desc_create_tag(&t->d, dt, j->rank, dims,
+                                        j->p->o.tag->tag),
+            what);
+    TRY_SET(clrs_tensor_desc_create_tag(&t->dense, dt, j->rank, dims,
+                                        CLRS_TAG_ABX),
+            what);
+    t->dt = dt;
+    t->bytes = clrs_tensor_desc_bytes(t->d);
+    t->elems = clrs_tensor_desc_elements(t->d);
+    t->used = 1;
+    t->is_output = is_output;
+    return 0;
+}
+
+static int build_tensors(job *j)
+{
+    const cli_prb *p = j->p;
+    const cli_desc *d = &p->d;
+    int64_t in[CLRS_MAX_RANK], out[CLRS_MAX_RANK];
+    int a, first = CLI_SP - d->nsp;
+    clrs_dtype idt;
+
+    j->rank = d->nsp + 2;
+    in[0] = out[0] = d->mb;
+    in[1] = out[1] = d->ic;
+    for (a = first; a < CLI_SP; ++a) {
+        in[2 + a - first] = d->in[a];
+        out[2 + a - first] = d->out[a];
+    }
+    j->backward = p->o.dir == DIR_BWD_D;
+    if (!j->backward) {
+        if (make_tensor(j, T_SRC, p->o.sdt, in, 0) ||
+            make_tensor(j, T_DST, p->o.ddt, out, 1))
+            return -1;
+        if (p->o.alg == ALG_MAX && p->o.dir == DIR_FWD_D) {
+            TRY_SET(clrs_resample_desc_index_dtype(j->op, j->t[T_SRC].d,
+                                                   &idt),
+                    "index_dtype");
+            if (make_tensor(j, T_INDEX, idt, out, 1))
+                return -1;
+        }
+        return 0;
+    }
+    /* Backward: diff_src in sdt, diff_dst in ddt (benchdnn's naming). */
+    if (make_tensor(j, T_DIFF_SRC, p->o.sdt, in, 1) ||
+        make_tensor(j, T_DIFF_DST, p->o.ddt, out, 0))
+        return -1;
+    if (p->o.alg == ALG_MAX) {
+        if (p->g.ws_file) {
+            TRY_SET(clrs_resample_desc_index_dtype(j->op,
+                                                   j->t[T_DIFF_SRC].d, &idt),
+                    "index_dtype");
+            if (make_tensor(j, T_INDEX, idt, out, 0))
+                return -1;
+        } else if (make_tensor(j, T_SRC, p->o.sdt, in, 0)) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---- host data ---- */
+
+static uint64_t mix64(uint64_t x)
+{
+    x += UINT64_C(0x9e3779b97f4a7c15);
+    x = (x ^ (x >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    x = (x ^ (x >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return x ^ (x >> 31);
+}
+
+/* benchdnn-style exact-friendly values, a pure function of (seed, role,
+ * logical index) so that a repro line refills identically wherever it
+ * runs. Nearest and max get both signs over a wide range. Weighted modes
+ * get values in [v, 2v]: cubic's negative lobes then cannot cancel a sum
+ * down to near zero, where a relative tolerance would judge rounding
+ * noise rather than the kernel. */
+static double fill_value(uint64_t seed, int role, int64_t i, clrs_dtype dt,
+                         int exact_mode)
+{
+    uint64_t h = mix64(mix64(seed * 8 + (uint64_t)role) ^ (uint64_t)i);
+    int64_t k;
+    switch (dt) {
+    case CLRS_U8: return exact_mode ? (double)(h % 256) : 32 + (double)(h % 33);
+    case CLRS_S8:
+        return exact_mode ? (double)(int64_t)(h % 255) - 127
+                          : 32 + (double)(h % 33);
+    case CLRS_S32:
+    case CLRS_S64:
+        return exact_mode ? (double)(int64_t)(h % 20001) - 10000
+                          : 512 + (double)(h % 513);
+    default:
+        k = exact_mode ? (int64_t)(h % 257) - 128 : 64 + (int64_t)(h % 65);
+        return (double)k / 16.0;
+    }
+}
+
+static int host_alloc(job *j)
+{
+    int i;
+    double need = 0;
+    long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+    for (i = 0; i < T_COUNT; ++i)
+        if (j->t[i].used)
+            need += 3.0 * (double)j->t[i].bytes;
+    /* Linux overcommits: a malloc that succeeds can still kill us later. */
+    if (pages > 0 && psize > 0 && need > 0.6 * (double)pages * psize) {
+        set_status(j->r, ST_SKIPPED, "needs %.1f GiB of host memory; the "
+                   "machine has %.1f GiB", need / 1073741824.0,
+                   (double)pages * psize / 1073741824.0);
+        return -1;
+    }
+    for (i = 0; i < T_COUNT; ++i) {
+        tensor *t = &j->t[i];
+        if (!t->used)
+            continue;
+        t->host = malloc(t->bytes);
+        t->exp = t->is_output ? malloc(t->bytes) : NULL;
+        if (!t->host || (t->is_output && !t->exp)) {
+            set_status(j->r, ST_SKIPPED, "out of host memory for %s (%zu "
+                       "bytes)", role_names[i], t->bytes);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Output poison: NaN for floating types (any unwritten element fails the
+ * check), a byte pattern for integers. Blocked padding lanes get it too. */
+static void poison(void *buf, clrs_dtype dt, size_t bytes)
+{
+    size_t i, n;
+    const cli_dtype *t = cli_dtype_of(dt);
+    if (!t->is_float) {
+        memset(buf, 0x5a, bytes);
+        return;
+    }
+    n = bytes / clrs_dtype_size(dt);
+    for (i = 0; i < n; ++i)
+        cli_store(buf, dt, (int64_t)i, NAN);
+}
+
+/* .npy element type for a tensor dtype: bf16 travels as f32. */
+static clrs_dtype npy_dt(clrs_dtype dt)
+{
+    return dt == CLRS_BF16 ? CLRS_F32 : dt;
+}
+
+static int read_input(job *j, int role, const char *path)
+{
+    tensor *t = &j->t[role];
+    const cli_dtype *nd = cli_dtype_of(npy_dt(t->dt));
+    int64_t dims[CLRS_MAX_RANK];
+    void *buf;
+    cli_iter it;
+    char err[400];
+    int bl = j->p->o.tag->blocked;
+
+    clrs_tensor_desc_get(t->d, dims, NULL);
+    buf = malloc((size_t)t->elems * nd->npy_size);
+    if (!buf) {
+        set_status(j->r, ST_SKIPPED, "out of memory reading %s", path);
+        return -1;
+    }
+    if (npy_read(path, nd->npy, nd->npy_size, j->rank, dims, buf, err,
+                 sizeof err) != 0) {
+        set_status(j->r, ST_INVALID, "%s file: %s", role_names[role], err);
+        free(buf);
+        return -1;
+    }
+    memset(t->host, 0, t->bytes);
+    cli_iter_init(&it, t->d, bl);
+    while (cli_iter_next(&it))
+        cli_store(t->host, t->dt, it.off,
+                  cli_load(buf, nd->dt, it.count - 1));
+    free(buf);
+    return 0;
+}
+
+static int write_output(job *j, int role, const void *data, const char *path)
+{
+    tensor *t = &j->t[role];
+    const cli_dtype *nd = cli_dtype_of(npy_dt(t->dt));
+    int64_t dims[CLRS_MAX_RANK];
+    void *buf;
+    cli_iter it;
+    char err[400];
+
+    clrs_tensor_desc_get(t->d, dims, NULL);
+    buf = malloc((size_t)t->elems * nd->npy_size);
+    if (!buf) {
+        set_status(j->r, ST_SKIPPED, "out of memory writing %s", path);
+        return -1;
+    }
+    cli_iter_init(&it, t->d, j->p->o.tag->blocked);
+    while (cli_iter_next(&it))
+        cli_store(buf, nd->dt, it.count - 1, cli_load(data, t->dt, it.off));
+    if (npy_write(path, nd->npy, nd->npy_size, j->rank, dims, buf, err,
+                  sizeof err) != 0) {
+        set_status(j->r, ST_FAILED, "%s", err);
+        free(buf);
+        return -1;
+    }
+    free(buf);
+    return 0;
+}
+
+static int fill_inputs(job *j)
+{
+    const cli_prb *p = j->p;
+    int exact = p->o.alg == ALG_NEAREST || p->o.alg == ALG_MAX;
+    int i;
+    for (i = 0; i < T_COUNT; ++i) {
+        tensor *t = &j->t[i];
+        const char *file = NULL;
+        cli_iter it;
+        if (!t->used)
+            continue;
+        if (t->is_output) {
+            poison(t->host, t->dt, t->bytes);
+            continue;
+        }
+        if (i == T_SRC)
+            file = p->g.src_file;
+        else if (i == T_DIFF_DST)
+            file = p->g.diff_dst_file;
+        else if (i == T_INDEX)
+            file = p->g.ws_file;
+        if (file) {
+            if (read_input(j, i, file) != 0)
+                return -1;
+            continue;
+        }
+        memset(t->host, 0, t->bytes); /* blocked padding lanes */
+        cli_iter_init(&it, t->d, p->o.tag->blocked);
+        while (cli_iter_next(&it))
+            cli_store(t->host, t->dt, it.off,
+                      fill_value(p->g.seed, i, it.count - 1, t->dt, exact));
+    }
+    return 0;
+}
+
+/* Copies logical elements between two layouts of one shape. */
+static void relayout(const clrs_tensor_desc *sd, int sblocked,
+                     const void *src, const clrs_tensor_desc *dd,
+                     int dblocked, void *dst, clrs_dtype dt)
+{
+    cli_iter a, b;
+    cli_iter_init(&a, sd, sblocked);
+    cli_iter_init(&b, dd, dblocked);
+    while (cli_iter_next(&a) && cli_iter_next(&b))
+        cli_store(dst, dt, b.off, cli_load(src, dt, a.off));
+}
+
+/* ---- reference ---- */
+
+static clrs_status run_reference(job *j, int dense, int into_exp)
+{
+    clrs_host_args h;
+    tensor *t = j->t;
+    memset(&h, 0, sizeof h);
+#define PICK(k) (dense ? t[k].dhost : (into_exp && t[k].is_output ? t[k].exp : t[k].host))
+#define DESC(k) (t[k].used ? (dense ? t[k].dense : t[k].d) : NULL)
+    if (!j->backward) {
+        h.src = PICK(T_SRC);
+        h.dst = PICK(T_DST);
+        h.index = t[T_INDEX].used ? PICK(T_INDEX) : NULL;
+        return clrs_reference_forward(j->op, DESC(T_SRC), DESC(T_DST),
+                                      DESC(T_INDEX), &h);
+    }
+    h.diff_dst = PICK(T_DIFF_DST);
+    h.diff_src = PICK(T_DIFF_SRC);
+    h.index = t[T_INDEX].used ? PICK(T_INDEX) : NULL;
+    h.src = t[T_SRC].used ? PICK(T_SRC) : NULL;
+    return clrs_reference_backward(j->op, DESC(T_DIFF_SRC), DESC(T_DIFF_DST),
+                                   DESC(T_INDEX), DESC(T_SRC), &h);
+#undef PICK
+#undef DESC
+}
+
+/* ---- device ---- */
+
+static int cl_fail(job *j, cl_int err, const char *what)
+{
+    set_status(j->r, ST_FAILED, "%s failed (OpenCL error %d)", what,
+               (int)err);
+    return -1;
+}
+
+static int device_setup(job *j)
+{
+    cl_context c;
+    cl_command_queue q;
+    cl_int err;
+    int i;
+
+    clrs_context_get_cl(j->env->ctx, &c, NULL, &q);
+    for (i = 0; i < T_COUNT; ++i) {
+        tensor *t = &j->t[i];
+        if (!t->used)
+            continue;
+        t->mem = clCreateBuffer(c, CL_MEM_READ_WRITE, t->bytes, NULL, &err);
+        if (!t->mem) {
+            set_status(j->r, ST_SKIPPED, "clCreateBuffer of %zu bytes for "
+                       "%s failed (OpenCL error %d)", t->bytes,
+                       role_names[i], (int)err);
+            return -1;
+        }
+        /* Outputs start poisoned on the device too. */
+        err = clEnqueueWriteBuffer(q, t->mem, CL_TRUE, 0, t->bytes, t->host,
+                                   0, NULL, NULL);
+        if (err != CL_SUCCESS)
+            return cl_fail(j, err, "clEnqueueWriteBuffer");
+    }
+    return 0;
+}
+
+static clrs_status device_execute(job *j, cl_event *ev)
+{
+    clrs_args a;
+    memset(&a, 0, sizeof a);
+    a.src = j->t[T_SRC].mem;
+    a.dst = j->t[T_DST].mem;
+    a.index = j->t[T_INDEX].mem;
+    a.diff_dst = j->t[T_DIFF_DST].mem;
+    a.diff_src = j->t[T_DIFF_SRC].mem;
+    return clrs_execute(j->plan, &a, 0, NULL, ev);
+}
+
+static int device_read_outputs(job *j)
+{
+    cl_command_queue q;
+    cl_int err;
+    int i;
+    clrs_context_get_cl(j->env->ctx, NULL, NULL, &q);
+    for (i = 0; i < T_COUNT; ++i) {
+        tensor *t = &j->t[i];
+        if (!t->used || !t->is_output)
+            continue;
+        err = clEnqueueReadBuffer(q, t->mem, CL_TRUE, 0, t->bytes, t->host,
+                                  0, NULL, NULL);
+        if (err != CL_SUCCESS)
+            return cl_fail(j, err, "clEnqueueReadBuffer");
+    }
+    return 0;
+}
+
+static int device_plan(job *j)
+{
+    clrs_cache_stats a, b;
+    clrs_status st;
+    double t0;
+    const cli_prb *p = j->p;
+
+    clrs_context_get_cache_stats(j->env->ctx, &a);
+    t0 = now_ms();
+    if (!j->backward)
+        st = clrs_plan_create_forward(&j->plan, j->env->ctx, j->op,
+                                      j->t[T_SRC].d, j->t[T_DST].d,
+                                      j->t[T_INDEX].used ? j->t[T_INDEX].d
+                                                         : NULL);
+    else
+        st = clrs_plan_create_backward(
+            &j->plan, j->env->ctx, j->op, j->t[T_DIFF_SRC].d,
+            j->t[T_DIFF_DST].d,
+            j->t[T_INDEX].used ? j->t[T_INDEX].d : NULL,
+            j->t[T_SRC].used ? j->t[T_SRC].d : NULL);
+    j->r->build_ms = now_ms() - t0;
+    clrs_context_get_cache_stats(j->env->ctx, &b);
+    /* Honest about where the program came from: whichever counter moved
+     * during this plan's creation. */
+    j->r->cache = b.builds > a.builds         ? "built"
+                  : b.disk_hits > a.disk_hits ? "disk"
+                  : b.memory_hits > a.memory_hits ? "memory"
+                                                  : "off";
+    if (st < 0) {
+        j->plan = NULL;
+        lib_status(j->r, st, p->o.dir == DIR_BWD_D ? "plan_create_backward"
+                                                   : "plan_create_forward");
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- check ---- */
+
+/* Taps per output element, to pick the wide-window f32 tolerance. */
+static double taps_estimate(const job *j)
+{
+    const cli_prb *p = j->p;
+    double taps = 1;
+    int a;
+    for (a = CLI_SP - p->d.nsp; a < CLI_SP; ++a) {
+        double in = (double)p->d.in[a], out = (double)p->d.out[a];
+        double f = in > out ? in / out : 1;
+        if (p->d.has_window) {
+            const clrs_fraction *k = &p->d.k[a];
+            taps *= ceil((double)k->num / (double)k->den) +
+                    (k->den != 1 || p->d.s[a].den != 1 ||
+                     p->d.p[a].den != 1);
+        } else if (p->o.alg == ALG_LINEAR) {
+            taps *= p->o.antialias ? ceil(2 * f) + 1 : 2;
+        } else if (p->o.alg == ALG_CUBIC) {
+            taps *= p->o.antialias ? ceil(4 * f) + 1 : 4;
+        }
+    }
+    return taps;
+}
+
+/* SPEC section 7. Returns the allowed error and whether it is relative. */
+static double tolerance(const job *j, clrs_dtype dt, int role, int *rel)
+{
+    const cli_prb *p = j->p;
+    int exact = p->o.alg == ALG_NEAREST || p->o.alg == ALG_MAX ||
+                role == T_INDEX;
+    double base;
+    *rel = 0;
+    if (exact)
+        return 0;
+    if (!cli_dtype_of(dt)->is_float)
+        return 1;
+    *rel = 1;
+    if (dt == CLRS_F64 && p->o.sdt == CLRS_F64)
+        base = 1e-12;
+    else
+        base = taps_estimate(j) > 64 ? 1e-5 : 2e-6;
+    if (dt == CLRS_F16 && base < 6.8e-3)
+        base = 6.8e-3;
+    if (dt == CLRS_BF16 && base < 5.5e-2)
+        base = 5.5e-2;
+    return base;
+}
+
+typedef struct point {
+    double bad; /* error / tolerance */
+    int64_t idx[CLRS_MAX_RANK];
+    double exp, got, diff, rdiff;
+    int role;
+} point;
+#define NWORST 5
+
+static void compare(job *j, int role, const void *exp,
+                    const clrs_tensor_desc *ed, int eblocked, point *worst)
+{
+    tensor *t = &j->t[role];
+    cli_result *r = j->r;
+    cli_iter a, b;
+    int rel, k;
+    double tol = tolerance(j, t->dt, role, &rel);
+
+    cli_iter_init(&a, t->d, j->p->o.tag->blocked);
+    cli_iter_init(&b, ed, eblocked);
+    while (cli_iter_next(&a) && cli_iter_next(&b)) {
+        double got = cli_load(t->host, t->dt, a.off);
+        double e = cli_load(exp, t->dt, b.off);
+        double diff = fabs(got - e), rdiff, err;
+        int ok;
+        if (isnan(e) || isnan(got)) {
+            ok = isnan(e) && isnan(got);
+            diff = rdiff = ok ? 0 : INFINITY;
+        } else if (e == got) {
+            ok = 1;
+            diff = rdiff = 0;
+        } else {
+            rdiff = fabs(e) > 0 ? diff / fabs(e) : diff;
+            err = rel && fabs(e) >= 1e-5 ? rdiff : diff;
+            ok = err <= tol;
+        }
+        ++r->checked;
+        if (diff > r->max_abs || isnan(diff))
+            r->max_abs = diff;
+        if (rdiff > r->max_rel)
+            r->max_rel = rdiff;
+        if (ok)
+            continue;
+        ++r->errors;
+        {
+            double bad = tol > 0 ? (rel && fabs(e) >= 1e-5 ? rdiff : diff) / tol
+                                 : INFINITY;
+            if (isnan(bad))
+                bad = INFINITY;
+            /* Keep the NWORST worst, earliest first among equals. */
+            for (k = 0; k < NWORST; ++k)
+                if (worst[k].role < 0 || bad > worst[k].bad)
+                    break;
+            if (k < NWORST) {
+                memmove(&worst[k + 1], &worst[k],
+                        (size_t)(NWORST - 1 - k) * sizeof *worst);
+                worst[k].bad = bad;
+                memcpy(worst[k].idx, a.idx, sizeof a.idx);
+                worst[k].exp = e;
+                worst[k].got = got;
+                worst[k].diff = diff;
+                worst[k].rdiff = rdiff;
+                worst[k].role = role;
+            }
+        }
+    }
+}
+
+static void check(job *j)
+{
+    point worst[NWORST];
+    cli_result *r = j->r;
+    int i, k, dense = j->p->g.engine == ENGINE_REF;
+    size_t used = 0;
+    clrs_status st;
+
+    for (k = 0; k < NWORST; ++k)
+        worst[k].role = -1;
+    if (dense) {
+        /* The reference engine is checked against the reference on dense
+         * abx tensors: layouts and conversions must not change a value. */
+        for (i = 0; i < T_COUNT; ++i) {
+            tensor *t = &j->t[i];
+            if (!t->used)
+                continue;
+            t->dhost = malloc(clrs_tensor_desc_bytes(t->dense));
+            if (!t->dhost) {
+                set_status(r, ST_SKIPPED, "out of host memory");
+                return;
+            }
+            if (t->is_output)
+                poison(t->dhost, t->dt, clrs_tensor_desc_bytes(t->dense));
+            else
+                relayout(t->d, j->p->o.tag->blocked, t->host, t->dense, 0,
+                         t->dhost, t->dt);
+        }
+    } else {
+        for (i = 0; i < T_COUNT; ++i)
+            if (j->t[i].used && j->t[i].is_output)
+                poison(j->t[i].exp, j->t[i].dt, j->t[i].bytes);
+    }
+    st = run_reference(j, dense, 1);
+    if (st < 0) {
+        lib_status(r, st, "reference");
+        if (r->status != ST_FAILED && !dense)
+            r->status = ST_FAILED; /* the plan accepted what the
+                                      reference refused */
+        return;
+    }
+    for (i = 0; i < T_COUNT; ++i) {
+        tensor *t = &j->t[i];
+        if (!t->used || !t->is_output)
+            continue;
+        if (dense)
+            compare(j, i, t->dhost, t->dense, 0, worst);
+        else
+            compare(j, i, t->exp, t->d, j->p->o.tag->blocked, worst);
+    }
+    if (r->errors == 0) {
+        r->status = ST_PASSED;
+        return;
+    }
+    set_status(r, ST_FAILED, "%lld of %lld points wrong",
+               (long long)r->errors, (long long)r->checked);
+    for (k = 0; k < NWORST && worst[k].role >= 0 && used < sizeof r->worst;
+         ++k) {
+        int d;
+        used += (size_t)snprintf(r->worst + used, sizeof r->worst - used,
+                                 "  %s[", role_names[worst[k].role]);
+        for (d = 0; d < j->rank && used < sizeof r->worst; ++d)
+            used += (size_t)snprintf(r->worst + used, sizeof r->worst - used,
+                                     "%s%lld", d ? "," : "",
+                                     (long long)worst[k].idx[d]);
+        if (used < sizeof r->worst)
+            used += (size_t)snprintf(r->worst + used, sizeof r->worst - used,
+                                     "] exp:%.9g got:%.9g diff:%.3g "
+                                     "rdiff:%.3g\n",
+                                     worst[k].exp, worst[k].got,
+                                     worst[k].diff, worst[k].rdiff);
+    }
+}
+
+/* ---- performance ---- */
+
+static void perf_bytes(job *j)
+{
+    int i;
+    j->r->bytes = 0;
+    for (i = 0; i < T_COUNT; ++i)
+        if (j->t[i].used)
+            j->r->bytes += (double)j->t[i].elems *
+                           (double)clrs_dtype_size(j->t[i].dt);
+}
+
+static int perf_device(job *j)
+{
+    const cli_global *g = &j->p->g;
+    double t0 = now_ms(), sum = 0, mn = INFINITY;
+    int64_t n = 0;
+    cl_event ev;
+    clrs_status st;
+
+    /* Warm-up: PoCL builds its work-group function at the first enqueue. */
+    st = device_execute(j, &ev);
+    if (st < 0)
+        return lib_status(j->r, st, "execute"), -1;
+    clWaitForEvents(1, &ev);
+    clReleaseEvent(ev);
+    for (;;) {
+        cl_ulong s = 0, e = 0;
+        cl_int err;
+        double ms;
+        if (g->fix_times ? n >= g->fix_times
+                         : (n >= 1 && now_ms() - t0 >= g->max_ms))
+            break;
+        st = device_execute(j, &ev);
+        if (st < 0)
+            return lib_status(j->r, st, "execute"), -1;
+        err = clWaitForEvents(1, &ev);
+        if (err == CL_SUCCESS)
+            err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START,
+                                          sizeof s, &s, NULL);
+        if (err == CL_SUCCESS)
+            err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END,
+                                          sizeof e, &e, NULL);
+        clReleaseEvent(ev);
+        if (err != CL_SUCCESS)
+            return cl_fail(j, err, "profiling");
+        ms = (double)(e - s) / 1e6;
+        sum += ms;
+        if (ms < mn)
+            mn = ms;
+        ++n;
+    }
+    j->r->min_ms = mn;
+    j->r->avg_ms = sum / (double)n;
+    j->r->runs = n;
+    return 0;
+}
+
+static int perf_reference(job *j)
+{
+    const cli_global *g = &j->p->g;
+    double t0 = now_ms(), sum = 0, mn = INFINITY;
+    int64_t n = 0;
+    for (;;) {
+        double s;
+        clrs_status st;
+        if (g->fix_times ? n >= g->fix_times
+                         : (n >= 1 && now_ms() - t0 >= g->max_ms))
+            break;
+        s = now_ms();
+        st = run_reference(j, 0, 0);
+        if (st < 0)
+            return lib_status(j->r, st, "reference"), -1;
+        s = now_ms() - s;
+        sum += s;
+        if (s < mn)
+            mn = s;
+        ++n;
+    }
+    j->r->min_ms = mn;
+    j->r->avg_ms = sum / (double)n;
+    j->r->runs = n;
+    return 0;
+}
+
+/* ---- the problem ---- */
+
+static void cleanup(job *j)
+{
+    int i;
+    clrs_plan_destroy(j->plan);
+    clrs_resample_desc_destroy(j->op);
+    for (i = 0; i < T_COUNT; ++i) {
+        tensor *t = &j->t[i];
+        if (t->mem)
+            clReleaseMemObject(t->mem);
+        clrs_tensor_desc_destroy(t->d);
+        clrs_tensor_desc_destroy(t->dense);
+        free(t->host);
+        free(t->exp);
+        free(t->dhost);
+    }
+}
+
+static int write_outputs(job *j)
+{
+    const cli_global *g = &j->p->g;
+    if (!j->backward) {
+        if (g->dst_file && write_output(j, T_DST, j->t[T_DST].host,
+                                        g->dst_file) != 0)
+            return -1;
+        if (g->ws_file && j->t[T_INDEX].used &&
+            write_output(j, T_INDEX, j->t[T_INDEX].host, g->ws_file) != 0)
+            return -1;
+    } else if (g->diff_src_file &&
+               write_output(j, T_DIFF_SRC, j->t[T_DIFF_SRC].host,
+                            g->diff_src_file) != 0) {
+        return -1;
+    }
+    return 0;
+}
+
+void cli_run_problem(const cli_prb *p, cli_env *env, cli_result *r)
+{
+    job j;
+    unsigned mode = p->g.mode;
+    int ref = p->g.engine == ENGINE_REF;
+
+    memset(&j, 0, sizeof j);
+    memset(r, 0, sizeof *r);
+    r->cache = "-";
+    r->min_ms = r->avg_ms = r->gbps = r->roof_pct = NAN;
+    r->build_ms = NAN;
+    j.p = p;
+    j.env = env;
+    lib_ctx = env->ctx;
+    j.r = r;
+    if (mode & MODE_L) {
+        r->status = ST_LISTED;
+        return;
+    }
+    if (build_op(&j) != 0 || build_tensors(&j) != 0)
+        goto out;
+    perf_bytes(&j);
+    if (!ref && device_plan(&j) != 0)
+        goto out;
+    if (host_alloc(&j) != 0 || fill_inputs(&j) != 0)
+        goto out;
+
+    /* Run once: the result is what C checks and R writes. */
+    if (ref) {
+        clrs_status st = run_reference(&j, 0, 0);
+        if (st < 0) {
+            lib_status(r, st, "reference");
+            goto out;
+        }
+    } else {
+        cl_event ev;
+        clrs_status st;
+        if (device_setup(&j) != 0)
+            goto out;
+        st = device_execute(&j, &ev);
+        if (st < 0) {
+            lib_status(r, st, "execute");
+            goto out;
+        }
+        clWaitForEvents(1, &ev);
+        clReleaseEvent(ev);
+        if (device_read_outputs(&j) != 0)
+            goto out;
+    }
+    r->status = ST_EXECUTED;
+    if (write_outputs(&j) != 0)
+        goto out;
+    if (mode & MODE_C) {
+        check(&j);
+        if (r->status != ST_PASSED)
+            goto out;
+    }
+    if (mode & MODE_P) {
+        if ((ref ? perf_reference(&j) : perf_device(&j)) != 0)
+            goto out;
+        if (r->min_ms > 0) {
+            r->gbps = r->bytes / (r->min_ms * 1e6);
+            if (env->copy_gbps > 0)
+                r->roof_pct = 100.0 * r->gbps / env->copy_gbps;
+        }
+    }
+out:
+    cleanup(&j);
+}
