@@ -153,15 +153,26 @@ CLRS_API clrs_status clrs_context_get_cl(const clrs_context *ctx,
                                          cl_command_queue *queue);
 CLRS_API clrs_status clrs_context_get_device_info(const clrs_context *ctx,
                                                   clrs_device_info *info);
-/* The detail message of this thread's last failing call on this context;
- * empty string if none. */
+/* The detail message of this thread's last failing call on this context,
+ * or the one-time note that the on-disk program cache is off because its
+ * directory cannot be created or written; empty string if none. */
 CLRS_API const char *clrs_context_last_error(const clrs_context *ctx);
 
+/* The program cache. Built programs are kept per context by
+ * configuration and, unless CLRS_CACHE=0, as device binaries on disk in
+ * $CLRS_CACHE_DIR, else $XDG_CACHE_HOME/clresample, else
+ * ~/.cache/clresample (at most CLRS_CACHE_MAX_MB megabytes, default 256,
+ * least recently used entries evicted). A damaged, stale or foreign entry
+ * is rebuilt and replaced; a directory that cannot be created or written
+ * makes the context run without the disk layer, which the context's
+ * detail message (clrs_context_last_error) then says once. */
 typedef struct clrs_cache_stats {
-    uint64_t memory_hits; /* plans served from the context's map */
+    uint64_t memory_hits; /* programs served from the context's map */
     uint64_t disk_hits;   /* programs loaded from the on-disk cache */
     uint64_t builds;      /* programs built from source */
-    double build_ms;      /* total wall time spent building */
+    double build_ms;      /* total wall time of the source builds */
+    uint64_t disk_writes; /* entries written to the on-disk cache */
+    double load_ms;       /* total wall time of the disk loads */
 } clrs_cache_stats;
 
 CLRS_API clrs_status clrs_context_get_cache_stats(const clrs_context *ctx,
@@ -355,7 +366,10 @@ CLRS_API clrs_status clrs_resample_desc_set_nan_policy(
 /* Inference: forward max pooling writes no index tensor (FWD_I). */
 CLRS_API clrs_status clrs_resample_desc_set_inference(clrs_resample_desc *op,
                                                       int enable);
-/* Backward: 0 (default) writes diff_src, 1 adds to it (beta = 1). */
+/* Backward: 0 (default) writes diff_src: its old contents are never read
+ * and need not be initialised. 1 adds the gradient to what diff_src holds
+ * (beta = 1, as cuDNN's beta and oneDNN's sum post-op), for gradients
+ * summed over several uses of one tensor. */
 CLRS_API clrs_status clrs_resample_desc_set_accumulate(
     clrs_resample_desc *op, int enable);
 
@@ -440,14 +454,39 @@ CLRS_API clrs_status clrs_plan_create_forward(clrs_plan **plan,
                                               const clrs_tensor_desc *src,
                                               const clrs_tensor_desc *dst,
                                               const clrs_tensor_desc *index);
-/* Backward: diff_src = A^T diff_dst. Max pooling reads the index tensor
+/* Backward: diff_src = A^T diff_dst, written (or added to it with
+ * clrs_resample_desc_set_accumulate). Max pooling reads the index tensor
  * (shape of diff_dst) when given, else recomputes the argmax from src
- * (shape of diff_src); other modes take NULL for both. */
+ * (shape of diff_src); other modes take NULL for both. The kernels gather
+ * (each diff_src element sums, in a fixed order, the diff_dst elements
+ * that read it): no atomics, and the same bits on every run. An index
+ * value that names no pixel of its window (out of range) sends its
+ * gradient nowhere on the device and is never used as an address; the
+ * CPU reference rejects such a tensor with CLRS_ERR_BAD_INDEX_TENSOR. */
 CLRS_API clrs_status clrs_plan_create_backward(
     clrs_plan **plan, clrs_context *ctx, const clrs_resample_desc *op,
     const clrs_tensor_desc *diff_src, const clrs_tensor_desc *diff_dst,
     const clrs_tensor_desc *index, const clrs_tensor_desc *src);
 CLRS_API void clrs_plan_destroy(clrs_plan *plan);
+
+/* Where a plan's program came from (see clrs_cache_stats). */
+typedef enum clrs_cache_source {
+    CLRS_CACHE_MEMORY = 0, /* the context's map: no OpenCL build at all */
+    CLRS_CACHE_DISK = 1,   /* a binary from the on-disk cache */
+    CLRS_CACHE_BUILT = 2,  /* built from source, binary stored on disk */
+    CLRS_CACHE_OFF = 3     /* built from source, the disk cache is off or
+                              not writable */
+} clrs_cache_source;
+
+typedef struct clrs_plan_info {
+    clrs_cache_source cache; /* the costliest source of the plan's programs */
+    double create_ms;        /* wall time of the plan's creation */
+} clrs_plan_info;
+
+CLRS_API clrs_status clrs_plan_get_info(const clrs_plan *plan,
+                                        clrs_plan_info *info);
+/* "memory", "disk", "built", "off"; NULL for an unknown value. */
+CLRS_API const char *clrs_cache_source_name(clrs_cache_source source);
 
 /* Buffers by role; unused roles are NULL. */
 typedef struct clrs_args {

@@ -151,13 +151,19 @@ clrs_status clrs__gen_key(const clrs_gen_config *c, char **key)
             sb_add(&b, "/d%d", a->dst_block);
         if (a->idx_block)
             sb_add(&b, "/x%d", a->idx_block);
+        if (a->x_block)
+            sb_add(&b, "/g%d", a->x_block);
     }
     sb_add(&b, "] src=%s dst=%s acc=%s", row_of(c->src)->name,
            row_of(c->dst)->name, acc_type(c));
     if (c->has_index)
         sb_add(&b, " index=%s/%s", clrs_dtype_name(c->index),
                c->plane ? "plane" : "window");
-    if (c->cls == CLRS_GEN_MAX)
+    if (c->recompute)
+        sb_add(&b, " x=%s", row_of(c->x) ? row_of(c->x)->name : "?");
+    if (c->backward && c->accumulate)
+        sb_add(&b, " accumulate");
+    if (c->cls == CLRS_GEN_MAX && (!c->backward || c->recompute))
         sb_add(&b, " nan=%s", c->nan_ignore ? "ignore" : "propagate");
     sb_add(&b, " pad=%d off=%s vec=%d tail=%d nt=%d", c->pad_taps,
            off_type(c), c->vec, c->tail, c->nt);
@@ -180,6 +186,58 @@ static void arg(clrs_gen_arg *args, int *n, clrs_arg_kind kind,
     a->d = d;
 }
 
+/* Backward: diff_dst is "src", diff_src "dst"; per kernel axis the
+ * strides of identity axes, per slot the transposed tables (and, to
+ * recompute the argmax, the forward ones). */
+static int backward_args(const clrs_gen_config *c, const clrs_gen_values *v,
+                         clrs_gen_arg *args)
+{
+    int n = 0, p, k, wsum = c->cls == CLRS_GEN_WSUM;
+    int window = c->has_index && !c->plane;
+    int plane = c->has_index && c->plane;
+
+    arg(args, &n, CLRS_ARG_SRC, "src", -1, 0, 0);
+    arg(args, &n, CLRS_ARG_DST, "dst", -1, 0, 0);
+    if (c->has_index)
+        arg(args, &n, CLRS_ARG_INDEX, "index", -1, 0, 0);
+    if (c->recompute)
+        arg(args, &n, CLRS_ARG_X, "x", -1, 0, 0);
+    arg(args, &n, CLRS_ARG_ITAB, "itab", -1, 0, 0);
+    if (wsum)
+        arg(args, &n, CLRS_ARG_FTAB, "ftab", -1, 0, 0);
+    for (p = 0; p < c->rank; ++p) {
+        arg(args, &n, CLRS_ARG_OFF, "n", p, v->n[p], 0);
+        arg(args, &n, CLRS_ARG_OFF, "ds", p, v->ds[p], 0);
+        if (c->ax[p].slot >= 0)
+            continue;
+        arg(args, &n, CLRS_ARG_OFF, "ss", p, v->ss[p], 0);
+        if (c->has_index)
+            arg(args, &n, CLRS_ARG_OFF, "is", p, v->is[p], 0);
+        if (c->recompute)
+            arg(args, &n, CLRS_ARG_OFF, "xs", p, v->xs[p], 0);
+    }
+    for (k = 0; k < c->nslots; ++k) {
+        arg(args, &n, CLRS_ARG_OFF, "st", k, v->st[k], 0);
+        arg(args, &n, CLRS_ARG_OFF, "of", k, v->of[k], 0);
+        if (c->has_index)
+            arg(args, &n, CLRS_ARG_OFF, "ix", k, v->ix[k], 0);
+        if (window || c->recompute)
+            arg(args, &n, CLRS_ARG_OFF, "cd", k, v->cd[k], 0);
+        if (wsum)
+            arg(args, &n, CLRS_ARG_OFF, "fw", k, v->fw[k], 0);
+        if (plane || c->recompute)
+            arg(args, &n, CLRS_ARG_OFF, "pl", k, v->pl[k], 0);
+        if (c->recompute) {
+            arg(args, &n, CLRS_ARG_OFF, "fst", k, v->fst[k], 0);
+            arg(args, &n, CLRS_ARG_OFF, "fof", k, v->fof[k], 0);
+            arg(args, &n, CLRS_ARG_OFF, "fcd", k, v->fcd[k], 0);
+        }
+    }
+    if (c->recompute && c->pad_taps)
+        arg(args, &n, CLRS_ARG_ACC, "pad", -1, 0, v->pad);
+    return n;
+}
+
 int clrs__gen_args(const clrs_gen_config *c, const clrs_gen_values *v,
                    clrs_gen_arg *args)
 {
@@ -188,6 +246,8 @@ int clrs__gen_args(const clrs_gen_config *c, const clrs_gen_values *v,
 
     if (!v)
         v = &zero;
+    if (c->backward)
+        return backward_args(c, v, args);
     arg(args, &n, CLRS_ARG_SRC, "src", -1, 0, 0);
     arg(args, &n, CLRS_ARG_DST, "dst", -1, 0, 0);
     if (c->has_index)
@@ -241,13 +301,17 @@ static void emit_args(sbuf *b, const clrs_gen_config *c)
             sb_add(b, "    __global const %s *restrict src%s\n",
                    row_of(c->src)->ctype, sep);
             break;
+        case CLRS_ARG_X:
+            sb_add(b, "    __global const %s *restrict x%s\n",
+                   row_of(c->x)->ctype, sep);
+            break;
         case CLRS_ARG_DST:
             sb_add(b, "    __global %s *restrict dst%s\n",
                    row_of(c->dst)->ctype, sep);
             break;
         case CLRS_ARG_INDEX:
-            sb_add(b, "    __global %s *restrict index%s\n",
-                   index_ctype(c->index), sep);
+            sb_add(b, "    __global %s%s *restrict index%s\n",
+                   c->backward ? "const " : "", index_ctype(c->index), sep);
             break;
         case CLRS_ARG_ITAB:
             sb_add(b, "    __global const %s *restrict itab%s\n", off, sep);
@@ -554,6 +618,289 @@ static void emit_body(sbuf *b, const clrs_gen_config *c, int w,
     sb_add(b, "    }\n");
 }
 
+/* ---- backward ------------------------------------------------------------
+ * One work-item per diff_src element (or vector of a contiguous identity
+ * axis): it walks the Cartesian product of the transposed tap lists of
+ * its input indices, slot 0 outermost and each list by increasing output
+ * index, so the sum is formed in one fixed order on every run (no
+ * atomics: bit-identical results). */
+
+/* Offsets and tap ranges of a backward work-item. */
+static void emit_bwd_offsets(sbuf *b, const clrs_gen_config *c)
+{
+    const char *off = off_type(c);
+    char i[16];
+    int p, k;
+
+    sb_add(b, "    const %s dof = 0", off);
+    for (p = 0; p < c->rank; ++p) {
+        snprintf(i, sizeof i, "i%d", p);
+        emit_term(b, i, c->ax[p].dst_block, "ds", p);
+    }
+    sb_add(b, ";\n    const %s sob = 0", off);
+    for (p = 0; p < c->rank; ++p)
+        if (c->ax[p].slot < 0) {
+            snprintf(i, sizeof i, "i%d", p);
+            emit_term(b, i, c->ax[p].src_block, "ss", p);
+        }
+    sb_add(b, ";\n");
+    if (c->has_index) {
+        sb_add(b, "    const %s iob = 0", off);
+        for (p = 0; p < c->rank; ++p)
+            if (c->ax[p].slot < 0) {
+                snprintf(i, sizeof i, "i%d", p);
+                emit_term(b, i, c->ax[p].idx_block, "is", p);
+            }
+        sb_add(b, ";\n");
+    }
+    if (c->recompute) {
+        sb_add(b, "    const %s xob = 0", off);
+        for (p = 0; p < c->rank; ++p)
+            if (c->ax[p].slot < 0) {
+                snprintf(i, sizeof i, "i%d", p);
+                emit_term(b, i, c->ax[p].x_block, "xs", p);
+            }
+        sb_add(b, ";\n");
+    }
+    /* This element's plane index: what a matching argmax must equal. */
+    if ((c->has_index && c->plane) || c->recompute) {
+        sb_add(b, "    const %s myp = 0", off);
+        for (k = 0; k < c->nslots; ++k)
+            sb_add(b, " + i%d * pl%d", axis_of_slot(c, k), k);
+        sb_add(b, ";\n");
+    }
+    for (k = 0; k < c->nslots; ++k)
+        sb_add(b,
+               "    const %s b%d = itab[st%d + i%d], "
+               "e%d = itab[st%d + i%d + 1];\n",
+               off, k, k, axis_of_slot(c, k), k, k, axis_of_slot(c, k));
+}
+
+/* Max recompute: the argmax of forward output (u0, u1, ...) over x, as
+ * the forward kernel finds it (same taps, order, tie and NaN rules), its
+ * plane code into `win`. */
+static void emit_bwd_argmax(sbuf *b, const clrs_gen_config *c, int w,
+                            const char *xo, int in0)
+{
+    const char *off = off_type(c), *acc = acc_type(c);
+    const dtype_row *x = row_of(c->x);
+    char at[16], ot[16], mt[16], ind[96], ld[96], conv[32] = "";
+    char yo[32], gc[16];
+    int n = c->nslots, k;
+
+    vtype(at, sizeof at, acc, w);
+    vtype(ot, sizeof ot, off, w);
+    vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", w);
+    sb_add(b, "%*s%s best = (%s)(NAN);\n", in0, "", at, at);
+    /* An all-NaN window under NaN ignore reports its first tap. */
+    sb_add(b, "%*s%s win = (%s)(0", in0, "", ot, ot);
+    for (k = 0; k < n; ++k)
+        sb_add(b, " + itab[fcd%d + itab[fst%d + u%d]]", k, k, k);
+    sb_add(b, ");\n");
+    if (w > 1)
+        sb_add(b, "%*s%s have = (%s)(0), stop = (%s)(0);\n", in0, "", mt, mt,
+               mt);
+    else
+        sb_add(b, "%*sint have = 0, stop = 0;\n", in0, "");
+    for (k = 0; k < n; ++k) {
+        snprintf(ind, sizeof ind, "%*s", in0 + 4 * k, "");
+        sb_add(b,
+               "%sfor (%s s%d = itab[fst%d + u%d]; s%d < itab[fst%d + u%d + "
+               "1]; ++s%d) {\n",
+               ind, off, k, k, k, k, k, k, k);
+        if (k == 0)
+            sb_add(b, "%s    const %s y0 = %s + itab[fof0 + s0];\n"
+                      "%s    const %s g0 = itab[fcd0 + s0];\n",
+                   ind, off, xo, ind, off);
+        else
+            sb_add(b,
+                   "%s    const %s y%d = y%d + itab[fof%d + s%d];\n"
+                   "%s    const %s g%d = g%d + itab[fcd%d + s%d];\n",
+                   ind, off, k, k - 1, k, k, ind, off, k, k - 1, k, k);
+    }
+    snprintf(ind, sizeof ind, "%*s", in0 + 4 * n, "");
+    /* The innermost tap: x offset y<n-1> and plane code g<n-1>. */
+    if (n) {
+        snprintf(yo, sizeof yo, "y%d", n - 1);
+        snprintf(gc, sizeof gc, "g%d", n - 1);
+    } else {
+        snprintf(yo, sizeof yo, "%s", xo);
+        snprintf(gc, sizeof gc, "0");
+    }
+    if (w > 1)
+        snprintf(ld, sizeof ld, "CLRS_LDV_%s(%d, x, %s)", x->name, w, yo);
+    else
+        snprintf(ld, sizeof ld, "CLRS_LD_%s(x, %s)", x->name, yo);
+    if (strcmp(x->nat, acc) != 0) {
+        if (w > 1)
+            snprintf(conv, sizeof conv, "convert_%s%d", acc, w);
+        else
+            snprintf(conv, sizeof conv, "convert_%s", acc);
+    }
+    if (c->pad_taps && n) {
+        sb_add(b, "%s%s xv;\n", ind, at);
+        sb_add(b, "%sif (%s < 0)\n%s    xv = (%s)(pad);\n", ind, yo, ind,
+               at);
+        sb_add(b, "%selse\n%s    xv = %s(%s);\n", ind, ind, conv, ld);
+    } else {
+        sb_add(b, "%sconst %s xv = %s(%s);\n", ind, at, conv, ld);
+    }
+    if (w > 1)
+        sb_add(b,
+               "%sCLRS_MAX_STEPV(%s, convert_%s, xv, best, have, stop, win, "
+               "(%s)(%s));\n",
+               ind, mt, ot, ot, gc);
+    else
+        sb_add(b, "%sCLRS_MAX_STEP(xv, best, have, stop, win, %s);\n", ind,
+               gc);
+    for (k = n; k > 0; --k)
+        sb_add(b, "%*s}\n", in0 + 4 * (k - 1), "");
+}
+
+/* One diff_src element (w == 1) or w consecutive ones along axis 0. */
+static void emit_bwd_body(sbuf *b, const clrs_gen_config *c, int w,
+                          const char *so, const char *dof, const char *io,
+                          const char *xo)
+{
+    const char *off = off_type(c), *acc = acc_type(c);
+    const dtype_row *s = row_of(c->src), *d = row_of(c->dst);
+    char at[16], mt[16], ind[96], ld[96], conv[32] = "", ok[24], code[24];
+    int n = c->nslots, k, wsum = c->cls == CLRS_GEN_WSUM;
+    int window = c->has_index && !c->plane;
+
+    vtype(at, sizeof at, acc, w);
+    vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", w);
+    sb_add(b, "    {\n");
+    if (c->accumulate) {
+        /* beta = 1: the old diff_src is the first term of the sum. */
+        if (strcmp(d->nat, acc) != 0 && w > 1)
+            snprintf(conv, sizeof conv, "convert_%s%d", acc, w);
+        else if (strcmp(d->nat, acc) != 0)
+            snprintf(conv, sizeof conv, "convert_%s", acc);
+        if (w > 1)
+            sb_add(b, "        %s acc = %s(CLRS_LDV_%s(%d, dst, %s));\n", at,
+                   conv, d->name, w, dof);
+        else
+            sb_add(b, "        %s acc = %s(CLRS_LD_%s(dst, %s));\n", at, conv,
+                   d->name, dof);
+        conv[0] = '\0';
+    } else {
+        sb_add(b, "        %s acc = (%s)(0);\n", at, at);
+    }
+    for (k = 0; k < n; ++k) {
+        snprintf(ind, sizeof ind, "%*s", 8 + 4 * k, "");
+        sb_add(b, "%sfor (%s t%d = b%d; t%d < e%d; ++t%d) {\n", ind, off, k,
+               k, k, k, k);
+        if (k == 0)
+            sb_add(b, "%s    const %s o0 = %s + itab[of0 + t0];\n", ind, off,
+                   so);
+        else
+            sb_add(b, "%s    const %s o%d = o%d + itab[of%d + t%d];\n", ind,
+                   off, k, k - 1, k, k);
+        if (wsum && k == 0)
+            sb_add(b, "%s    const %s w0 = ftab[fw0 + t0];\n", ind, acc);
+        else if (wsum)
+            sb_add(b, "%s    const %s w%d = w%d * ftab[fw%d + t%d];\n", ind,
+                   acc, k, k - 1, k, k);
+        if (c->has_index && k == 0)
+            sb_add(b, "%s    const %s q0 = %s + itab[ix0 + t0];\n", ind, off,
+                   io);
+        else if (c->has_index)
+            sb_add(b, "%s    const %s q%d = q%d + itab[ix%d + t%d];\n", ind,
+                   off, k, k - 1, k, k);
+        if (window && k == 0)
+            sb_add(b, "%s    const %s c0 = itab[cd0 + t0];\n", ind, off);
+        else if (window)
+            sb_add(b, "%s    const %s c%d = c%d + itab[cd%d + t%d];\n", ind,
+                   off, k, k - 1, k, k);
+        if (c->recompute)
+            sb_add(b, "%s    const %s u%d = itab[cd%d + t%d];\n", ind, off, k,
+                   k, k);
+    }
+    snprintf(ind, sizeof ind, "%*s", 8 + 4 * n, "");
+    {
+        char o[16];
+        if (n)
+            snprintf(o, sizeof o, "o%d", n - 1);
+        else
+            snprintf(o, sizeof o, "%s", so);
+        if (w > 1)
+            snprintf(ld, sizeof ld, "CLRS_LDV_%s(%d, src, %s)", s->name, w, o);
+        else
+            snprintf(ld, sizeof ld, "CLRS_LD_%s(src, %s)", s->name, o);
+    }
+    if (strcmp(s->nat, acc) != 0) {
+        if (w > 1)
+            snprintf(conv, sizeof conv, "convert_%s%d", acc, w);
+        else
+            snprintf(conv, sizeof conv, "convert_%s", acc);
+    }
+    sb_add(b, "%sconst %s v = %s(%s);\n", ind, at, conv, ld);
+    if (wsum) {
+        if (n)
+            sb_add(b, "%sCLRS_WSUM_STEP(acc, w%d, v);\n", ind, n - 1);
+        else
+            sb_add(b, "%sacc += v;\n", ind);
+    } else {
+        /* Max: dy[o] goes to this element when o's argmax is this
+         * element. An index value no tap has (out of range, or a padding
+         * tap's) matches no element: it sends nowhere and is never used
+         * as an address. */
+        if (c->recompute) {
+            emit_bwd_argmax(b, c, w, xo, 8 + 4 * n);
+            snprintf(code, sizeof code, "myp");
+        } else if (window) {
+            if (n)
+                snprintf(code, sizeof code, "c%d", n - 1);
+            else
+                snprintf(code, sizeof code, "0");
+        } else {
+            snprintf(code, sizeof code, "myp");
+        }
+        if (n)
+            snprintf(ok, sizeof ok, "q%d", n - 1);
+        else
+            snprintf(ok, sizeof ok, "%s", io);
+        if (c->recompute && w > 1) {
+            char ot[16];
+            vtype(ot, sizeof ot, off, w);
+            sb_add(b, "%sacc = select(acc, acc + v, convert_%s(win == (%s)(myp)));\n",
+                   ind, mt, ot);
+        } else if (c->recompute) {
+            sb_add(b, "%sif (win == myp)\n%s    acc += v;\n", ind, ind);
+        } else if (w > 1) {
+            sb_add(b,
+                   "%sacc = select(acc, acc + v, convert_%s(convert_long%d("
+                   "vload%d(0, index + %s)) == (long%d)(%s)));\n",
+                   ind, mt, w, w, ok, w, code);
+        } else {
+            sb_add(b, "%sif ((long)index[%s] == (long)(%s))\n%s    acc += v;\n",
+                   ind, ok, code, ind);
+        }
+    }
+    for (k = n; k > 0; --k)
+        sb_add(b, "%*s}\n", 8 + 4 * (k - 1), "");
+    emit_store(b, c, w, dof, "acc");
+    sb_add(b, "    }\n");
+}
+
+static void emit_backward(sbuf *b, const clrs_gen_config *c)
+{
+    emit_indices(b, c);
+    emit_bwd_offsets(b, c);
+    if (c->vec > 1 && c->tail) {
+        sb_add(b, "    if (i0 + %d <= n0) {\n", c->vec);
+        emit_bwd_body(b, c, c->vec, "sob", "dof", "iob", "xob");
+        sb_add(b, "    } else {\n");
+        sb_add(b, "    for (%s l = 0; i0 + l < n0; ++l)\n", off_type(c));
+        emit_bwd_body(b, c, 1, "(sob + l)", "(dof + l)", "(iob + l)",
+                      "(xob + l)");
+        sb_add(b, "    }\n");
+    } else {
+        emit_bwd_body(b, c, c->vec, "sob", "dof", "iob", "xob");
+    }
+}
+
 clrs_status clrs__gen_source(const clrs_gen_config *c, const char *key,
                              char **source)
 {
@@ -567,8 +914,8 @@ clrs_status clrs__gen_source(const clrs_gen_config *c, const char *key,
     CLRS_CHECK(s && d, CLRS_ERR_NOT_IMPLEMENTED,
                "no kernel for dtypes %s -> %s", clrs_dtype_name(c->src),
                clrs_dtype_name(c->dst));
-    CLRS_CHECK(!c->backward, CLRS_ERR_NOT_IMPLEMENTED,
-               "backward kernels are not generated yet");
+    CLRS_CHECK(!c->recompute || row_of(c->x), CLRS_ERR_NOT_IMPLEMENTED,
+               "no kernel for x dtype %s", clrs_dtype_name(c->x));
     CLRS_CHECK(c->vec == 1 || d->vstore, CLRS_ERR_INVALID_VALUE,
                "codegen: dst %s has no vector store", d->name);
 
@@ -579,12 +926,15 @@ clrs_status clrs__gen_source(const clrs_gen_config *c, const char *key,
     /* Contraction would turn w * v + acc into fma and round differently
      * from the reference's tap sums on some devices and not others. */
     sb_add(&b, "#pragma OPENCL FP_CONTRACT OFF\n");
-    if (c->acc_f64 || s->fp64 || d->fp64)
+    if (c->acc_f64 || s->fp64 || d->fp64 ||
+        (c->recompute && row_of(c->x)->fp64))
         sb_add(&b, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
                    "#define CLRS_ACC_F64 1\n");
     sb_add(&b, "#define CLRS_ROW_%s 1\n", s->name);
     if (d != s)
         sb_add(&b, "#define CLRS_ROW_%s 1\n", d->name);
+    if (c->recompute && row_of(c->x) != s && row_of(c->x) != d)
+        sb_add(&b, "#define CLRS_ROW_%s 1\n", row_of(c->x)->name);
     sb_add(&b, "#define CLRS_NAN_IGNORE %d\n\n", c->nan_ignore ? 1 : 0);
     for (i = 0; i < sizeof parts / sizeof parts[0]; ++i) {
         const char *t = snippet(parts[i]);
@@ -598,9 +948,15 @@ clrs_status clrs__gen_source(const clrs_gen_config *c, const char *key,
     }
 
     sb_add(&b, "/* ---- kernel ---- */\n");
-    sb_add(&b, "__kernel void clrs_forward(\n");
+    sb_add(&b, "__kernel void %s(\n",
+           c->backward ? "clrs_backward" : "clrs_forward");
     emit_args(&b, c);
     sb_add(&b, "{\n");
+    if (c->backward) {
+        emit_backward(&b, c);
+        sb_add(&b, "}\n");
+        return sb_finish(&b, source);
+    }
     emit_indices(&b, c);
     emit_offsets(&b, c);
     if (c->vec > 1 && c->tail) {

@@ -8,7 +8,7 @@
 /* Bump whenever the generated code changes for an unchanged configuration:
  * it is part of every key, so cached programs never outlive the generator
  * that wrote them. */
-#define CLRS_GEN_VERSION 1
+#define CLRS_GEN_VERSION 2
 
 /* The embedded cl/ files (lib/embed.awk writes the table). */
 typedef struct clrs_cl_snippet {
@@ -30,13 +30,21 @@ typedef struct clrs_gen_axis {
     int src_block; /* 8 or 16: src's blocked axis (identity axes only); 0 */
     int dst_block; /* 8 or 16: dst's blocked axis; 0 otherwise */
     int idx_block; /* the same for the index tensor */
+    int x_block;   /* backward max recompute: the same for src (x) */
 } clrs_gen_axis;
 
 /* Everything that changes the generated text, and nothing else: sizes,
  * strides and table positions are kernel arguments, so one binary serves
  * every shape of a configuration. */
 typedef struct clrs_gen_config {
-    int backward; /* 0: only forward kernels exist so far */
+    /* Backward (kernel "clrs_backward"): one work-item per diff_src
+     * element gathers from diff_dst through transposed tap tables. In the
+     * generator's words src is then diff_dst (read) and dst diff_src
+     * (written); the kernel axes are diff_src's. */
+    int backward;
+    int accumulate; /* backward: add to diff_src instead of writing it */
+    int recompute;  /* backward max without index: argmax from x */
+    clrs_dtype x;   /* recompute: dtype of x (the forward src) */
     clrs_gen_class cls;
     int rank; /* kernel axes, 1..CLRS_MAX_RANK */
     clrs_gen_axis ax[CLRS_MAX_RANK];
@@ -63,6 +71,7 @@ typedef enum clrs_arg_kind {
     CLRS_ARG_SRC,
     CLRS_ARG_DST,
     CLRS_ARG_INDEX,
+    CLRS_ARG_X,    /* backward max recompute: the forward src */
     CLRS_ARG_ITAB, /* int/long tables: starts, offsets, index codes */
     CLRS_ARG_FTAB, /* weights, accumulator type */
     CLRS_ARG_OFF,  /* scalar of the offset type */
@@ -87,11 +96,20 @@ typedef struct clrs_gen_values {
     int64_t of[CLRS_MAX_RANK]; /* itab position of slot k's src offsets */
     int64_t cd[CLRS_MAX_RANK]; /* itab position of slot k's index codes */
     int64_t fw[CLRS_MAX_RANK]; /* ftab position of slot k's weights */
+    /* Backward only (st, of, cd, fw then hold the transposed tables:
+     * starts by input index, diff_dst offsets, window codes or output
+     * indices, weights). */
+    int64_t xs[CLRS_MAX_RANK];  /* x stride, identity axes (recompute) */
+    int64_t ix[CLRS_MAX_RANK];  /* itab: index tensor offsets per entry */
+    int64_t pl[CLRS_MAX_RANK];  /* plane index stride of slot k */
+    int64_t fst[CLRS_MAX_RANK]; /* itab: forward starts (recompute) */
+    int64_t fof[CLRS_MAX_RANK]; /* itab: forward x offsets (recompute) */
+    int64_t fcd[CLRS_MAX_RANK]; /* itab: forward plane codes (recompute) */
     double pad;                /* value of a padding tap */
     double empty;              /* output with no taps (crop extrapolation) */
 } clrs_gen_values;
 
-#define CLRS_GEN_MAX_ARGS (5 + 4 * CLRS_MAX_RANK + 4 * CLRS_MAX_RANK + 2)
+#define CLRS_GEN_MAX_ARGS (6 + 5 * CLRS_MAX_RANK + 9 * CLRS_MAX_RANK + 2)
 
 /* The kernel's arguments in declaration order; vals may be NULL (values
  * left 0) when only the names and kinds are wanted. */
@@ -102,7 +120,8 @@ int clrs__gen_args(const clrs_gen_config *cfg, const clrs_gen_values *vals,
  * heading the source. *key is malloc'ed. */
 clrs_status clrs__gen_key(const clrs_gen_config *cfg, char **key);
 
-/* The kernel "clrs_forward" for cfg; *source is malloc'ed. */
+/* The kernel "clrs_forward" (or "clrs_backward" when cfg->backward) for
+ * cfg; *source is malloc'ed. */
 clrs_status clrs__gen_source(const clrs_gen_config *cfg, const char *key,
                              char **source);
 

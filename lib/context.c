@@ -415,6 +415,13 @@ static clrs_status ctx_alloc(clrs_context **out, cl_platform_id plat,
         return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
                            "cannot initialise the context mutex");
     }
+    if (pthread_cond_init(&ctx->built, NULL) != 0) {
+        pthread_mutex_destroy(&ctx->lock);
+        free(ctx);
+        return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
+                           "cannot initialise the context condition");
+    }
+    ctx->built_init = 1;
     *out = ctx;
     return CLRS_SUCCESS;
 }
@@ -571,6 +578,8 @@ void clrs_context_destroy(clrs_context *ctx)
         clReleaseContext(ctx->cl_ctx);
     if (ctx->device_retained)
         clReleaseDevice(ctx->device);
+    if (ctx->built_init)
+        pthread_cond_destroy(&ctx->built);
     pthread_mutex_destroy(&ctx->lock);
     free(ctx);
 }
@@ -622,14 +631,11 @@ clrs_status clrs_context_get_cache_stats(const clrs_context *ctx,
 
 /* ---- per-thread detail messages -------------------------------------- */
 
-clrs_status clrs__ctx_error(clrs_context *ctx, clrs_status st)
+static void ctx_store(clrs_context *ctx, const char *msg)
 {
     pthread_t self;
     int i, slot = -1;
 
-    /* Success leaves the slot alone: it holds the last *failing* call. */
-    if (!ctx || st >= 0)
-        return st;
     self = pthread_self();
     pthread_mutex_lock(&ctx->lock);
     /* This thread's slot, else a free one, else the least recently
@@ -649,11 +655,23 @@ clrs_status clrs__ctx_error(clrs_context *ctx, clrs_status st)
     ctx->errs[slot].used = 1;
     ctx->errs[slot].thread = self;
     ctx->errs[slot].stamp = ++ctx->err_clock;
-    strncpy(ctx->errs[slot].msg, clrs__thread_error(),
-            sizeof ctx->errs[slot].msg - 1);
+    strncpy(ctx->errs[slot].msg, msg, sizeof ctx->errs[slot].msg - 1);
     ctx->errs[slot].msg[sizeof ctx->errs[slot].msg - 1] = '\0';
     pthread_mutex_unlock(&ctx->lock);
+}
+
+clrs_status clrs__ctx_error(clrs_context *ctx, clrs_status st)
+{
+    /* Success leaves the slot alone: it holds the last *failing* call. */
+    if (ctx && st < 0)
+        ctx_store(ctx, clrs__thread_error());
     return st;
+}
+
+void clrs__ctx_note(clrs_context *ctx, const char *msg)
+{
+    if (ctx)
+        ctx_store(ctx, msg);
 }
 
 const char *clrs_context_last_error(const clrs_context *ctx)

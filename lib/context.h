@@ -3,6 +3,7 @@
 #ifndef CLRS_CONTEXT_H
 #define CLRS_CONTEXT_H
 
+#include "cache.h"
 #include "internal.h"
 
 #include <pthread.h>
@@ -32,15 +33,32 @@ struct clrs_context {
     cl_ulong max_alloc; /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
     cl_uint address_bits;
 
-    pthread_mutex_t lock; /* guards errs, err_clock, stats and programs */
+    pthread_mutex_t lock; /* guards errs, err_clock, stats, programs, disk */
     clrs_ctx_err errs[CLRS_CTX_ERR_SLOTS];
     unsigned long err_clock;
     clrs_cache_stats stats; /* filled by the program cache (program.c) */
     struct clrs_prog_entry *programs; /* built programs by key, under lock */
+    /* Signalled when an entry being built is finished or dropped, so a
+     * thread wanting the same key waits instead of building it again. */
+    pthread_cond_t built;
+    int built_init;
+
+    /* The on-disk layer (program.c), set up at the first program miss:
+     * 0 not yet, 1 done. disk.enabled is cleared when the directory
+     * cannot be created; disk_readonly is set at the first failed write,
+     * after which entries are still read but no longer written. */
+    int disk_state;
+    int disk_readonly;
+    clrs_cache_config disk;
+    char *disk_device; /* platform and device key fields (malloc'ed) */
 };
 
 /* The context's built programs by configuration key (program.c). */
 void clrs__program_cache_free(clrs_context *ctx);
+
+/* Stores msg as this thread's detail message on ctx without failing:
+ * for the one-time notes of the program cache (running uncached). */
+void clrs__ctx_note(clrs_context *ctx, const char *msg);
 
 /* For st < 0, copies this thread's current detail message
  * (clrs__thread_error()) into ctx's slot for this thread; returns st.

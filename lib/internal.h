@@ -226,6 +226,29 @@ typedef struct clrs_taplist {
 clrs_status clrs__axis_taps(const clrs_problem *p, int a, clrs_taplist *tl);
 void clrs__taplist_free(clrs_taplist *tl);
 
+/* One output reading an input pixel along one axis (a transposed tap). */
+typedef struct clrs_ttap {
+    int64_t o; /* output index on the axis */
+    double w;  /* the tap's weight (summed over merged duplicates) */
+    int j;     /* the tap's position in the pooling window box */
+} clrs_ttap;
+
+/* The transposed taps of one axis: those of input i are
+ * t[start[i]] .. t[start[i + 1] - 1], o increasing. */
+typedef struct clrs_ttaplist {
+    int64_t *start;
+    clrs_ttap *t;
+    size_t n;
+} clrs_ttaplist;
+
+/* Transposes tl (nout outputs over an axis of nin inputs) for the
+ * backward gather; merge folds taps of one output that name the same
+ * pixel into one entry. Always release tt with clrs__ttaplist_free. */
+clrs_status clrs__taplist_transpose(const clrs_taplist *tl, int64_t nout,
+                                    int64_t nin, int merge,
+                                    clrs_ttaplist *tt);
+void clrs__ttaplist_free(clrs_ttaplist *tt);
+
 /* ---- dtype conversion (convert.c) ------------------------------------ */
 
 /* Element i (in elements from base) of dtype dt, as double. */

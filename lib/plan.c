@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* Outputs at least this large get non-temporal stores: they do not fit
  * the caches anyway, and skipping the read-for-ownership doubles store
@@ -27,10 +28,14 @@ struct clrs_plan {
     cl_kernel kernel;
     cl_mem itab, ftab; /* tap tables, written once at creation */
     cl_uint arg_src, arg_dst, arg_index; /* kernel argument positions */
+    cl_uint arg_x; /* backward max recompute: the forward src */
     cl_uint work_dim;
     size_t global[3];
     size_t local[3];
     int use_local; /* 0: let the driver choose (often faster on PoCL) */
+
+    clrs_cache_source cache_source; /* for clrs_plan_get_info */
+    double create_ms;
 
     /* Bytes each role's buffer must hold (0: role unused), checked by
      * clrs_execute with CL_MEM_SIZE before anything is enqueued. */
@@ -129,6 +134,8 @@ typedef struct kaxis {
     int64_t n, ss, ds, is;
     int slot; /* resampled slot, -1: identity */
     int sblk, dblk, xblk;
+    int64_t xs; /* backward max recompute: x (forward src) stride */
+    int gblk;   /* and x's block */
     int axis; /* tensor axis (the innermost one after merging) */
 } kaxis;
 
@@ -155,6 +162,7 @@ static int mergeable(const kaxis *in, const kaxis *out, int has_index)
 {
     return in->slot < 0 && out->slot < 0 && !in->sblk && !out->sblk &&
            !in->dblk && !out->dblk && !in->xblk && !out->xblk &&
+           !in->gblk && !out->gblk && out->xs == in->xs * in->n &&
            out->ss == in->ss * in->n && out->ds == in->ds * in->n &&
            (!has_index || out->is == in->is * in->n);
 }
@@ -215,28 +223,33 @@ static int env_flag(const char *name)
 /* Lanes per work-item along kernel axis 0: a contiguous identity axis of
  * src, dst (and index) gets vloadN/vstoreN, at most one 64-byte line per
  * vector, preferring a width that divides the axis (no scalar tail). */
-static int choose_vec(const clrs_problem *p, const kaxis *k0, int acc_f64)
+static int vec_width(int64_t n, int acc_f64)
 {
     int vmax = acc_f64 ? 8 : 16, v, best = 1;
 
+    for (v = vmax; v >= 2; v /= 2)
+        if (v <= n && n % v == 0) {
+            best = v;
+            break;
+        }
+    if (best < 4) /* a longer vector with a tail beats 2 lanes */
+        for (v = vmax; v > best; v /= 2)
+            if (v <= n) {
+                best = v;
+                break;
+            }
+    return best;
+}
+
+static int choose_vec(const clrs_problem *p, const kaxis *k0, int acc_f64)
+{
     if (env_flag("CLRS_GENERIC"))
         return 1;
     if (k0->slot >= 0 || k0->sblk || k0->dblk || k0->xblk || k0->ss != 1 ||
         k0->ds != 1 || (p->has_index && k0->is != 1) ||
         !clrs__gen_dtype_vector_store(p->out.dtype) || k0->n < 2)
         return 1;
-    for (v = vmax; v >= 2; v /= 2)
-        if (v <= k0->n && k0->n % v == 0) {
-            best = v;
-            break;
-        }
-    if (best < 4) /* a longer vector with a tail beats 2 lanes */
-        for (v = vmax; v > best; v /= 2)
-            if (v <= k0->n) {
-                best = v;
-                break;
-            }
-    return best;
+    return vec_width(k0->n, acc_f64);
 }
 
 /* Non-temporal vector stores cast dst + offset to a vector pointer, so
@@ -246,7 +259,9 @@ static int choose_vec(const clrs_problem *p, const kaxis *k0, int acc_f64)
 static int nt_aligned(const clrs_plan *plan, const kaxis *k, int m, int vec)
 {
     cl_uint align_bits = 0;
-    size_t vbytes = (size_t)vec * clrs_dtype_size(plan->problem.out.dtype);
+    const clrs_problem *p = &plan->problem;
+    size_t vbytes = (size_t)vec * clrs_dtype_size(p->backward ? p->in.dtype
+                                                              : p->out.dtype);
     int i;
 
     if (vec == 1)
@@ -269,9 +284,6 @@ static clrs_status lower(clrs_plan *plan, kaxis *k, int *m)
     int i;
 
     memset(c, 0, sizeof *c);
-    CLRS_CHECK(!p->backward, CLRS_ERR_NOT_IMPLEMENTED,
-               "backward OpenCL kernels are not implemented in this "
-               "version (the CPU reference has them)");
     CLRS_CHECK(p->n_post_ops == 0, CLRS_ERR_NOT_IMPLEMENTED,
                "post-ops (%d given) are not implemented in the OpenCL "
                "kernels of this version (the CPU reference has them)",
@@ -457,20 +469,15 @@ static clrs_status make_buffer(clrs_plan *plan, size_t bytes, void *host,
     return CLRS_SUCCESS;
 }
 
-/* Builds every slot's tables, picks the offset width and uploads. */
-static clrs_status upload_tables(clrs_plan *plan)
+/* Dummy entries for empty tables (no zero-size buffers), the offset
+ * width (bound: the largest value the kernel forms from tensor spans),
+ * narrowing to it, and the upload. */
+static clrs_status finish_tables(clrs_plan *plan, tables *tp, int64_t bound)
 {
-    const clrs_problem *p = &plan->problem;
-    int64_t src_span = clrs__tensor_span(&p->in), plane_size = 1, bound;
-    tables t = {0};
+    tables t = *tp;
     clrs_status st = CLRS_SUCCESS;
     size_t i;
-    int k;
 
-    for (k = 0; k < p->naxes; ++k)
-        plane_size *= p->ax[k].in;
-    for (k = 0; k < p->naxes && st == CLRS_SUCCESS; ++k)
-        st = slot_tables(plan, k, &t, src_span, plane_size);
     if (st == CLRS_SUCCESS && t.ni == 0)
         st = grow(&t, 1, 0); /* no resampled axis: a dummy table */
     if (st == CLRS_SUCCESS && t.ni == 0)
@@ -480,13 +487,6 @@ static clrs_status upload_tables(clrs_plan *plan)
     if (st == CLRS_SUCCESS && plan->cfg.cls == CLRS_GEN_WSUM && t.nf == 0)
         t.f[t.nf++] = 0;
 
-    /* 32-bit offsets when every value the kernel forms fits: padding
-     * sentinels summed over up to six axes, sizes, table positions. */
-    bound = 7 * (src_span > plane_size ? src_span : plane_size);
-    if (clrs__tensor_span(&p->out) > bound)
-        bound = clrs__tensor_span(&p->out);
-    if (p->has_index && clrs__tensor_span(&p->index) > bound)
-        bound = clrs__tensor_span(&p->index);
     if ((int64_t)t.ni + 1 > bound)
         bound = (int64_t)t.ni + 1;
     plan->cfg.long_off = bound > (int64_t)INT_MAX - 64;
@@ -509,6 +509,268 @@ static clrs_status upload_tables(clrs_plan *plan)
         st = make_buffer(plan, t.nf * (plan->cfg.acc_f64 ? 8 : 4), t.f,
                          &plan->ftab, "weight table");
     }
+    *tp = t; /* grow() may have moved the arrays: the caller frees them */
+    return st;
+}
+
+/* Builds every slot's tables, picks the offset width and uploads. */
+static clrs_status upload_tables(clrs_plan *plan)
+{
+    const clrs_problem *p = &plan->problem;
+    int64_t src_span = clrs__tensor_span(&p->in), plane_size = 1, bound;
+    tables t = {0};
+    clrs_status st = CLRS_SUCCESS;
+    int k;
+
+    for (k = 0; k < p->naxes; ++k)
+        plane_size *= p->ax[k].in;
+    for (k = 0; k < p->naxes && st == CLRS_SUCCESS; ++k)
+        st = slot_tables(plan, k, &t, src_span, plane_size);
+
+    /* 32-bit offsets when every value the kernel forms fits: padding
+     * sentinels summed over up to six axes, sizes, table positions. */
+    bound = 7 * (src_span > plane_size ? src_span : plane_size);
+    if (clrs__tensor_span(&p->out) > bound)
+        bound = clrs__tensor_span(&p->out);
+    if (p->has_index && clrs__tensor_span(&p->index) > bound)
+        bound = clrs__tensor_span(&p->index);
+    if (st == CLRS_SUCCESS)
+        st = finish_tables(plan, &t, bound);
+    free(t.i);
+    free(t.f);
+    return st;
+}
+
+/* ---- backward -------------------------------------------------------------
+ * A gather (SPEC 4): one work-item per diff_src element sums the diff_dst
+ * elements that read it, through per-axis transposes of the forward tap
+ * lists (taps.c), so dx = A^T dy with exactly the forward taps and
+ * weights, in a fixed order, without atomics. */
+
+/* Kernel axes over diff_src, fastest dx stride first (consecutive
+ * work-items write consecutive addresses). Identity axes carry the
+ * strides of diff_dst, the index tensor and x; resampled ones find
+ * theirs in the tables. */
+static int lower_axes_bwd(const clrs_problem *p, kaxis *k)
+{
+    int a, m = 0, i, j, has_x = p->has_src && !p->has_index;
+
+    for (a = 0; a < p->rank; ++a) {
+        kaxis t;
+        memset(&t, 0, sizeof t);
+        t.n = p->in.dims[a];
+        t.slot = p->slot[a];
+        t.axis = a;
+        if (t.slot < 0 && t.n == 1)
+            continue;
+        t.ds = p->in.strides[a];
+        t.dblk = blk_of(&p->in, a);
+        if (t.slot < 0) {
+            t.ss = p->out.strides[a];
+            t.sblk = blk_of(&p->out, a);
+            if (p->has_index) {
+                t.is = p->index.strides[a];
+                t.xblk = blk_of(&p->index, a);
+            }
+            if (has_x) {
+                t.xs = p->src.strides[a];
+                t.gblk = blk_of(&p->src, a);
+            }
+        }
+        for (i = m; i > 0 && kaxis_before(&t, &k[i - 1]); --i)
+            k[i] = k[i - 1];
+        k[i] = t;
+        ++m;
+    }
+    for (i = 0; i + 1 < m;) {
+        if (mergeable(&k[i], &k[i + 1], p->has_index)) {
+            k[i].n *= k[i + 1].n;
+            for (j = i + 1; j + 1 < m; ++j)
+                k[j] = k[j + 1];
+            --m;
+        } else {
+            ++i;
+        }
+    }
+    if (m == 0) {
+        memset(&k[0], 0, sizeof k[0]);
+        k[0].n = 1;
+        k[0].slot = -1;
+        m = 1;
+    }
+    return m;
+}
+
+/* Fills plan->cfg and the shape part of plan->vals for a backward plan. */
+static clrs_status lower_backward(clrs_plan *plan, kaxis *k, int *m)
+{
+    const clrs_problem *p = &plan->problem;
+    clrs_gen_config *c = &plan->cfg;
+    int i, has_x = p->has_src && !p->has_index;
+    const kaxis *k0 = &k[0];
+
+    memset(c, 0, sizeof *c);
+    CLRS_CHECK(clrs__gen_dtype_supported(p->in.dtype) &&
+                   clrs__gen_dtype_supported(p->out.dtype) &&
+                   (!has_x || clrs__gen_dtype_supported(p->src.dtype)),
+               CLRS_ERR_NOT_IMPLEMENTED,
+               "no OpenCL backward kernel for dtypes %s <- %s in this "
+               "version",
+               clrs_dtype_name(p->in.dtype), clrs_dtype_name(p->out.dtype));
+    *m = lower_axes_bwd(p, k);
+    c->backward = 1;
+    c->accumulate = p->accumulate;
+    c->recompute = has_x;
+    c->x = has_x ? p->src.dtype : CLRS_F32;
+    c->cls = p->mode == CLRS_MODE_MAX ? CLRS_GEN_MAX : CLRS_GEN_WSUM;
+    c->rank = *m;
+    c->nslots = p->naxes;
+    for (i = 0; i < *m; ++i) {
+        c->ax[i].slot = k[i].slot;
+        c->ax[i].src_block = k[i].sblk;
+        c->ax[i].dst_block = k[i].dblk;
+        c->ax[i].idx_block = k[i].xblk;
+        c->ax[i].x_block = k[i].gblk;
+        plan->vals.n[i] = k[i].n;
+        plan->vals.ds[i] = k[i].ds;
+        plan->vals.ss[i] = k[i].ss;
+        plan->vals.is[i] = k[i].is;
+        plan->vals.xs[i] = k[i].xs;
+    }
+    c->src = p->out.dtype; /* read: diff_dst */
+    c->dst = p->in.dtype;  /* written: diff_src */
+    c->acc_f64 = c->src == CLRS_F64 || c->dst == CLRS_F64 ||
+                 (has_x && c->x == CLRS_F64);
+    c->has_index = p->has_index;
+    c->index = p->index.dtype;
+    c->plane = p->index_format == CLRS_INDEX_PLANE;
+    c->nan_ignore = has_x && p->nan_policy == CLRS_NAN_IGNORE;
+    c->pad_taps = has_x && p->padding != CLRS_PAD_EDGE;
+    /* Vectors along a contiguous identity axis of every tensor touched. */
+    c->vec = 1;
+    if (!env_flag("CLRS_GENERIC") && k0->slot < 0 && !k0->sblk &&
+        !k0->dblk && !k0->xblk && !k0->gblk && k0->ss == 1 && k0->ds == 1 &&
+        (!p->has_index || k0->is == 1) && (!has_x || k0->xs == 1) &&
+        clrs__gen_dtype_vector_store(c->dst) && k0->n >= 2)
+        c->vec = vec_width(k0->n, c->acc_f64);
+    c->tail = c->vec > 1 && k0->n % c->vec != 0;
+    c->nt = !env_flag("CLRS_GENERIC") &&
+            plan->need_diff_src >= CLRS_NT_MIN_BYTES &&
+            nt_aligned(plan, k, *m, c->vec);
+    plan->vals.pad = p->pad_value;
+    return CLRS_SUCCESS;
+}
+
+/* Slot k's backward tables: transposed starts by input index, then per
+ * entry the diff_dst offset, the index tensor offset, the window code
+ * (box position * box stride) or, to recompute, the output index, and
+ * the weight; to recompute also the forward starts, x offsets (-x_span
+ * for a padding tap) and plane codes (-plane_size for a padding tap). */
+static clrs_status slot_tables_bwd(clrs_plan *plan, int k, tables *t,
+                                   int64_t x_span, int64_t plane_size)
+{
+    const clrs_problem *p = &plan->problem;
+    const clrs_gen_config *c = &plan->cfg;
+    const clrs_axis_map *ax = &p->ax[k];
+    int a = ax->axis, j, wsum = c->cls == CLRS_GEN_WSUM;
+    int window = c->has_index && !c->plane;
+    int64_t box = 1, plane = 1, i, o;
+    size_t e, per;
+    clrs_taplist tl;
+    clrs_ttaplist tt;
+    clrs_status st;
+
+    for (j = k + 1; j < p->naxes; ++j) {
+        box *= p->ax[j].taps;
+        plane *= p->ax[j].in;
+    }
+    memset(&tt, 0, sizeof tt);
+    st = clrs__axis_taps(p, a, &tl);
+    /* Window codes tell duplicate taps of one output apart; everywhere
+     * else one entry per (input, output) pair, or a plane index match
+     * would count an output twice. */
+    if (st == CLRS_SUCCESS)
+        st = clrs__taplist_transpose(&tl, ax->out, ax->in, !window, &tt);
+    per = 1 + (c->has_index ? 1 : 0) + (window || c->recompute ? 1 : 0);
+    if (st == CLRS_SUCCESS)
+        st = grow(t,
+                  (size_t)ax->in + 1 + tt.n * per +
+                      (c->recompute ? (size_t)ax->out + 1 + 2 * tl.n : 0),
+                  wsum ? tt.n : 0);
+    if (st < 0) {
+        clrs__taplist_free(&tl);
+        clrs__ttaplist_free(&tt);
+        return st;
+    }
+    plan->vals.pl[k] = plane;
+    plan->vals.st[k] = (int64_t)t->ni;
+    for (i = 0; i <= ax->in; ++i)
+        t->i[t->ni++] = tt.start[i];
+    plan->vals.of[k] = (int64_t)t->ni;
+    for (e = 0; e < tt.n; ++e)
+        t->i[t->ni++] = axis_term(&p->out, a, tt.t[e].o);
+    if (c->has_index) {
+        plan->vals.ix[k] = (int64_t)t->ni;
+        for (e = 0; e < tt.n; ++e)
+            t->i[t->ni++] = axis_term(&p->index, a, tt.t[e].o);
+    }
+    if (window || c->recompute) {
+        plan->vals.cd[k] = (int64_t)t->ni;
+        for (e = 0; e < tt.n; ++e)
+            t->i[t->ni++] = window ? (int64_t)tt.t[e].j * box : tt.t[e].o;
+    }
+    if (wsum) {
+        plan->vals.fw[k] = (int64_t)t->nf;
+        for (e = 0; e < tt.n; ++e)
+            t->f[t->nf++] = tt.t[e].w;
+    }
+    if (c->recompute) {
+        plan->vals.fst[k] = (int64_t)t->ni;
+        for (o = 0; o <= ax->out; ++o)
+            t->i[t->ni++] = tl.start[o];
+        plan->vals.fof[k] = (int64_t)t->ni;
+        for (e = 0; e < tl.n; ++e)
+            t->i[t->ni++] = tl.t[e].idx >= 0
+                                ? axis_term(&p->src, a, tl.t[e].idx)
+                                : -x_span;
+        plan->vals.fcd[k] = (int64_t)t->ni;
+        for (e = 0; e < tl.n; ++e)
+            t->i[t->ni++] =
+                tl.t[e].idx >= 0 ? tl.t[e].idx * plane : -plane_size;
+    }
+    clrs__taplist_free(&tl);
+    clrs__ttaplist_free(&tt);
+    return CLRS_SUCCESS;
+}
+
+static clrs_status upload_backward_tables(clrs_plan *plan)
+{
+    const clrs_problem *p = &plan->problem;
+    int64_t x_span = plan->cfg.recompute ? clrs__tensor_span(&p->src) : 0;
+    int64_t plane_size = 1, bound;
+    tables t = {0};
+    clrs_status st = CLRS_SUCCESS;
+    int k;
+
+    for (k = 0; k < p->naxes; ++k)
+        plane_size *= p->ax[k].in;
+    for (k = 0; k < p->naxes && st == CLRS_SUCCESS; ++k)
+        st = slot_tables_bwd(plan, k, &t, x_span, plane_size);
+    /* Sums of up to six per-axis terms, padding sentinels included. */
+    bound = clrs__tensor_span(&p->in);
+    if (clrs__tensor_span(&p->out) > bound)
+        bound = clrs__tensor_span(&p->out);
+    if (p->has_index && clrs__tensor_span(&p->index) > bound)
+        bound = clrs__tensor_span(&p->index);
+    if (x_span > bound)
+        bound = x_span;
+    if (plane_size > bound)
+        bound = plane_size;
+    if (p->window_volume > bound)
+        bound = p->window_volume;
+    bound *= 7;
+    if (st == CLRS_SUCCESS)
+        st = finish_tables(plan, &t, bound);
     free(t.i);
     free(t.f);
     return st;
@@ -552,6 +814,9 @@ static clrs_status set_fixed_args(clrs_plan *plan)
             break;
         case CLRS_ARG_INDEX:
             plan->arg_index = at;
+            break;
+        case CLRS_ARG_X:
+            plan->arg_x = at;
             break;
         case CLRS_ARG_ITAB:
             CLRS_TRY(set_arg(plan->kernel, at, sizeof(cl_mem), &plan->itab,
@@ -606,25 +871,34 @@ static void work_sizes(clrs_plan *plan)
  * the tap tables and sets the fixed arguments. */
 static clrs_status build_kernel(clrs_plan *plan)
 {
+    const char *kname =
+        plan->problem.backward ? "clrs_backward" : "clrs_forward";
     kaxis k[CLRS_MAX_RANK];
     char *key = NULL;
     cl_int err;
     clrs_status st;
     int m;
 
-    CLRS_TRY(lower(plan, k, &m));
-    CLRS_TRY(upload_tables(plan)); /* decides cfg.long_off */
+    if (plan->problem.backward) {
+        CLRS_TRY(lower_backward(plan, k, &m));
+        CLRS_TRY(upload_backward_tables(plan)); /* decides cfg.long_off */
+    } else {
+        CLRS_TRY(lower(plan, k, &m));
+        CLRS_TRY(upload_tables(plan)); /* decides cfg.long_off */
+    }
     CLRS_TRY(clrs__gen_key(&plan->cfg, &key));
     /* No -cl-fast-relaxed-math, ever: taps and weights must match the
      * reference. */
-    st = clrs__program_get(plan->ctx, key, gen_source, &plan->cfg, "",
-                           &plan->program);
+    st = clrs__program_get_ex(plan->ctx, key, gen_source, &plan->cfg, "",
+                              &plan->program, &plan->cache_source);
     free(key);
     CLRS_TRY(st);
-    plan->kernel = clCreateKernel(plan->program, "clrs_forward", &err);
+    plan->kernel = clCreateKernel(plan->program, kname, &err);
     if (err != CL_SUCCESS) {
         plan->kernel = NULL;
-        return clrs__cl_error(err, "clCreateKernel(clrs_forward)");
+        return clrs__cl_error(err, plan->problem.backward
+                                       ? "clCreateKernel(clrs_backward)"
+                                       : "clCreateKernel(clrs_forward)");
     }
     CLRS_TRY(set_fixed_args(plan));
     work_sizes(plan);
@@ -642,7 +916,9 @@ static clrs_status plan_create(clrs_plan **out, clrs_context *ctx,
 {
     clrs_plan *plan;
     clrs_status st;
+    struct timespec t0, t1;
 
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     CLRS_CHECK(out != NULL, CLRS_ERR_NULL_POINTER, "plan is NULL");
     *out = NULL;
     CLRS_CHECK_PTR(ctx);
@@ -668,6 +944,9 @@ static clrs_status plan_create(clrs_plan **out, clrs_context *ctx,
         clrs_plan_destroy(plan);
         return st;
     }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    plan->create_ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
+                      (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
     *out = plan;
     clrs__clear_error();
     return CLRS_SUCCESS;
@@ -712,6 +991,17 @@ void clrs_plan_destroy(clrs_plan *plan)
     free(plan);
 }
 
+clrs_status clrs_plan_get_info(const clrs_plan *plan, clrs_plan_info *info)
+{
+    CLRS_CHECK_PTR(plan);
+    CLRS_CHECK_PTR(info);
+    memset(info, 0, sizeof *info);
+    info->cache = plan->cache_source;
+    info->create_ms = plan->create_ms;
+    clrs__clear_error();
+    return CLRS_SUCCESS;
+}
+
 /* ---- execution ---------------------------------------------------------- */
 
 /* A role the plan reads or writes must have a buffer of at least `need`
@@ -750,15 +1040,23 @@ static clrs_status enqueue(clrs_plan *plan, const clrs_args *args,
     clrs_status st = CLRS_SUCCESS;
     cl_int err;
 
+    /* Backward kernels read diff_dst where forward ones read src and
+     * write diff_src where they write dst. */
+    const cl_mem *rd = p->backward ? &args->diff_dst : &args->src;
+    const cl_mem *wr = p->backward ? &args->diff_src : &args->dst;
+
     pthread_mutex_lock(&plan->lock);
-    st = set_arg(plan->kernel, plan->arg_src, sizeof(cl_mem), &args->src,
-                 "src");
+    st = set_arg(plan->kernel, plan->arg_src, sizeof(cl_mem), rd,
+                 p->backward ? "diff_dst" : "src");
     if (st == CLRS_SUCCESS)
-        st = set_arg(plan->kernel, plan->arg_dst, sizeof(cl_mem), &args->dst,
-                     "dst");
+        st = set_arg(plan->kernel, plan->arg_dst, sizeof(cl_mem), wr,
+                     p->backward ? "diff_src" : "dst");
     if (st == CLRS_SUCCESS && p->has_index)
         st = set_arg(plan->kernel, plan->arg_index, sizeof(cl_mem),
                      &args->index, "index");
+    if (st == CLRS_SUCCESS && plan->cfg.recompute)
+        st = set_arg(plan->kernel, plan->arg_x, sizeof(cl_mem), &args->src,
+                     "src");
     if (st == CLRS_SUCCESS) {
         err = clEnqueueNDRangeKernel(plan->ctx->queue, plan->kernel,
                                      plan->work_dim, NULL, plan->global,
@@ -802,7 +1100,7 @@ static clrs_status execute(clrs_plan *plan, const clrs_args *args,
      * of one parent are not detected.) */
     written = p->backward ? args->diff_src : args->dst;
     CLRS_CHECK(written != args->src && written != args->diff_dst &&
-                   (p->backward || written != args->index),
+                   (args->index == NULL || written != args->index),
                CLRS_ERR_ALIASING, "the %s buffer is also an input",
                p->backward ? "diff_src" : "dst");
     for (i = 0; i < CLRS_MAX_POST_OPS; ++i)

@@ -1,6 +1,5 @@
-/* The context's program map: configuration key -> built cl_program, so the
- * second plan of a kind costs a lookup instead of a compile. Builds run
- * outside the lock; two threads racing on one key keep the first result. */
+/* The program cache's policy: the context's map (key -> cl_program), then
+ * the on-disk binaries (cache.c), then a source build that is stored. */
 #include "program.h"
 
 #include <errno.h>
@@ -9,9 +8,13 @@
 #include <string.h>
 #include <time.h>
 
+/* How long a process waits for another one building the same key before
+ * building it itself: far above a PoCL build (0.5 s), below "hung". */
+#define CLRS_CACHE_LOCK_WAIT_MS 30000
+
 struct clrs_prog_entry {
     char *key; /* the full key is compared: no hash collisions possible */
-    cl_program program;
+    cl_program program; /* NULL while one thread builds it */
     struct clrs_prog_entry *next;
 };
 
@@ -20,22 +23,30 @@ void clrs__program_cache_free(clrs_context *ctx)
     struct clrs_prog_entry *e = ctx->programs, *next;
     for (; e; e = next) {
         next = e->next;
-        clReleaseProgram(e->program);
+        if (e->program)
+            clReleaseProgram(e->program);
         free(e->key);
         free(e);
     }
     ctx->programs = NULL;
+    free(ctx->disk_device);
+    ctx->disk_device = NULL;
 }
 
-/* Retained program of key, or NULL; call with ctx->lock held. */
-static cl_program find(clrs_context *ctx, const char *key)
+clrs_cache_source clrs__cache_source_merge(clrs_cache_source a,
+                                           clrs_cache_source b)
+{
+    /* Ranked by cost: memory < disk < built/off. */
+    static const int rank[] = {0, 1, 2, 2};
+    return rank[b] > rank[a] ? b : a;
+}
+
+static struct clrs_prog_entry *find(clrs_context *ctx, const char *key)
 {
     struct clrs_prog_entry *e;
     for (e = ctx->programs; e; e = e->next)
-        if (strcmp(e->key, key) == 0) {
-            clRetainProgram(e->program);
-            return e->program;
-        }
+        if (strcmp(e->key, key) == 0)
+            return e;
     return NULL;
 }
 
@@ -129,59 +140,355 @@ static clrs_status build(clrs_context *ctx, const char *key,
     return CLRS_SUCCESS;
 }
 
+/* ---- the disk layer ------------------------------------------------------ */
+
+/* A string query, malloc'ed; "" when the driver does not answer (the key
+ * then simply has an empty field). */
+static char *query(cl_platform_id plat, cl_device_id dev, cl_uint param)
+{
+    size_t n = 0;
+    cl_int err;
+    char *s;
+
+    err = dev ? clGetDeviceInfo(dev, param, 0, NULL, &n)
+              : clGetPlatformInfo(plat, param, 0, NULL, &n);
+    s = malloc(err == CL_SUCCESS ? n + 1 : 1);
+    if (!s)
+        return NULL;
+    s[0] = '\0';
+    if (err == CL_SUCCESS && n > 0) {
+        err = dev ? clGetDeviceInfo(dev, param, n, s, NULL)
+                  : clGetPlatformInfo(plat, param, n, s, NULL);
+        s[err == CL_SUCCESS ? n : 0] = '\0';
+    }
+    return s;
+}
+
+/* The six platform and device fields of the key, full length (the
+ * context's device info truncates them), NUL-separated in one block. */
+static char *device_fields(clrs_context *ctx)
+{
+    char *v[6], *block = NULL;
+    size_t len[6], total = 0, i;
+    int ok = 1;
+
+    v[0] = query(ctx->platform, NULL, CL_PLATFORM_NAME);
+    v[1] = query(ctx->platform, NULL, CL_PLATFORM_VERSION);
+    v[2] = query(NULL, ctx->device, CL_DEVICE_NAME);
+    v[3] = query(NULL, ctx->device, CL_DEVICE_VENDOR);
+    v[4] = query(NULL, ctx->device, CL_DEVICE_VERSION);
+    v[5] = query(NULL, ctx->device, CL_DRIVER_VERSION);
+    for (i = 0; i < 6; ++i) {
+        ok = ok && v[i];
+        len[i] = v[i] ? strlen(v[i]) + 1 : 0;
+        total += len[i];
+    }
+    if (ok)
+        block = malloc(total);
+    if (block) {
+        char *p = block;
+        for (i = 0; i < 6; ++i) {
+            memcpy(p, v[i], len[i]);
+            p += len[i];
+        }
+    }
+    for (i = 0; i < 6; ++i)
+        free(v[i]);
+    return block;
+}
+
+/* Sets up the disk layer once per context; returns whether it is on. A
+ * directory that cannot be created turns it off, said in note. */
+static int disk_ready(clrs_context *ctx, char *note, size_t note_size)
+{
+    int on;
+
+    pthread_mutex_lock(&ctx->lock);
+    if (ctx->disk_state == 0) {
+        int err;
+        ctx->disk_state = 1;
+        clrs__cache_config_from_env(&ctx->disk);
+        if (ctx->disk.enabled &&
+            (err = clrs__cache_mkdir(ctx->disk.dir)) != 0) {
+            ctx->disk.enabled = 0;
+            snprintf(note, note_size,
+                     "program cache: cannot create %.300s (%s); running "
+                     "without the on-disk cache",
+                     ctx->disk.dir, strerror(err));
+        }
+        if (ctx->disk.enabled) {
+            ctx->disk_device = device_fields(ctx);
+            if (!ctx->disk_device)
+                ctx->disk.enabled = 0; /* out of memory: just uncached */
+        }
+    }
+    on = ctx->disk.enabled;
+    pthread_mutex_unlock(&ctx->lock);
+    return on;
+}
+
+/* The full key text of a program on this context's device. */
+static char *disk_key(clrs_context *ctx, const char *source,
+                      const char *options)
+{
+    clrs_cache_key_fields f;
+    const char *p = ctx->disk_device;
+
+    memset(&f, 0, sizeof f);
+    f.format = CLRS_CACHE_FORMAT;
+    f.library_version = CLRS_VERSION_STRING;
+    f.source = source;
+    f.options = options;
+    f.platform_name = p;
+    f.platform_version = p += strlen(p) + 1;
+    f.device_name = p += strlen(p) + 1;
+    f.device_vendor = p += strlen(p) + 1;
+    f.device_version = p += strlen(p) + 1;
+    f.driver_version = p += strlen(p) + 1;
+    return clrs__cache_key_text(&f);
+}
+
+/* A program from a cached binary, or NULL when the driver rejects it
+ * (CL_INVALID_BINARY, a failed build): the caller builds from source. */
+static cl_program from_binary(clrs_context *ctx, const unsigned char *bin,
+                              size_t size, const char *options)
+{
+    cl_int err, status = CL_SUCCESS;
+    double t0 = now_ms();
+    cl_program prog;
+
+    prog = clCreateProgramWithBinary(ctx->cl_ctx, 1, &ctx->device, &size,
+                                     &bin, &status, &err);
+    if (err != CL_SUCCESS || status != CL_SUCCESS) {
+        if (prog)
+            clReleaseProgram(prog);
+        return NULL;
+    }
+    err = clBuildProgram(prog, 1, &ctx->device, options, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        clReleaseProgram(prog);
+        return NULL;
+    }
+    pthread_mutex_lock(&ctx->lock);
+    ctx->stats.disk_hits++;
+    ctx->stats.load_ms += now_ms() - t0;
+    pthread_mutex_unlock(&ctx->lock);
+    return prog;
+}
+
+/* The cached program of a key, or NULL for any kind of miss. */
+static cl_program disk_load(clrs_context *ctx, const char *hash,
+                            const char *text, const char *options)
+{
+    unsigned char *bin;
+    size_t size;
+    cl_program prog = NULL;
+
+    if (clrs__cache_load(ctx->disk.dir, hash, text, &bin, &size, NULL, 0) ==
+        CLRS_CACHE_HIT)
+        prog = from_binary(ctx, bin, size, options);
+    free(bin);
+    return prog;
+}
+
+/* Stores the binary of a freshly built program; a failure that means the
+ * directory cannot take writes (read-only, full, no permission) stops
+ * writing for this context and is said once in note. */
+static void disk_store(clrs_context *ctx, cl_program prog, const char *hash,
+                       const char *text, char *note, size_t note_size)
+{
+    size_t size = 0;
+    unsigned char *bin;
+    int err, first = 0;
+
+    if (clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof size, &size,
+                         NULL) != CL_SUCCESS ||
+        size == 0)
+        return;
+    bin = malloc(size);
+    if (!bin)
+        return;
+    if (clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bin, &bin,
+                         NULL) != CL_SUCCESS) {
+        free(bin);
+        return;
+    }
+    err = clrs__cache_store(ctx->disk.dir, hash, text, bin, size,
+                            CLRS_CACHE_FORMAT);
+    free(bin);
+    pthread_mutex_lock(&ctx->lock);
+    if (err == 0) {
+        ctx->stats.disk_writes++;
+    } else if (!ctx->disk_readonly) {
+        ctx->disk_readonly = first = 1;
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    if (err == 0)
+        clrs__cache_evict(ctx->disk.dir, ctx->disk.max_bytes, hash);
+    else if (first)
+        snprintf(note, note_size,
+                 "program cache: cannot write to %.300s (%s); running without "
+                 "the on-disk cache",
+                 ctx->disk.dir, strerror(err));
+}
+
+/* ---- lookup -------------------------------------------------------------- */
+
+/* A memory miss: disk, else source. */
+static clrs_status produce(clrs_context *ctx, const char *key,
+                           clrs_source_fn gen, const void *arg,
+                           const char *options, cl_program *out,
+                           clrs_cache_source *source)
+{
+    char *src = NULL, *text = NULL, hash[65], note[CLRS_ERRMSG_MAX] = "";
+    cl_program prog = NULL;
+    clrs_status st;
+    int on, lock = -1, writable;
+
+    CLRS_TRY(gen(arg, key, &src));
+    st = dump_source(key, src);
+    if (st < 0) {
+        free(src);
+        return st;
+    }
+    on = disk_ready(ctx, note, sizeof note);
+    if (on)
+        text = disk_key(ctx, src, options);
+    if (text) {
+        clrs__sha256_hex(text, strlen(text), hash);
+        prog = disk_load(ctx, hash, text, options);
+        if (!prog) {
+            /* Another process may be building this key: wait for it, then
+             * look again before compiling (the PoCL pocl_write_file
+             * pattern, made a real lock). */
+            lock = clrs__cache_lock(ctx->disk.dir, hash,
+                                    CLRS_CACHE_LOCK_WAIT_MS);
+            if (lock >= 0)
+                prog = disk_load(ctx, hash, text, options);
+        }
+    }
+    if (prog) {
+        *source = CLRS_CACHE_DISK;
+        st = CLRS_SUCCESS;
+    } else {
+        st = build(ctx, key, src, options, &prog);
+        pthread_mutex_lock(&ctx->lock);
+        writable = !ctx->disk_readonly;
+        pthread_mutex_unlock(&ctx->lock);
+        if (st >= 0 && text && writable)
+            disk_store(ctx, prog, hash, text, note, sizeof note);
+        pthread_mutex_lock(&ctx->lock);
+        writable = text && !ctx->disk_readonly;
+        pthread_mutex_unlock(&ctx->lock);
+        *source = writable ? CLRS_CACHE_BUILT : CLRS_CACHE_OFF;
+    }
+    clrs__cache_unlock(lock);
+    free(text);
+    free(src);
+    if (note[0]) {
+        /* Saved and restored: a failing build's message must survive. */
+        char keep[CLRS_ERRMSG_MAX];
+        snprintf(keep, sizeof keep, "%s", clrs__thread_error());
+        clrs__ctx_note(ctx, note);
+        clrs__error(CLRS_SUCCESS, "%s", keep);
+    }
+    if (st >= 0)
+        *out = prog;
+    return st;
+}
+
+clrs_status clrs__program_get_ex(clrs_context *ctx, const char *key,
+                                 clrs_source_fn gen, const void *arg,
+                                 const char *options, cl_program *program,
+                                 clrs_cache_source *source)
+{
+    struct clrs_prog_entry *e, *mine = NULL, **pp;
+    clrs_cache_source dummy;
+    cl_program prog = NULL;
+    clrs_status st;
+
+    if (!source)
+        source = &dummy;
+    *program = NULL;
+    pthread_mutex_lock(&ctx->lock);
+    for (;;) {
+        e = find(ctx, key);
+        if (e && e->program) {
+            clRetainProgram(e->program);
+            prog = e->program;
+            ctx->stats.memory_hits++;
+            break;
+        }
+        if (!e)
+            break;
+        /* Another thread is building this key: its result is ours. If it
+         * fails, the entry goes and the loop lets this thread try. */
+        pthread_cond_wait(&ctx->built, &ctx->lock);
+    }
+    if (!prog) {
+        /* Claim the key; without memory for the claim, build unshared. */
+        mine = malloc(sizeof *mine);
+        if (mine && (mine->key = malloc(strlen(key) + 1)) != NULL) {
+            strcpy(mine->key, key);
+            mine->program = NULL;
+            mine->next = ctx->programs;
+            ctx->programs = mine;
+        } else {
+            free(mine);
+            mine = NULL;
+        }
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    if (prog) {
+        *source = CLRS_CACHE_MEMORY;
+        *program = prog;
+        return CLRS_SUCCESS;
+    }
+
+    st = produce(ctx, key, gen, arg, options, &prog, source);
+    if (!mine) {
+        if (st >= 0)
+            *program = prog;
+        return st;
+    }
+    pthread_mutex_lock(&ctx->lock);
+    if (st >= 0) {
+        mine->program = prog;
+        clRetainProgram(prog); /* the map's reference */
+    } else {
+        for (pp = &ctx->programs; *pp != mine; pp = &(*pp)->next)
+            ;
+        *pp = mine->next;
+    }
+    pthread_cond_broadcast(&ctx->built);
+    pthread_mutex_unlock(&ctx->lock);
+    if (st < 0) {
+        free(mine->key);
+        free(mine);
+        return st;
+    }
+    *program = prog;
+    return CLRS_SUCCESS;
+}
+
 clrs_status clrs__program_get(clrs_context *ctx, const char *key,
                               clrs_source_fn gen, const void *arg,
                               const char *options, cl_program *program)
 {
-    struct clrs_prog_entry *e;
-    cl_program prog, other;
-    char *source = NULL;
-    clrs_status st;
+    return clrs__program_get_ex(ctx, key, gen, arg, options, program, NULL);
+}
 
-    *program = NULL;
-    pthread_mutex_lock(&ctx->lock);
-    prog = find(ctx, key);
-    if (prog)
-        ctx->stats.memory_hits++;
-    pthread_mutex_unlock(&ctx->lock);
-    if (prog) {
-        *program = prog;
-        return CLRS_SUCCESS;
+const char *clrs_cache_source_name(clrs_cache_source source)
+{
+    switch (source) {
+    case CLRS_CACHE_MEMORY:
+        return "memory";
+    case CLRS_CACHE_DISK:
+        return "disk";
+    case CLRS_CACHE_BUILT:
+        return "built";
+    case CLRS_CACHE_OFF:
+        return "off";
     }
-
-    CLRS_TRY(gen(arg, key, &source));
-    st = dump_source(key, source);
-    if (st == CLRS_SUCCESS)
-        st = build(ctx, key, source, options, &prog);
-    free(source);
-    if (st < 0)
-        return st;
-
-    e = malloc(sizeof *e);
-    if (e)
-        e->key = malloc(strlen(key) + 1);
-    if (!e || !e->key) {
-        /* Still usable, just not kept for the next plan. */
-        free(e);
-        *program = prog;
-        return CLRS_SUCCESS;
-    }
-    strcpy(e->key, key);
-    pthread_mutex_lock(&ctx->lock);
-    other = find(ctx, key);
-    if (!other) {
-        e->program = prog;
-        e->next = ctx->programs;
-        ctx->programs = e;
-        clRetainProgram(prog); /* the map's reference */
-    }
-    pthread_mutex_unlock(&ctx->lock);
-    if (other) { /* another thread won the race: use its program */
-        clReleaseProgram(prog);
-        free(e->key);
-        free(e);
-        prog = other;
-    }
-    *program = prog;
-    return CLRS_SUCCESS;
+    return NULL;
 }

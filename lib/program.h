@@ -1,22 +1,37 @@
 /* Built OpenCL programs: one function that returns the program for a
- * configuration key, from the context's memory map or by building it. */
+ * configuration key, from the context's memory map, the disk, or a build. */
 #ifndef CLRS_PROGRAM_H
 #define CLRS_PROGRAM_H
 
 #include "context.h"
 
 /* Writes the source of a key into *source (malloc'ed); called only when
- * the program has to be built. */
+ * the program is not in the context's map. */
 typedef clrs_status (*clrs_source_fn)(const void *arg, const char *key,
                                       char **source);
 
-/* The built program for key, retained for the caller (release it). On a
- * miss, gen writes the source, which is dumped to $CLRS_DUMP_SOURCE/ when
- * that is set and built with options; a failed build returns
- * CLRS_ERR_BUILD_FAILED with the head of the build log. The on-disk cache
- * (a later issue) slots in here. */
+/* The built program for key, retained for the caller (release it), and
+ * where it came from (source may be NULL). Lookup order: the context's
+ * map (no OpenCL call); the on-disk cache (lib/cache.c: a binary load,
+ * which falls back to source when the driver rejects it); a source build,
+ * whose binary is then stored on disk. Concurrent callers with one key
+ * share one build. gen writes the source, which is dumped to
+ * $CLRS_DUMP_SOURCE/ when that is set; a failed build returns
+ * CLRS_ERR_BUILD_FAILED with the head of the build log. The disk cache
+ * never fails the call. */
+clrs_status clrs__program_get_ex(clrs_context *ctx, const char *key,
+                                 clrs_source_fn gen, const void *arg,
+                                 const char *options, cl_program *program,
+                                 clrs_cache_source *source);
+
+/* The same without the provenance. */
 clrs_status clrs__program_get(clrs_context *ctx, const char *key,
                               clrs_source_fn gen, const void *arg,
                               const char *options, cl_program *program);
+
+/* The worse of two provenances (built beats disk beats memory), for a
+ * plan made of several programs. */
+clrs_cache_source clrs__cache_source_merge(clrs_cache_source a,
+                                           clrs_cache_source b);
 
 #endif /* CLRS_PROGRAM_H */

@@ -311,3 +311,78 @@ clrs_status clrs__axis_taps(const clrs_problem *p, int a, clrs_taplist *tl)
     return CLRS_SUCCESS;
 }
 
+
+/* The transpose of an axis's tap lists (backward gathers, SPEC 4): for
+ * every input index i, the outputs whose taps read i, o increasing and,
+ * within one o, in tap order. Padding taps (idx -1) read no pixel and
+ * send no gradient, so they are left out; clamped taps already name the
+ * pixel they were clamped to. With merge, taps of one output naming the
+ * same pixel (clamping duplicates) become one entry with the summed
+ * weight and the first tap's box position. */
+clrs_status clrs__taplist_transpose(const clrs_taplist *tl, int64_t nout,
+                                    int64_t nin, int merge,
+                                    clrs_ttaplist *tt)
+{
+    int64_t o, i, *fill = NULL;
+    size_t k, m;
+
+    memset(tt, 0, sizeof *tt);
+    CLRS_CHECK((uint64_t)nin < ((size_t)-1) / sizeof *tt->start / 2,
+               CLRS_ERR_OUT_OF_MEMORY, "taps: input axis too long");
+    tt->start = calloc((size_t)nin + 1, sizeof *tt->start);
+    fill = calloc((size_t)nin + 1, sizeof *fill);
+    tt->t = malloc((tl->n ? tl->n : 1) * sizeof *tt->t);
+    if (!tt->start || !fill || !tt->t) {
+        free(fill);
+        return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
+                           "taps: out of memory transposing %zu taps",
+                           tl->n);
+    }
+    for (k = 0; k < tl->n; ++k)
+        if (tl->t[k].idx >= 0)
+            tt->start[tl->t[k].idx + 1]++;
+    for (i = 0; i < nin; ++i)
+        tt->start[i + 1] += tt->start[i];
+    for (i = 0; i < nin; ++i)
+        fill[i] = tt->start[i];
+    /* Outputs in increasing order, so each input's list is sorted by o. */
+    for (o = 0; o < nout; ++o)
+        for (k = (size_t)tl->start[o]; k < (size_t)tl->start[o + 1]; ++k) {
+            const clrs_tap *tp = &tl->t[k];
+            clrs_ttap *e;
+            if (tp->idx < 0)
+                continue;
+            e = &tt->t[fill[tp->idx]++];
+            e->o = o;
+            e->w = tp->w;
+            e->j = tp->j;
+        }
+    free(fill);
+    tt->n = (size_t)tt->start[nin];
+    if (!merge)
+        return CLRS_SUCCESS;
+    /* Compact in place: entries only move towards the front. */
+    m = 0;
+    for (i = 0; i < nin; ++i) {
+        size_t b = (size_t)tt->start[i], e = (size_t)tt->start[i + 1];
+        size_t first = m;
+        tt->start[i] = (int64_t)first;
+        for (k = b; k < e; ++k) {
+            if (m > first && tt->t[m - 1].o == tt->t[k].o) {
+                tt->t[m - 1].w += tt->t[k].w;
+                continue;
+            }
+            tt->t[m++] = tt->t[k];
+        }
+    }
+    tt->start[nin] = (int64_t)m;
+    tt->n = m;
+    return CLRS_SUCCESS;
+}
+
+void clrs__ttaplist_free(clrs_ttaplist *tt)
+{
+    free(tt->start);
+    free(tt->t);
+    memset(tt, 0, sizeof *tt);
+}

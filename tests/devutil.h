@@ -89,4 +89,15 @@ int td_forward(td_env *e, const clrs_resample_desc *op, const tu_buf *src,
                tu_buf *dst, tu_buf *index, const tu_buf *expected_dst,
                const tu_buf *expected_index, td_result *res);
 
+/* Plans op backward and runs it twice: diff_dst (and index or src, may
+ * be NULL) uploaded once, diff_src poisoned with pattern 0 then 1, or,
+ * when diff_src_init is given (accumulate mode), set to it before each
+ * run. diff_src (host) receives the first run's output. expected (may
+ * be NULL) only decides whether a value equal to the poison counts as
+ * written. Returns td_result_ok. */
+int td_backward(td_env *e, const clrs_resample_desc *op,
+                const tu_buf *diff_dst, tu_buf *diff_src, const tu_buf *index,
+                const tu_buf *src, const tu_buf *diff_src_init,
+                const tu_buf *expected, td_result *res);
+
 #endif /* CLRS_TEST_DEVUTIL_H */

@@ -405,14 +405,18 @@ static void plans(void)
            clrs_plan_create_forward(&plan, ctx, OP(CLRS_MODE_NEAREST), huge,
                                     T(CLRS_F32, 2, D(4, 4)), NULL));
 
-    /* A valid backward problem: this version has forward kernels only,
-     * and the status must say so exactly; it must never pass for
-     * success. */
-    clear_message();
-    st = clrs_plan_create_backward(&plan, ctx, OP(CLRS_MODE_LINEAR), s, d,
-                                   NULL, NULL);
-    check(st, CLRS_ERR_NOT_IMPLEMENTED, "not implemented",
-          "valid linear backward plan reports CLRS_ERR_NOT_IMPLEMENTED");
+    /* A valid forward problem with a post-op: the OpenCL kernels of this
+     * version have none, and the status must say so exactly; it must
+     * never pass for success. */
+    {
+        clrs_resample_desc *post = OP(CLRS_MODE_LINEAR);
+        clrs_resample_desc_append_sum(post, 1.0);
+        clear_message();
+        st = clrs_plan_create_forward(&plan, ctx, post, s, d, NULL);
+        check(st, CLRS_ERR_NOT_IMPLEMENTED, "not implemented",
+              "valid forward plan with a post-op reports "
+              "CLRS_ERR_NOT_IMPLEMENTED");
+    }
     tap_ok(strstr(clrs_context_last_error(ctx), "not implemented") != NULL,
            "the context keeps the detail message: \"%s\"",
            clrs_context_last_error(ctx));

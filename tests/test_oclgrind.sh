@@ -1,7 +1,7 @@
 #!/bin/sh
-# Runs the small subset of test_device_forward (one case per mode and
-# layout class, tiny sizes) under Oclgrind, which checks every kernel for
-# out-of-bounds accesses, uninitialised values, data races and API errors.
+# Runs the small subsets of test_device_forward and test_device_backward
+# (every mode in each layout class, tiny sizes) under Oclgrind, which
+# checks every kernel for out-of-bounds accesses, uninitialised values, data races and API errors.
 # TAP: the subset's own results, then "oclgrind reported nothing" (any
 # Oclgrind report fails: it exits 0 whatever it finds, so its log decides).
 
@@ -18,57 +18,71 @@ if test -n "${SAN_FLAGS:-}"; then
     exit 0
 fi
 
-prog="$top_builddir/tests/test_device_forward"
 tmp="$top_builddir/tests/tmp-oclgrind.$$"
 rm -rf "$tmp"
 mkdir -p "$tmp" || { echo "Bail out! cannot create $tmp"; exit 1; }
-log="$tmp/oclgrind.log"
-out="$tmp/stdout"
-err="$tmp/stderr"
 
-# Every kernel is built by Oclgrind itself: no program from the on-disk
-# cache, which holds binaries of the other devices.
-CLRS_CACHE=0 "$top_builddir/libtool" --mode=execute \
-    "$OCLGRIND" --uninitialized --data-races --check-api --log "$log" \
-    "$prog" --oclgrind-subset >"$out" 2>"$err"
-status=$?
+n=0
+keep=0
+# Each program's subset: its TAP lines without its plan, then whether it
+# ran every case, exited 0 and left an empty Oclgrind log. The forward
+# subset has 104 cases, the backward one 116 (every class twice).
+for spec in test_device_forward:104 test_device_backward:116; do
+    name=${spec%%:*}
+    want=${spec#*:}
+    prog="$top_builddir/tests/$name"
+    log="$tmp/$name.log"
+    out="$tmp/$name.stdout"
+    err="$tmp/$name.stderr"
 
-# The subset's TAP lines without its plan; ours comes last.
-grep -v '^1\.\.[0-9]' "$out"
-n=$(grep -c -E '^(not )?ok ' "$out")
-if grep -q '^1\.\.0 # SKIP' "$out"; then
-    # Oclgrind is a device: a skip here means the run went wrong.
+    # Every kernel is built by Oclgrind itself: no program from the
+    # on-disk cache, which holds binaries of the other devices.
+    CLRS_CACHE=0 "$top_builddir/libtool" --mode=execute \
+        "$OCLGRIND" --uninitialized --data-races --check-api --log "$log" \
+        "$prog" --oclgrind-subset >"$out" 2>"$err"
+    status=$?
+
+    # Renumber the subset's points after the ones already printed.
+    base=$n
+    awk -v base="$base" '
+        /^1\.\.[0-9]/ { next }
+        /^ok [0-9]+/ { $2 = $2 + base; print; next }
+        /^not ok [0-9]+/ { $3 = $3 + base; print; next }
+        { print }' "$out"
+    ran=$(grep -c -E '^(not )?ok ' "$out")
+    n=$((n + ran))
+    if grep -q '^1\.\.0 # SKIP' "$out"; then
+        # Oclgrind is a device: a skip here means the run went wrong.
+        n=$((n + 1))
+        echo "not ok $n - $name subset skipped under oclgrind: $(grep '^1\.\.0' "$out")"
+    fi
+
+    # A crash stops the count short.
     n=$((n + 1))
-    echo "not ok $n - subset skipped under oclgrind: $(grep '^1\.\.0' "$out")"
-fi
+    if test "$ran" -ge "$want"; then
+        echo "ok $n - $name subset ran $ran cases under oclgrind"
+    else
+        echo "not ok $n - $name subset ran only $ran cases under oclgrind (want >= $want)"
+    fi
 
-# The subset has 104 cases (a crash stops the count short).
-ran=$n
-n=$((n + 1))
-if test "$ran" -ge 104; then
-    echo "ok $n - subset ran $ran cases under oclgrind"
-else
-    echo "not ok $n - subset ran only $ran cases under oclgrind (want >= 104)"
-fi
+    n=$((n + 1))
+    if test "$status" -eq 0; then
+        echo "ok $n - $name subset exited 0 under oclgrind"
+    else
+        echo "not ok $n - $name subset exited $status under oclgrind"
+        sed -e 's/^/# stderr: /' "$err" | head -n 40
+    fi
 
-n=$((n + 1))
-if test "$status" -eq 0; then
-    echo "ok $n - subset exited 0 under oclgrind"
-else
-    echo "not ok $n - subset exited $status under oclgrind"
-    sed -e 's/^/# stderr: /' "$err" | head -n 40
-fi
-
-n=$((n + 1))
-if test -s "$log"; then
-    reports=$(grep -c -E '^(Invalid|Uninitiali[sz]ed|.*data race|Oclgrind - |Work-group divergence|.*[Ee]rror)' "$log")
-    echo "not ok $n - oclgrind reported nothing ($reports reports; log kept in $log)"
-    sed -e 's/^/# oclgrind: /' "$log" | head -n 80
-    keep=1
-else
-    echo "ok $n - oclgrind reported nothing"
-    keep=0
-fi
+    n=$((n + 1))
+    if test -s "$log"; then
+        reports=$(grep -c -E '^(Invalid|Uninitiali[sz]ed|.*data race|Oclgrind - |Work-group divergence|.*[Ee]rror)' "$log")
+        echo "not ok $n - oclgrind reported nothing for $name ($reports reports; log kept in $log)"
+        sed -e 's/^/# oclgrind: /' "$log" | head -n 80
+        keep=1
+    else
+        echo "ok $n - oclgrind reported nothing for $name"
+    fi
+done
 
 echo "1..$n"
 test "$keep" -eq 1 || rm -rf "$tmp"

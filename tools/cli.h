@@ -119,6 +119,7 @@ typedef struct cli_run {
     int roofline;
     int verbose;
     int list_devices, version, help;
+    int cache_bench; /* 1: --cache-bench, 2: one of its child processes */
 } cli_run;
 
 /* ---- parse.c: knobs, batch files, expansion ---- */
@@ -218,6 +219,24 @@ typedef struct cli_env {
 } cli_env;
 
 void cli_run_problem(const cli_prb *p, cli_env *env, cli_result *r);
+
+/* Plan creation, and plan creation plus the first execute (waited for),
+ * twice on one context: [0] whatever the caches give, [1] hot. */
+typedef struct cli_first_use {
+    double plan_ms[2], total_ms[2];
+    const char *source[2]; /* clrs_cache_source_name() */
+} cli_first_use;
+int cli_time_first_use(const cli_prb *p, cli_env *env, cli_first_use *out,
+                       char *err, size_t errsz);
+
+/* ---- cachebench.c: --cache-bench ---- */
+/* Runs the first problem in child processes of this program against
+ * fresh cache directories (cold, warm, PoCL's cache alone, ...) and
+ * prints their first-use times; returns an exit status. */
+int cli_cache_bench(const cli_prb *p, const cli_run *run, int argc,
+                    char **argv);
+/* The child's side: one line "clrs-first-use ..." on stdout. */
+int cli_cache_bench_child(const cli_prb *p, cli_env *env);
 const char *cli_status_name(cli_status s);
 
 /* ---- bench.c: device copy bandwidth ---- */

@@ -79,6 +79,26 @@ int main(int argc, char **argv)
         cli_free_problems(&prbs);
         return rc;
     }
+    if (run.cache_bench == 1) {
+        if (prbs.n == 0) {
+            fprintf(stderr, "clresample: --cache-bench needs a problem "
+                            "descriptor\n");
+            rc = CLI_EXIT_USAGE;
+        } else {
+            rc = cli_cache_bench(&prbs.v[0], &run, argc, argv);
+        }
+        cli_free_problems(&prbs);
+        return rc;
+    }
+    if (run.cache_bench == 2 && prbs.n > 0) {
+        memset(&env, 0, sizeof env);
+        rc = open_device(&run, &env);
+        if (rc == 0)
+            rc = cli_cache_bench_child(&prbs.v[0], &env);
+        clrs_context_destroy(env.ctx);
+        cli_free_problems(&prbs);
+        return rc;
+    }
     if (prbs.n == 0 && !run.roofline) {
         cli_free_problems(&prbs);
         if (run.help || run.version || run.list_devices)

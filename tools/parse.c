@@ -778,6 +778,14 @@ static int do_token(state *s, const char *tok)
             s->run->list_devices = 1;
             return 0;
         }
+        if (strcmp(name, "cache-bench") == 0) {
+            s->run->cache_bench = 1;
+            return 0;
+        }
+        if (strcmp(name, "cache-bench-child") == 0) { /* internal */
+            s->run->cache_bench = 2;
+            return 0;
+        }
         if (strcmp(name, "version") == 0) {
             s->run->version = 1;
             return 0;
@@ -876,6 +884,8 @@ void cli_usage(FILE *f)
             "the first)\n"
             "  --list-devices --version --help\n"
             "  --max-ms-per-prb=MS --fix-times-per-prb=N --roofline\n"
+            "  --cache-bench           time cold/warm/hot first use of the "
+            "first problem\n"
             "  --perf-template=def|csv|json  --seed=N  -v\n"
             "  --src-file= --dst-file= --diff-dst-file= --diff-src-file= "
             "--ws-file= (.npy)\n"

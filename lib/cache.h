@@ -1,0 +1,105 @@
+/* The on-disk program cache: where it lives, how a key is hashed, and how
+ * an entry is read, validated, written atomically and evicted. */
+#ifndef CLRS_CACHE_H
+#define CLRS_CACHE_H
+
+/* Pure POSIX + SHA-256, no OpenCL and no context: program.c owns the
+ * policy (what to load, when to rebuild), this file owns the files. The
+ * tests compile it directly to reach the key and entry functions. */
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Bumped whenever the key text or the entry layout changes, so entries of
+ * another format are misses rather than misreads. */
+#define CLRS_CACHE_FORMAT 1u
+
+/* Entry layout (all integers little-endian):
+ *   0  magic "CLRSPRG\n"        8 bytes
+ *   8  format version            u32
+ *  12  reserved, 0               u32
+ *  16  key text length           u64
+ *  24  payload length            u64
+ *  32  SHA-256 of the payload    32 bytes
+ *  64  key text, then the payload (the device's program binary).
+ * The file size must be exactly 64 + key + payload. */
+#define CLRS_CACHE_MAGIC "CLRSPRG\n"
+#define CLRS_CACHE_HEADER 64
+#define CLRS_CACHE_OFF_FORMAT 8
+#define CLRS_CACHE_SUFFIX ".clrs"
+
+/* Default size cap when CLRS_CACHE_MAX_MB is unset: PoCL binaries are
+ * 50-300 KB, so this holds a thousand configurations and more. */
+#define CLRS_CACHE_DEFAULT_MB 256.0
+
+/* Everything the key is made of; every field is part of the hash and of
+ * the text compared on load. NULL counts as "". */
+typedef struct clrs_cache_key_fields {
+    unsigned format;
+    const char *library_version;
+    const char *source;
+    const char *options;
+    const char *platform_name, *platform_version;
+    const char *device_name, *device_vendor, *device_version;
+    const char *driver_version;
+} clrs_cache_key_fields;
+
+/* The full key text (malloc'ed, NULL when out of memory): each field as
+ * "name=<length>:<bytes>\n", so no value can imitate another field. */
+char *clrs__cache_key_text(const clrs_cache_key_fields *f);
+
+/* Lower-case hex SHA-256 of n bytes into hex[65]. */
+void clrs__sha256_hex(const void *data, size_t n, char hex[65]);
+
+/* Settings read from the environment when a context first needs them. */
+typedef struct clrs_cache_config {
+    int enabled;        /* CLRS_CACHE != "0" and a directory was found */
+    char dir[4096];     /* without trailing slash */
+    uint64_t max_bytes; /* CLRS_CACHE_MAX_MB, else the default */
+} clrs_cache_config;
+
+/* Fills cfg from CLRS_CACHE, CLRS_CACHE_DIR, XDG_CACHE_HOME, HOME and
+ * CLRS_CACHE_MAX_MB. Touches no file. */
+void clrs__cache_config_from_env(clrs_cache_config *cfg);
+
+/* Creates dir and its missing parents with mode 0700 (an existing
+ * directory keeps its mode); 0 or an errno value. */
+int clrs__cache_mkdir(const char *dir);
+
+typedef enum clrs_cache_load_result {
+    CLRS_CACHE_HIT = 0,
+    CLRS_CACHE_MISS = 1, /* no entry */
+    CLRS_CACHE_BAD = 2   /* an entry that is not ours: see *why */
+} clrs_cache_load_result;
+
+/* Reads dir/<hash>.clrs and checks magic, format, size, the full key text
+ * and the payload checksum. On a hit, *payload is malloc'ed and the
+ * file's times are set to now (the LRU clock). why (may be NULL) says
+ * what was wrong with a bad entry. */
+clrs_cache_load_result clrs__cache_load(const char *dir, const char *hash,
+                                        const char *key,
+                                        unsigned char **payload,
+                                        size_t *size, char *why,
+                                        size_t why_size);
+
+/* Writes the entry to a temp file in dir, fsyncs it and renames it over
+ * dir/<hash>.clrs; 0 or an errno value (the temp file is gone either
+ * way). format is CLRS_CACHE_FORMAT except in tests. */
+int clrs__cache_store(const char *dir, const char *hash, const char *key,
+                      const void *payload, size_t size, unsigned format);
+
+/* Deletes the least recently used entries until the total is at most
+ * max_bytes, never the entry named keep; also removes temp files a
+ * crashed writer left behind more than an hour ago. */
+void clrs__cache_evict(const char *dir, uint64_t max_bytes,
+                       const char *keep);
+
+/* A lock on the key among processes sharing dir (an open file description
+ * lock on one byte of dir/lock, so different keys build in parallel).
+ * Waits at most timeout_ms; returns the descriptor to pass to unlock, or
+ * -1 when there is no lock (read-only directory, timeout): the caller
+ * then simply builds. */
+int clrs__cache_lock(const char *dir, const char *hash, int timeout_ms);
+void clrs__cache_unlock(int fd);
+
+#endif /* CLRS_CACHE_H */

@@ -1,0 +1,688 @@
+/* The program cache: key fields, damaged entries rebuilt and replaced,
+ * read-only directories, 8 processes and 8 threads at once, LRU eviction. */
+
+/* Compiled together with lib/cache.c (Makefile.am) to reach the key and
+ * entry functions, which the shared library does not export. Every cache
+ * directory lives under $CLRS_CACHE_DIR (the suite points it into the
+ * build tree) or, when that is unset, under ./tests/. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include "cache.h"
+#include "clresample.h"
+#include "tap.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define NPROC 8
+#define NTHREAD 8
+
+static char base[2048];
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static void rm_tree(const char *dir)
+{
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        tap_diag("cannot remove %s", dir);
+}
+
+/* A fresh empty directory base/name, made the cache of contexts created
+ * from now on. */
+static void use_dir(char *out, size_t n, const char *name)
+{
+    snprintf(out, n, "%s/%s", base, name);
+    rm_tree(out);
+    mkdir(out, 0700);
+    setenv("CLRS_CACHE_DIR", out, 1);
+}
+
+/* One of a few forward configurations, each its own kernel. */
+static clrs_status make_plan(clrs_context *ctx, int which, clrs_plan **plan,
+                             clrs_cache_source *src)
+{
+    static const clrs_mode modes[] = {CLRS_MODE_NEAREST, CLRS_MODE_LINEAR,
+                                      CLRS_MODE_CUBIC, CLRS_MODE_LINEAR};
+    const int64_t in[4] = {1, 3, 6, 5}, out[4] = {1, 3, 12, 10};
+    clrs_tensor_desc *a = NULL, *b = NULL;
+    clrs_resample_desc *op = NULL;
+    clrs_plan_info info;
+    clrs_status st;
+
+    *plan = NULL;
+    st = clrs_tensor_desc_create_tag(&a, CLRS_F32, 4, in,
+                                     which == 3 ? CLRS_TAG_AXB
+                                                : CLRS_TAG_ABX);
+    if (st >= 0)
+        st = clrs_tensor_desc_create_tag(&b, CLRS_F32, 4, out,
+                                         which == 3 ? CLRS_TAG_AXB
+                                                    : CLRS_TAG_ABX);
+    if (st >= 0)
+        st = clrs_resample_desc_create(&op, modes[which % 4]);
+    if (st >= 0)
+        st = clrs_plan_create_forward(plan, ctx, op, a, b, NULL);
+    if (st >= 0 && src) {
+        st = clrs_plan_get_info(*plan, &info);
+        *src = info.cache;
+    }
+    clrs_resample_desc_destroy(op);
+    clrs_tensor_desc_destroy(a);
+    clrs_tensor_desc_destroy(b);
+    return st;
+}
+
+/* Where a fresh context gets configuration `which` from. */
+static clrs_cache_source source_in_new_ctx(int which, clrs_status *st_out)
+{
+    clrs_context *ctx = NULL;
+    clrs_plan *plan = NULL;
+    clrs_cache_source src = (clrs_cache_source)-1;
+    clrs_status st = clrs_context_create(&ctx, NULL);
+    if (st >= 0)
+        st = make_plan(ctx, which, &plan, &src);
+    clrs_plan_destroy(plan);
+    clrs_context_destroy(ctx);
+    if (st_out)
+        *st_out = st;
+    return st >= 0 ? src : (clrs_cache_source)-1;
+}
+
+static const char *sname(clrs_cache_source s)
+{
+    const char *n = clrs_cache_source_name(s);
+    return n ? n : "(failed)";
+}
+
+/* Names in dir: entries (*.clrs), temp files (tmp-*), others. */
+typedef struct listing {
+    int entries, temps, others;
+    char names[16][80];
+} listing;
+
+static void list_dir(const char *dir, listing *l)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    memset(l, 0, sizeof *l);
+    if (!d)
+        return;
+    while ((e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+            strcmp(e->d_name, "lock") == 0)
+            continue;
+        if (n > 5 && strcmp(e->d_name + n - 5, CLRS_CACHE_SUFFIX) == 0) {
+            if (l->entries < 16)
+                snprintf(l->names[l->entries], sizeof l->names[0], "%s",
+                         e->d_name);
+            l->entries++;
+        } else if (strncmp(e->d_name, "tmp-", 4) == 0) {
+            l->temps++;
+        } else {
+            l->others++;
+        }
+    }
+    closedir(d);
+}
+
+static int read_file(const char *path, unsigned char **buf, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    long len;
+    *buf = NULL;
+    *n = 0;
+    if (!f)
+        return -1;
+    fseek(f, 0, SEEK_END);
+    len = ftell(f);
+    rewind(f);
+    *buf = malloc(len > 0 ? (size_t)len : 1);
+    if (*buf && fread(*buf, 1, (size_t)len, f) == (size_t)len)
+        *n = (size_t)len;
+    fclose(f);
+    return *n == (size_t)len ? 0 : -1;
+}
+
+static int write_file(const char *path, const void *buf, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    int ok;
+    if (!f)
+        return -1;
+    ok = fwrite(buf, 1, n, f) == n;
+    ok = fclose(f) == 0 && ok;
+    return ok ? 0 : -1;
+}
+
+/* ---- key ---------------------------------------------------------------- */
+
+static void key_fields(void)
+{
+    clrs_cache_key_fields f = {CLRS_CACHE_FORMAT, "0.1.0", "kernel src",
+                               "-O2", "Portable CL", "OpenCL 3.0 PoCL",
+                               "cpu", "GenuineIntel", "OpenCL 3.0",
+                               "3.1"};
+    const char **fields[] = {&f.library_version, &f.source, &f.options,
+                             &f.platform_name, &f.platform_version,
+                             &f.device_name, &f.device_vendor,
+                             &f.device_version, &f.driver_version};
+    static const char *const names[] = {"library", "source", "options",
+                                        "platform name", "platform version",
+                                        "device name", "device vendor",
+                                        "device version", "driver version"};
+    char h0[65], h1[65], *t0, *t1;
+    size_t i;
+    int same;
+
+    t0 = clrs__cache_key_text(&f);
+    t1 = clrs__cache_key_text(&f);
+    clrs__sha256_hex(t0, strlen(t0), h0);
+    clrs__sha256_hex(t1, strlen(t1), h1);
+    tap_ok(strcmp(t0, t1) == 0 && strcmp(h0, h1) == 0,
+           "same fields give the same key text and hash");
+    free(t1);
+    /* Known answer: SHA-256("abc"). */
+    clrs__sha256_hex("abc", 3, h1);
+    tap_ok(strcmp(h1, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410"
+                      "ff61f20015ad") == 0,
+           "SHA-256(\"abc\") is the FIPS 180-2 value");
+
+    f.format = CLRS_CACHE_FORMAT + 1;
+    t1 = clrs__cache_key_text(&f);
+    clrs__sha256_hex(t1, strlen(t1), h1);
+    tap_ok(strcmp(h0, h1) != 0, "the format version changes the key");
+    free(t1);
+    f.format = CLRS_CACHE_FORMAT;
+    for (i = 0; i < sizeof fields / sizeof fields[0]; ++i) {
+        const char *keep = *fields[i];
+        *fields[i] = "something else";
+        t1 = clrs__cache_key_text(&f);
+        clrs__sha256_hex(t1, strlen(t1), h1);
+        tap_ok(strcmp(h0, h1) != 0, "the %s changes the key", names[i]);
+        free(t1);
+        *fields[i] = keep;
+    }
+    /* A value cannot imitate the next field (length-prefixed fields). */
+    f.options = "-O2\ndevice=x";
+    t1 = clrs__cache_key_text(&f);
+    f.options = "-O2";
+    f.platform_name = "x";
+    {
+        char *t2 = clrs__cache_key_text(&f);
+        same = strcmp(t1, t2) == 0;
+        free(t2);
+    }
+    tap_ok(!same, "a field value cannot imitate another field");
+    free(t1);
+    free(t0);
+}
+
+/* ---- damaged entries ------------------------------------------------------ */
+
+typedef enum damage {
+    TRUNCATED,
+    BIT_FLIP,
+    ZERO_LENGTH,
+    WRONG_MAGIC,
+    WRONG_VERSION,
+    OTHER_DEVICE,
+    BAD_BINARY,
+    NDAMAGE
+} damage;
+
+static const char *const damage_names[] = {
+    "truncated", "bit-flipped", "zero-length", "wrong-magic",
+    "wrong-version", "other-device", "binary the driver rejects"};
+
+static int apply_damage(const char *dir, const char *name, damage d)
+{
+    char path[4200], hash[65];
+    unsigned char *buf;
+    size_t n;
+    int rc = -1;
+
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    snprintf(hash, sizeof hash, "%.64s", name);
+    if (read_file(path, &buf, &n) != 0 || n < CLRS_CACHE_HEADER + 16) {
+        free(buf);
+        return -1;
+    }
+    switch (d) {
+    case TRUNCATED:
+        rc = write_file(path, buf, n / 2);
+        break;
+    case BIT_FLIP:
+        buf[n - 7] ^= 0x10;
+        rc = write_file(path, buf, n);
+        break;
+    case ZERO_LENGTH:
+        rc = write_file(path, buf, 0);
+        break;
+    case WRONG_MAGIC:
+        buf[0] ^= 1;
+        rc = write_file(path, buf, n);
+        break;
+    case WRONG_VERSION:
+        buf[CLRS_CACHE_OFF_FORMAT] = 99;
+        rc = write_file(path, buf, n);
+        break;
+    case OTHER_DEVICE:
+    case BAD_BINARY: {
+        /* A well-formed entry under our name: either another device's key
+         * (a stale or foreign entry) or our key with a payload that is
+         * not a binary at all (checksum right, driver says no). */
+        size_t klen = (size_t)buf[16] | (size_t)buf[17] << 8 |
+                      (size_t)buf[18] << 16;
+        char *key = malloc(klen + 1), *dev;
+        if (!key)
+            break;
+        memcpy(key, buf + CLRS_CACHE_HEADER, klen);
+        key[klen] = '\0';
+        dev = strstr(key, "\ndevice=");
+        if (d == OTHER_DEVICE && dev && (dev = strchr(dev, ':')) != NULL &&
+            dev[1] != '\n') {
+            dev[1] ^= 0x20; /* another device name of the same length */
+            rc = clrs__cache_store(dir, hash, key,
+                                   buf + CLRS_CACHE_HEADER + klen,
+                                   n - CLRS_CACHE_HEADER - klen,
+                                   CLRS_CACHE_FORMAT);
+        } else if (d == BAD_BINARY) {
+            static const char junk[] = "this is not a program binary";
+            rc = clrs__cache_store(dir, hash, key, junk, sizeof junk,
+                                   CLRS_CACHE_FORMAT);
+        }
+        free(key);
+        break;
+    }
+    default:
+        break;
+    }
+    free(buf);
+    return rc;
+}
+
+static void damaged_entries(void)
+{
+    char dir[4096];
+    listing l;
+    int d;
+
+    use_dir(dir, sizeof dir, "damaged");
+    tap_ok(source_in_new_ctx(1, NULL) == CLRS_CACHE_BUILT,
+           "an empty cache builds");
+    list_dir(dir, &l);
+    tap_ok(l.entries == 1 && l.temps == 0, "one entry written (%d)",
+           l.entries);
+    tap_ok(source_in_new_ctx(1, NULL) == CLRS_CACHE_DISK,
+           "a new context loads it from disk");
+    if (l.entries != 1)
+        return;
+    for (d = 0; d < NDAMAGE; ++d) {
+        clrs_cache_source s1, s2;
+        clrs_status st;
+        listing after;
+        if (apply_damage(dir, l.names[0], (damage)d) != 0) {
+            tap_ok(0, "%s entry: could not damage it", damage_names[d]);
+            continue;
+        }
+        s1 = source_in_new_ctx(1, &st);
+        tap_ok(st >= 0 && s1 == CLRS_CACHE_BUILT,
+               "%s entry: the plan works, built from source (%s)",
+               damage_names[d], sname(s1));
+        s2 = source_in_new_ctx(1, NULL);
+        list_dir(dir, &after);
+        tap_ok(s2 == CLRS_CACHE_DISK && after.entries == 1 &&
+                   after.temps == 0 &&
+                   strcmp(after.names[0], l.names[0]) == 0,
+               "%s entry: replaced by a valid one (next load: %s)",
+               damage_names[d], sname(s2));
+    }
+}
+
+/* ---- read-only or missing directory -------------------------------------- */
+
+static void unwritable(void)
+{
+    char dir[4096], file[4200];
+    clrs_context *ctx = NULL;
+    clrs_plan *plan = NULL;
+    clrs_cache_source src = CLRS_CACHE_MEMORY;
+    clrs_status st;
+    listing l;
+
+    /* A path under a regular file: mkdir fails with ENOTDIR even for
+     * root, whom chmod does not stop. */
+    use_dir(dir, sizeof dir, "blocked");
+    snprintf(file, sizeof file, "%s/file", dir);
+    write_file(file, "x", 1);
+    strcat(file, "/cache");
+    setenv("CLRS_CACHE_DIR", file, 1);
+    st = clrs_context_create(&ctx, NULL);
+    if (st >= 0)
+        st = make_plan(ctx, 0, &plan, &src);
+    tap_ok(st >= 0 && src == CLRS_CACHE_OFF,
+           "cache directory cannot be created: the plan works, cache off "
+           "(%s)", sname(src));
+    tap_ok(strstr(clrs_context_last_error(ctx), "cannot create") != NULL,
+           "the context says so: \"%s\"", clrs_context_last_error(ctx));
+    clrs_plan_destroy(plan);
+    plan = NULL;
+    st = make_plan(ctx, 0, &plan, &src);
+    tap_ok(st >= 0 && src == CLRS_CACHE_MEMORY,
+           "the next plan of the kind is a memory hit (%s)", sname(src));
+    clrs_plan_destroy(plan);
+    clrs_context_destroy(ctx);
+    ctx = NULL;
+    plan = NULL;
+
+    /* A write that fails in an existing directory, for root too: learn
+     * the entry's name, then put a directory where it would go, so the
+     * final rename fails (EISDIR). */
+    use_dir(dir, sizeof dir, "nowrite");
+    source_in_new_ctx(3, NULL);
+    list_dir(dir, &l);
+    if (l.entries == 1) {
+        snprintf(file, sizeof file, "%s/%s", dir, l.names[0]);
+        unlink(file);
+        mkdir(file, 0700);
+        st = clrs_context_create(&ctx, NULL);
+        if (st >= 0)
+            st = make_plan(ctx, 3, &plan, &src);
+        tap_ok(st >= 0 && src == CLRS_CACHE_OFF &&
+                   strstr(clrs_context_last_error(ctx), "cannot write"),
+               "an entry that cannot be written: the plan works, cache off "
+               "(%s), said: \"%s\"",
+               sname(src), clrs_context_last_error(ctx));
+        clrs_plan_destroy(plan);
+        clrs_context_destroy(ctx);
+        ctx = NULL;
+        plan = NULL;
+        list_dir(dir, &l);
+        tap_ok(l.temps == 0, "no temp file left behind");
+    } else {
+        tap_ok(0, "an entry written to learn its name");
+    }
+
+    use_dir(dir, sizeof dir, "readonly");
+    if (geteuid() == 0) {
+        tap_skip("read-only directory (mode 0500): running as root, whom "
+                 "the mode does not stop; the two cases above cover the "
+                 "uncached mode");
+        return;
+    }
+    chmod(dir, 0500);
+    st = clrs_context_create(&ctx, NULL);
+    if (st >= 0)
+        st = make_plan(ctx, 2, &plan, &src);
+    tap_ok(st >= 0 && src == CLRS_CACHE_OFF &&
+               strstr(clrs_context_last_error(ctx), "cannot write"),
+           "read-only directory: the plan works, cache off (%s), said: "
+           "\"%s\"",
+           sname(src), clrs_context_last_error(ctx));
+    clrs_plan_destroy(plan);
+    clrs_context_destroy(ctx);
+    list_dir(dir, &l);
+    tap_ok(l.entries == 0 && l.temps == 0, "nothing written");
+    chmod(dir, 0700);
+}
+
+/* ---- eight processes ----------------------------------------------------- */
+
+/* Forked before this process touches OpenCL (a forked OpenCL runtime is
+ * undefined behaviour), so this runs first. */
+static void processes(void)
+{
+    char dir[4096];
+    pid_t pid[NPROC];
+    int i, ok = 1, n_ok = 0;
+    listing l;
+
+    use_dir(dir, sizeof dir, "procs");
+    fflush(stdout);
+    for (i = 0; i < NPROC; ++i) {
+        pid[i] = fork();
+        if (pid[i] == 0) {
+            clrs_context *ctx = NULL;
+            clrs_plan *p0 = NULL, *p1 = NULL;
+            clrs_cache_source s0 = CLRS_CACHE_OFF, s1 = CLRS_CACHE_OFF;
+            int rc = clrs_context_create(&ctx, NULL) >= 0 &&
+                             make_plan(ctx, i % 2, &p0, &s0) >= 0 &&
+                             make_plan(ctx, 1 - i % 2, &p1, &s1) >= 0 &&
+                             (s0 == CLRS_CACHE_BUILT ||
+                              s0 == CLRS_CACHE_DISK) &&
+                             (s1 == CLRS_CACHE_BUILT ||
+                              s1 == CLRS_CACHE_DISK)
+                         ? 0
+                         : 1;
+            clrs_plan_destroy(p0);
+            clrs_plan_destroy(p1);
+            clrs_context_destroy(ctx);
+            _exit(rc);
+        }
+        if (pid[i] < 0)
+            ok = 0;
+    }
+    for (i = 0; i < NPROC; ++i) {
+        int status = 0;
+        if (pid[i] > 0 && waitpid(pid[i], &status, 0) == pid[i] &&
+            WIFEXITED(status) && WEXITSTATUS(status) == 0)
+            ++n_ok;
+    }
+    tap_ok(ok && n_ok == NPROC,
+           "%d processes building 2 configurations at once in one empty "
+           "directory: %d succeeded",
+           NPROC, n_ok);
+    list_dir(dir, &l);
+    tap_ok(l.entries == 2 && l.temps == 0 && l.others == 0,
+           "the directory holds 2 entries, no temp files (%d, %d, %d "
+           "other)",
+           l.entries, l.temps, l.others);
+}
+
+static void processes_valid(void)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/procs", base);
+    setenv("CLRS_CACHE_DIR", dir, 1);
+    tap_ok(source_in_new_ctx(0, NULL) == CLRS_CACHE_DISK &&
+               source_in_new_ctx(1, NULL) == CLRS_CACHE_DISK,
+           "both entries the processes left are valid (disk hits)");
+}
+
+/* ---- eight threads -------------------------------------------------------- */
+
+typedef struct worker {
+    clrs_context *ctx;
+    pthread_barrier_t *barrier;
+    int failures;
+} worker;
+
+static void *thread_main(void *arg)
+{
+    worker *w = arg;
+    int k;
+    pthread_barrier_wait(w->barrier);
+    for (k = 0; k < 3; ++k) {
+        clrs_plan *plan = NULL;
+        if (make_plan(w->ctx, k, &plan, NULL) < 0)
+            w->failures++;
+        clrs_plan_destroy(plan);
+    }
+    return NULL;
+}
+
+static void threads(void)
+{
+    char dir[4096];
+    clrs_context *ctx = NULL;
+    pthread_barrier_t barrier;
+    pthread_t th[NTHREAD];
+    worker w[NTHREAD];
+    clrs_cache_stats s;
+    int i, fails = 0;
+
+    use_dir(dir, sizeof dir, "threads");
+    if (clrs_context_create(&ctx, NULL) < 0) {
+        tap_ok(0, "context: %s", clrs_last_error());
+        return;
+    }
+    pthread_barrier_init(&barrier, NULL, NTHREAD);
+    for (i = 0; i < NTHREAD; ++i) {
+        w[i].ctx = ctx;
+        w[i].barrier = &barrier;
+        w[i].failures = 0;
+        pthread_create(&th[i], NULL, thread_main, &w[i]);
+    }
+    for (i = 0; i < NTHREAD; ++i) {
+        pthread_join(th[i], NULL);
+        fails += w[i].failures;
+    }
+    pthread_barrier_destroy(&barrier);
+    clrs_context_get_cache_stats(ctx, &s);
+    tap_ok(fails == 0, "%d threads x 3 configurations on one context: all "
+                       "plans made (%d failures)",
+           NTHREAD, fails);
+    tap_ok(s.builds == 3 && s.disk_hits == 0 &&
+               s.memory_hits == NTHREAD * 3 - 3 && s.disk_writes == 3,
+           "one build per configuration (builds %llu, memory hits %llu, "
+           "disk hits %llu, writes %llu)",
+           (unsigned long long)s.builds, (unsigned long long)s.memory_hits,
+           (unsigned long long)s.disk_hits,
+           (unsigned long long)s.disk_writes);
+    clrs_context_destroy(ctx);
+}
+
+/* ---- eviction ------------------------------------------------------------- */
+
+static int has_name(const listing *l, const char *name)
+{
+    int i;
+    for (i = 0; i < l->entries && i < 16; ++i)
+        if (strcmp(l->names[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+/* The entry that appeared between two listings. */
+static void new_name(const listing *before, const listing *after, char *out)
+{
+    int i;
+    out[0] = '\0';
+    for (i = 0; i < after->entries && i < 16; ++i)
+        if (!has_name(before, after->names[i]))
+            strcpy(out, after->names[i]);
+}
+
+static uint64_t file_size(const char *dir, const char *name)
+{
+    char path[4200];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
+}
+
+static void pause_ms(int ms)
+{
+    struct timespec ts = {0, ms * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static void eviction(void)
+{
+    char dir[4096], a[80], b[80], c[80], mb[64];
+    listing l0, l1, l2, l3;
+    uint64_t cap;
+
+    use_dir(dir, sizeof dir, "evict");
+    list_dir(dir, &l0);
+    source_in_new_ctx(0, NULL);
+    list_dir(dir, &l1);
+    new_name(&l0, &l1, a);
+    pause_ms(20);
+    source_in_new_ctx(1, NULL);
+    list_dir(dir, &l2);
+    new_name(&l1, &l2, b);
+    if (!a[0] || !b[0]) {
+        tap_ok(0, "eviction: two entries written");
+        return;
+    }
+    /* Room for the two entries and a quarter more: a third entry of the
+     * same kind (they are all about the same size) must evict one. */
+    cap = file_size(dir, a) + file_size(dir, b);
+    cap += cap / 4;
+    snprintf(mb, sizeof mb, "%.6f", (double)cap / 1048576.0);
+    setenv("CLRS_CACHE_MAX_MB", mb, 1);
+    pause_ms(20);
+    /* A hit makes A the most recently used, so B is the oldest. */
+    tap_ok(source_in_new_ctx(0, NULL) == CLRS_CACHE_DISK,
+           "eviction: the first entry is hit (and touched)");
+    pause_ms(20);
+    source_in_new_ctx(2, NULL);
+    list_dir(dir, &l3);
+    new_name(&l2, &l3, c);
+    tap_ok(c[0] && has_name(&l3, a) && has_name(&l3, c) &&
+               !has_name(&l3, b) && l3.entries == 2,
+           "eviction under a %s MB cap: the least recently used entry went, "
+           "the hit one and the new one stayed",
+           mb);
+    unsetenv("CLRS_CACHE_MAX_MB");
+}
+
+int main(void)
+{
+    const char *env = getenv("CLRS_CACHE_DIR");
+    clrs_context *ctx = NULL;
+    char probe[4096];
+
+    snprintf(base, sizeof base, "%s/test_cache-%ld",
+             env && *env ? env : "tests/tmp-cache", (long)getpid());
+    unsetenv("CLRS_CACHE");
+    unsetenv("CLRS_CACHE_MAX_MB");
+    key_fields();
+    if (clrs__cache_mkdir(base) != 0)
+        tap_skip_all("cannot create the test's cache directory");
+
+    /* Is there a device at all? Asked in a child, so this process stays
+     * free of OpenCL until the processes test has forked. */
+    {
+        pid_t pid;
+        int status = 0;
+        fflush(stdout);
+        pid = fork();
+        if (pid == 0) {
+            int ok = clrs_context_create(&ctx, NULL) >= 0;
+            clrs_context_destroy(ctx);
+            _exit(ok ? 0 : 1);
+        }
+        if (pid < 0 || waitpid(pid, &status, 0) != pid ||
+            !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            rm_tree(base);
+            printf("# no OpenCL device: the device tests are skipped\n");
+            tap_skip("no OpenCL device");
+            printf("1..%d\n", tap_count_);
+            return 0;
+        }
+    }
+    processes();
+    processes_valid();
+    threads();
+    damaged_entries();
+    unwritable();
+    eviction();
+    snprintf(probe, sizeof probe, "%s", base);
+    rm_tree(probe);
+    printf("1..%d\n", tap_count_);
+    return tap_failed_ ? 1 : 0;
+}

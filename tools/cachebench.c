@@ -1,0 +1,198 @@
+/* clresample --cache-bench: how long the first use of a plan takes in a
+ * new process with each combination of our disk cache and PoCL's own. */
+
+/* Each case needs its own process: PoCL reads POCL_CACHE_DIR once, when
+ * the platform starts, and a context's map would turn every later plan
+ * into a memory hit. So the parent re-runs this program (argv with
+ * --cache-bench-child) under changed environment variables, collects one
+ * line per child and prints the table. */
+#include "cli.h"
+
+#include <errno.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+int cli_cache_bench_child(const cli_prb *p, cli_env *env)
+{
+    cli_first_use u;
+    char err[600];
+
+    if (cli_time_first_use(p, env, &u, err, sizeof err) != 0) {
+        fprintf(stderr, "clresample: cache bench: %s\n", err);
+        return CLI_EXIT_FAIL;
+    }
+    printf("clrs-first-use %.3f %.3f %s %.4f %.4f %s\n", u.plan_ms[0],
+           u.total_ms[0], u.source[0], u.plan_ms[1], u.total_ms[1],
+           u.source[1]);
+    return CLI_EXIT_OK;
+}
+
+/* rm -r of our own temp tree (two levels of PoCL's cache deeper). */
+static void remove_tree(const char *path)
+{
+    char cmd[4400];
+    /* The path is ours (mkdtemp under TMPDIR); quoting keeps spaces. */
+    if (strchr(path, '\'') != NULL)
+        return;
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", path);
+    if (system(cmd) != 0)
+        fprintf(stderr, "clresample: cache bench: cannot remove %s\n", path);
+}
+
+/* Runs the child with extra environment settings ("NAME=value", or
+ * "NAME=" to remove NAME); parses its line into u. */
+static int run_child(char **argv, const char *const *set, cli_first_use *u,
+                     char src[2][16])
+{
+    static const char *const names[] = {"CLRS_CACHE", "CLRS_CACHE_DIR",
+                                        "POCL_CACHE_DIR",
+                                        "POCL_KERNEL_CACHE"};
+    char **envp, line[512] = "";
+    size_t n = 0, i, k;
+    posix_spawn_file_actions_t fa;
+    int pipefd[2], status = 0, rc = -1;
+    pid_t pid;
+    FILE *f;
+
+    for (; environ[n]; ++n)
+        ;
+    envp = calloc(n + 8, sizeof *envp);
+    if (!envp)
+        return -1;
+    /* The inherited environment minus the variables a case controls. */
+    for (i = 0, k = 0; i < n; ++i) {
+        size_t v;
+        int drop = 0;
+        for (v = 0; v < sizeof names / sizeof names[0]; ++v)
+            if (strncmp(environ[i], names[v], strlen(names[v])) == 0 &&
+                environ[i][strlen(names[v])] == '=')
+                drop = 1;
+        if (!drop)
+            envp[k++] = environ[i];
+    }
+    for (i = 0; set[i]; ++i)
+        if (set[i][strlen(set[i]) - 1] != '=')
+            envp[k++] = (char *)set[i];
+    envp[k] = NULL;
+
+    if (pipe(pipefd) != 0) {
+        free(envp);
+        return -1;
+    }
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
+    posix_spawn_file_actions_addclose(&fa, pipefd[0]);
+    posix_spawn_file_actions_addclose(&fa, pipefd[1]);
+    if (posix_spawn(&pid, "/proc/self/exe", &fa, NULL, argv, envp) != 0 &&
+        posix_spawnp(&pid, argv[0], &fa, NULL, argv, envp) != 0)
+        pid = -1;
+    posix_spawn_file_actions_destroy(&fa);
+    free(envp);
+    close(pipefd[1]);
+    f = fdopen(pipefd[0], "r");
+    if (!f) {
+        close(pipefd[0]);
+    } else {
+        char buf[512];
+        while (fgets(buf, sizeof buf, f))
+            if (strncmp(buf, "clrs-first-use ", 15) == 0)
+                snprintf(line, sizeof line, "%s", buf);
+        fclose(f);
+    }
+    if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+        WEXITSTATUS(status) == 0 &&
+        sscanf(line, "clrs-first-use %lf %lf %15s %lf %lf %15s",
+               &u->plan_ms[0], &u->total_ms[0], src[0], &u->plan_ms[1],
+               &u->total_ms[1], src[1]) == 6)
+        rc = 0;
+    return rc;
+}
+
+int cli_cache_bench(const cli_prb *p, const cli_run *run, int argc,
+                    char **argv)
+{
+    /* name, then what the case sets; "clrs"/"pocl" are the case's two
+     * directories, filled by the cases before it. */
+    static const struct {
+        const char *name, *what;
+        int clrs_on, pocl_on, clear_pocl;
+    } cases[] = {
+        {"cold", "both caches empty", 1, 1, 0},
+        {"warm", "our disk hit, PoCL's cache warm", 1, 1, 0},
+        {"pocl-only", "CLRS_CACHE=0, PoCL's cache warm", 0, 1, 0},
+        {"warm-ours", "our disk hit, PoCL's cache empty", 1, 1, 1},
+        {"warm-ours-only", "our disk hit, POCL_KERNEL_CACHE=0", 1, 0, 1},
+        {"uncached", "CLRS_CACHE=0, POCL_KERNEL_CACHE=0", 0, 0, 0},
+    };
+    const char *tmp = getenv("TMPDIR");
+    char root[4096], cdir[4200], pdir[4200], e_clrs[4300], e_pocl[4300];
+    char **cargv;
+    int i, c, rc = CLI_EXIT_OK;
+
+    (void)p;
+    snprintf(root, sizeof root, "%s/clrs-cache-bench-XXXXXX",
+             tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(root)) {
+        fprintf(stderr, "clresample: cache bench: mkdtemp %s: %s\n", root,
+                strerror(errno));
+        return CLI_EXIT_FAIL;
+    }
+    snprintf(cdir, sizeof cdir, "%s/clrs", root);
+    snprintf(pdir, sizeof pdir, "%s/pocl", root);
+    snprintf(e_clrs, sizeof e_clrs, "CLRS_CACHE_DIR=%s", cdir);
+    snprintf(e_pocl, sizeof e_pocl, "POCL_CACHE_DIR=%s", pdir);
+    mkdir(pdir, 0700);
+
+    /* The child's argv: ours with --cache-bench-child in its place. */
+    cargv = calloc((size_t)argc + 1, sizeof *cargv);
+    if (!cargv) {
+        remove_tree(root);
+        return CLI_EXIT_FAIL;
+    }
+    for (i = 0; i < argc; ++i)
+        cargv[i] = strcmp(argv[i], "--cache-bench") == 0
+                       ? (char *)"--cache-bench-child"
+                       : argv[i];
+    printf("cache bench: %s (%s)\n", p->repro,
+           run->device ? run->device : "default device");
+    printf("plan = plan creation; +exec = plan creation and the first "
+           "execute, waited for\n");
+    printf("%-15s %-35s %10s %10s %-7s %10s %10s\n", "case", "caches",
+           "plan ms", "+exec ms", "source", "hot us", "+exec us");
+    for (c = 0; c < (int)(sizeof cases / sizeof cases[0]); ++c) {
+        const char *set[5];
+        cli_first_use u;
+        char src[2][16];
+        int k = 0;
+
+        if (cases[c].clear_pocl) {
+            remove_tree(pdir);
+            mkdir(pdir, 0700);
+        }
+        set[k++] = cases[c].clrs_on ? e_clrs : "CLRS_CACHE=0";
+        set[k++] = e_pocl;
+        if (!cases[c].pocl_on)
+            set[k++] = "POCL_KERNEL_CACHE=0";
+        set[k] = NULL;
+        memset(&u, 0, sizeof u);
+        if (run_child(cargv, set, &u, src) != 0) {
+            printf("%-15s %-35s failed\n", cases[c].name, cases[c].what);
+            rc = CLI_EXIT_FAIL;
+            continue;
+        }
+        printf("%-15s %-35s %10.1f %10.1f %-7s %10.1f %10.1f\n",
+               cases[c].name, cases[c].what, u.plan_ms[0], u.total_ms[0],
+               src[0], 1e3 * u.plan_ms[1], 1e3 * u.total_ms[1]);
+        fflush(stdout);
+    }
+    free(cargv);
+    remove_tree(root);
+    return rc;
+}
