@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NCASES 560
+#define NCASES 880
 #define NROWS 4
 /* Classes fix what selects a kernel (variant, rank, axes, padding,
  * layouts, dtype, max flavour, accumulate, generic path), so the run
