@@ -210,7 +210,12 @@ CLRS_API clrs_status clrs_tensor_desc_create_tag(clrs_tensor_desc **desc,
  *   sum_{i != block_axis} idx[i]*strides[i] + (c / block)*strides[block_axis]
  *   + c % block.
  * strides NULL: dense, blocks outermost-to-innermost in axis order with
- * the block innermost (nChw8c). Lanes past dims[block_axis] are padding. */
+ * the block innermost (nChw8c). Lanes past dims[block_axis] are padding:
+ * inputs' padding is never used in a result, and every output the library
+ * writes (dst forward, diff_src backward, on the device and in the
+ * reference) gets its padding lanes written as zeros, as oneDNN expects
+ * of nChw8c / nChw16c tensors. A forward index tensor's padding lanes are
+ * left untouched. */
 CLRS_API clrs_status clrs_tensor_desc_create_blocked(
     clrs_tensor_desc **desc, clrs_dtype dtype, int rank, const int64_t *dims,
     int block_axis, int block, const int64_t *strides);
@@ -373,8 +378,15 @@ CLRS_API clrs_status clrs_resample_desc_set_inference(clrs_resample_desc *op,
 CLRS_API clrs_status clrs_resample_desc_set_accumulate(
     clrs_resample_desc *op, int enable);
 
-/* Post-ops (forward only), applied in order in f32 before the final
- * conversion; at most CLRS_MAX_POST_OPS. */
+/* Post-ops (forward only), applied in order in f32 (f64 when src or dst
+ * is f64) to the resampled value before its one rounding to dst's type;
+ * at most CLRS_MAX_POST_OPS. A sum reads dst's old value before the
+ * kernel overwrites it; a binary post-op reads its operand from
+ * clrs_args.post_op[i] (clrs_host_args.post_op[i] for the reference),
+ * checked like the other buffers (size, aliasing with dst). Binary max
+ * and min propagate NaN from either side. Eltwise functions use the
+ * device's built-ins (a few ulp in f32), the reference evaluates them in
+ * double. */
 typedef enum clrs_eltwise {
     CLRS_ELTWISE_RELU = 0, /* alpha: negative slope */
     CLRS_ELTWISE_CLIP,     /* clamp to [alpha, beta] */

@@ -25,7 +25,7 @@ static const dtype_row dtypes[] = {
     {CLRS_F32, "f32", "float", "float", 0, 1},
     {CLRS_F64, "f64", "double", "double", 1, 1},
     {CLRS_F16, "f16", "half", "float", 0, 1},
-    {CLRS_BF16, "bf16", "ushort", "float", 0, 0},
+    {CLRS_BF16, "bf16", "ushort", "float", 0, 1},
     {CLRS_S32, "s32", "int", "int", 0, 1},
     {CLRS_S8, "s8", "char", "char", 0, 1},
     {CLRS_U8, "u8", "uchar", "uchar", 0, 1},
@@ -52,6 +52,74 @@ int clrs__gen_dtype_vector_store(clrs_dtype dt)
 static const char *index_ctype(clrs_dtype dt)
 {
     return dt == CLRS_S8 ? "char" : dt == CLRS_S32 ? "int" : "long";
+}
+
+/* ---- post-ops ------------------------------------------------------------
+ * One row per post-op algorithm: its name in the key and an OpenCL C
+ * expression, emitted as the body of a function-like macro so that the
+ * same text serves scalars and vectors of float or double. Parameters:
+ * T the value type, X the value, A and B the eltwise alpha and beta (kernel
+ * arguments), Y the binary operand. The reference (ref.c) evaluates the
+ * same formulas in double. */
+typedef struct post_row {
+    int alg;
+    const char *name;
+    const char *expr;
+} post_row;
+
+static const post_row eltwise_rows[] = {
+    {CLRS_ELTWISE_RELU, "relu", "((X) > (T)(0) ? (X) : (A) * (X))"},
+    {CLRS_ELTWISE_CLIP, "clip",
+     "((X) < (T)(A) ? (T)(A) : (X) > (T)(B) ? (T)(B) : (X))"},
+    {CLRS_ELTWISE_TANH, "tanh", "tanh(X)"},
+    {CLRS_ELTWISE_LOGISTIC, "logistic", "((T)(1) / ((T)(1) + exp(-(X))))"},
+    {CLRS_ELTWISE_ELU, "elu", "((X) > (T)(0) ? (X) : (A) * expm1(X))"},
+    {CLRS_ELTWISE_GELU_TANH, "gelu_tanh",
+     "((T)(0.5) * (X) * ((T)(1) + tanh((T)(0.79788456080286535588) * "
+     "((X) + (T)(0.044715) * (X) * (X) * (X)))))"},
+    {CLRS_ELTWISE_GELU_ERF, "gelu_erf",
+     "((T)(0.5) * (X) * ((T)(1) + erf((X) * "
+     "(T)(0.70710678118654752440))))"},
+    {CLRS_ELTWISE_SWISH, "swish", "((X) / ((T)(1) + exp(-(A) * (X))))"},
+    {CLRS_ELTWISE_ABS, "abs", "fabs(X)"},
+    {CLRS_ELTWISE_SQUARE, "square", "((X) * (X))"},
+    {CLRS_ELTWISE_SQRT, "sqrt", "sqrt(X)"},
+    {CLRS_ELTWISE_EXP, "exp", "exp(X)"},
+    {CLRS_ELTWISE_LOG, "log", "log(X)"},
+    {CLRS_ELTWISE_LINEAR, "linear", "((A) * (X) + (B))"},
+};
+
+/* max / min propagate a NaN from either side, as the reference does
+ * (fmax / fmin would drop it). */
+static const post_row binary_rows[] = {
+    {CLRS_BINARY_ADD, "add", "((X) + (Y))"},
+    {CLRS_BINARY_SUB, "sub", "((X) - (Y))"},
+    {CLRS_BINARY_MUL, "mul", "((X) * (Y))"},
+    {CLRS_BINARY_DIV, "div", "((X) / (Y))"},
+    {CLRS_BINARY_MAX, "max", "((X) > (Y) || isnan(X) ? (X) : (Y))"},
+    {CLRS_BINARY_MIN, "min", "((X) < (Y) || isnan(X) ? (X) : (Y))"},
+};
+
+static const post_row *post_row_of(int kind, int alg)
+{
+    const post_row *t = kind == CLRS_POST_ELTWISE ? eltwise_rows
+                        : kind == CLRS_POST_BINARY ? binary_rows
+                                                   : NULL;
+    size_t n = kind == CLRS_POST_ELTWISE
+                   ? sizeof eltwise_rows / sizeof eltwise_rows[0]
+                   : sizeof binary_rows / sizeof binary_rows[0];
+    size_t i;
+    if (!t)
+        return NULL;
+    for (i = 0; i < n; ++i)
+        if (t[i].alg == alg)
+            return &t[i];
+    return NULL;
+}
+
+int clrs__gen_post_supported(int kind, int alg)
+{
+    return kind == CLRS_POST_SUM || post_row_of(kind, alg) != NULL;
 }
 
 /* ---- growing string ------------------------------------------------------ */
@@ -130,7 +198,7 @@ static const char *const class_names[] = {"wsum", "max"};
 clrs_status clrs__gen_key(const clrs_gen_config *c, char **key)
 {
     sbuf b = {0};
-    int p;
+    int p, i;
 
     CLRS_CHECK(row_of(c->src) && row_of(c->dst), CLRS_ERR_NOT_IMPLEMENTED,
                "no kernel for dtypes %s -> %s", clrs_dtype_name(c->src),
@@ -153,6 +221,9 @@ clrs_status clrs__gen_key(const clrs_gen_config *c, char **key)
             sb_add(&b, "/x%d", a->idx_block);
         if (a->x_block)
             sb_add(&b, "/g%d", a->x_block);
+        for (i = 0; i < c->npost; ++i)
+            if (a->op_block[i])
+                sb_add(&b, "/b%d:%d", i, a->op_block[i]);
     }
     sb_add(&b, "] src=%s dst=%s acc=%s", row_of(c->src)->name,
            row_of(c->dst)->name, acc_type(c));
@@ -167,6 +238,20 @@ clrs_status clrs__gen_key(const clrs_gen_config *c, char **key)
         sb_add(&b, " nan=%s", c->nan_ignore ? "ignore" : "propagate");
     sb_add(&b, " pad=%d off=%s vec=%d tail=%d nt=%d", c->pad_taps,
            off_type(c), c->vec, c->tail, c->nt);
+    for (i = 0; i < c->npost; ++i) {
+        const clrs_gen_post *q = &c->post[i];
+        const post_row *r = post_row_of(q->kind, q->alg);
+        CLRS_CHECK(clrs__gen_post_supported(q->kind, q->alg) &&
+                       (q->kind != CLRS_POST_BINARY || row_of(q->dt)),
+                   CLRS_ERR_NOT_IMPLEMENTED, "no kernel for post-op %d", i);
+        if (q->kind == CLRS_POST_SUM)
+            sb_add(&b, "%ssum", i ? "+" : " post=");
+        else if (q->kind == CLRS_POST_ELTWISE)
+            sb_add(&b, "%seltwise_%s", i ? "+" : " post=", r->name);
+        else
+            sb_add(&b, "%sbinary_%s:%s:v%d", i ? "+" : " post=", r->name,
+                   row_of(q->dt)->name, (int)q->bvec);
+    }
     return sb_finish(&b, key);
 }
 
@@ -207,6 +292,8 @@ static int backward_args(const clrs_gen_config *c, const clrs_gen_values *v,
         arg(args, &n, CLRS_ARG_FTAB, "ftab", -1, 0, 0);
     for (p = 0; p < c->rank; ++p) {
         arg(args, &n, CLRS_ARG_OFF, "n", p, v->n[p], 0);
+        if (c->ax[p].dst_block)
+            arg(args, &n, CLRS_ARG_OFF, "nr", p, v->nr[p], 0);
         arg(args, &n, CLRS_ARG_OFF, "ds", p, v->ds[p], 0);
         if (c->ax[p].slot >= 0)
             continue;
@@ -257,6 +344,8 @@ int clrs__gen_args(const clrs_gen_config *c, const clrs_gen_values *v,
         arg(args, &n, CLRS_ARG_FTAB, "ftab", -1, 0, 0);
     for (p = 0; p < c->rank; ++p) {
         arg(args, &n, CLRS_ARG_OFF, "n", p, v->n[p], 0);
+        if (c->ax[p].dst_block)
+            arg(args, &n, CLRS_ARG_OFF, "nr", p, v->nr[p], 0);
         arg(args, &n, CLRS_ARG_OFF, "ds", p, v->ds[p], 0);
         if (c->ax[p].slot < 0)
             arg(args, &n, CLRS_ARG_OFF, "ss", p, v->ss[p], 0);
@@ -274,6 +363,25 @@ int clrs__gen_args(const clrs_gen_config *c, const clrs_gen_values *v,
     if (c->pad_taps)
         arg(args, &n, CLRS_ARG_ACC, "pad", -1, 0, v->pad);
     arg(args, &n, CLRS_ARG_ACC, "empty", -1, 0, v->empty);
+    for (k = 0; k < c->npost; ++k) {
+        switch (c->post[k].kind) {
+        case CLRS_POST_SUM:
+            arg(args, &n, CLRS_ARG_ACC, "pa", k, 0, v->pa[k]);
+            break;
+        case CLRS_POST_ELTWISE:
+            arg(args, &n, CLRS_ARG_ACC, "pa", k, 0, v->pa[k]);
+            arg(args, &n, CLRS_ARG_ACC, "pb", k, 0, v->pb[k]);
+            break;
+        default:
+            arg(args, &n, CLRS_ARG_POST, "post", k, k, 0);
+            for (p = 0; p < c->rank; ++p) {
+                char nm[16];
+                snprintf(nm, sizeof nm, "b%ds", k);
+                arg(args, &n, CLRS_ARG_OFF, nm, p, v->bs[k][p], 0);
+            }
+            break;
+        }
+    }
     return n;
 }
 
@@ -324,6 +432,10 @@ static void emit_args(sbuf *b, const clrs_gen_config *c)
             break;
         case CLRS_ARG_ACC:
             sb_add(b, "    const %s %s%s\n", acc, args[i].name, sep);
+            break;
+        case CLRS_ARG_POST:
+            sb_add(b, "    __global const %s *restrict %s%s\n",
+                   row_of(c->post[args[i].i].dt)->ctype, args[i].name, sep);
             break;
         }
     }
@@ -389,6 +501,24 @@ static int axis_of_slot(const clrs_gen_config *c, int k)
     return 0;
 }
 
+/* dst's blocked axis runs over whole blocks: a work-item past the real
+ * extent owns a padding lane, which it writes as zero (so a blocked
+ * tensor never holds stale padding) before anything reads a table or an
+ * input at that index. The block vector path zeroes its lanes in
+ * emit_store instead. */
+static void emit_pad_guard(sbuf *b, const clrs_gen_config *c)
+{
+    int p;
+    for (p = 0; p < c->rank; ++p)
+        if (c->ax[p].dst_block && !(p == 0 && c->vec > 1))
+            sb_add(b,
+                   "    if (i%d >= nr%d) {\n"
+                   "        CLRS_ST_%s(dst, dof, (%s)(0));\n"
+                   "        return;\n"
+                   "    }\n",
+                   p, p, row_of(c->dst)->name, acc_type(c));
+}
+
 static void emit_offsets(sbuf *b, const clrs_gen_config *c)
 {
     const char *off = off_type(c);
@@ -400,7 +530,9 @@ static void emit_offsets(sbuf *b, const clrs_gen_config *c)
         snprintf(i, sizeof i, "i%d", p);
         emit_term(b, i, c->ax[p].dst_block, "ds", p);
     }
-    sb_add(b, ";\n    const %s sob = 0", off);
+    sb_add(b, ";\n");
+    emit_pad_guard(b, c);
+    sb_add(b, "    const %s sob = 0", off);
     for (p = 0; p < c->rank; ++p)
         if (c->ax[p].slot < 0) {
             snprintf(i, sizeof i, "i%d", p);
@@ -412,6 +544,18 @@ static void emit_offsets(sbuf *b, const clrs_gen_config *c)
         for (p = 0; p < c->rank; ++p) {
             snprintf(i, sizeof i, "i%d", p);
             emit_term(b, i, c->ax[p].idx_block, "is", p);
+        }
+        sb_add(b, ";\n");
+    }
+    for (k = 0; k < c->npost; ++k) {
+        char s[16];
+        if (c->post[k].kind != CLRS_POST_BINARY)
+            continue;
+        snprintf(s, sizeof s, "b%ds", k);
+        sb_add(b, "    const %s bo%d = 0", off, k);
+        for (p = 0; p < c->rank; ++p) {
+            snprintf(i, sizeof i, "i%d", p);
+            emit_term(b, i, c->ax[p].op_block[k], s, p);
         }
         sb_add(b, ";\n");
     }
@@ -520,6 +664,18 @@ static void emit_store(sbuf *b, const clrs_gen_config *c, int w,
                        const char *dof, const char *val)
 {
     const char *nt = c->nt ? "NT" : "";
+    /* Block vector path: one work-item per block of dst's blocked axis;
+     * lanes past the real extent are padding and get zeros. */
+    if (w > 1 && c->ax[0].dst_block) {
+        char at[16], mt[16];
+        int l;
+        vtype(at, sizeof at, acc_type(c), w);
+        vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", w);
+        sb_add(b, "        %s = ((%s)(i0) + (%s)(", val, mt, mt);
+        for (l = 0; l < w; ++l)
+            sb_add(b, "%s%d", l ? ", " : "", l);
+        sb_add(b, ") >= (%s)(nr0)) ? (%s)(0) : %s;\n", mt, at, val);
+    }
     if (w > 1)
         sb_add(b, "        CLRS_STV%s_%s(%d, dst, %s, %s);\n", nt,
                row_of(c->dst)->name, w, dof, val);
@@ -528,9 +684,74 @@ static void emit_store(sbuf *b, const clrs_gen_config *c, int w,
                row_of(c->dst)->name, dof, val);
 }
 
+/* A load of dtype row r at offset o, converted to the accumulator
+ * type: w lanes (vector load), or a scalar broadcast to w lanes. */
+static void load_acc(char *buf, size_t n, const clrs_gen_config *c,
+                     const dtype_row *r, const char *p, const char *o, int w,
+                     int bcast)
+{
+    const char *acc = acc_type(c);
+    char at[16], conv[32] = "";
+    vtype(at, sizeof at, acc, w);
+    if (w > 1 && !bcast) {
+        if (strcmp(r->nat, acc) != 0)
+            snprintf(conv, sizeof conv, "convert_%s", at);
+        snprintf(buf, n, "%s(CLRS_LDV_%s(%d, %s, %s))", conv, r->name, w, p,
+                 o);
+        return;
+    }
+    if (strcmp(r->nat, acc) != 0)
+        snprintf(conv, sizeof conv, "convert_%s", acc);
+    if (w > 1)
+        snprintf(buf, n, "(%s)(%s(CLRS_LD_%s(%s, %s)))", at, conv, r->name, p,
+                 o);
+    else
+        snprintf(buf, n, "%s(CLRS_LD_%s(%s, %s))", conv, r->name, p, o);
+}
+
+/* The post-op chain on `val` (w lanes), in the accumulator type, before
+ * the one rounding to dst. lane: the scalar tail loop's `l` is in scope
+ * (the operand offsets step by their axis-0 strides). The sum reads dst
+ * before the store overwrites it. */
+static void emit_post(sbuf *b, const clrs_gen_config *c, int w,
+                      const char *dof, const char *val, int lane)
+{
+    char at[16], ld[192], o[48];
+    int k;
+
+    vtype(at, sizeof at, acc_type(c), w);
+    for (k = 0; k < c->npost; ++k) {
+        const clrs_gen_post *q = &c->post[k];
+        switch (q->kind) {
+        case CLRS_POST_SUM:
+            load_acc(ld, sizeof ld, c, row_of(c->dst), "dst", dof, w, 0);
+            sb_add(b, "        %s = %s + pa%d * %s;\n", val, val, k, ld);
+            break;
+        case CLRS_POST_ELTWISE:
+            sb_add(b, "        %s = CLRS_POST%d(%s, %s, pa%d, pb%d);\n", val,
+                   k, at, val, k, k);
+            break;
+        default:
+            if (lane)
+                snprintf(o, sizeof o, "(bo%d + l * b%ds0)", k, k);
+            else
+                snprintf(o, sizeof o, "bo%d", k);
+            {
+                char pn[16];
+                snprintf(pn, sizeof pn, "post%d", k);
+                load_acc(ld, sizeof ld, c, row_of(q->dt), pn, o, w,
+                         q->bvec == CLRS_BVEC_BCAST);
+            }
+            sb_add(b, "        %s = CLRS_POST%d(%s, %s);\n", val, k, val, ld);
+            break;
+        }
+    }
+}
+
 /* One output (w == 1) or w consecutive outputs along kernel axis 0. */
 static void emit_body(sbuf *b, const clrs_gen_config *c, int w,
-                      const char *so, const char *dof, const char *iof)
+                      const char *so, const char *dof, const char *iof,
+                      int lane)
 {
     const char *off = off_type(c), *acc = acc_type(c);
     char at[16], ot[16], mt[16], inner[16], code[24];
@@ -559,6 +780,7 @@ static void emit_body(sbuf *b, const clrs_gen_config *c, int w,
             sb_add(b, "%sacc = v;\n", ind);
         emit_close_loops(b, n);
         sb_add(b, "        }\n");
+        emit_post(b, c, w, dof, "acc", lane);
         emit_store(b, c, w, dof, "acc");
         sb_add(b, "    }\n");
         return;
@@ -600,6 +822,7 @@ static void emit_body(sbuf *b, const clrs_gen_config *c, int w,
                code);
     emit_close_loops(b, n);
     sb_add(b, "        }\n");
+    emit_post(b, c, w, dof, "best", lane);
     emit_store(b, c, w, dof, "best");
     if (c->has_index) {
         const char *it = index_ctype(c->index);
@@ -637,7 +860,9 @@ static void emit_bwd_offsets(sbuf *b, const clrs_gen_config *c)
         snprintf(i, sizeof i, "i%d", p);
         emit_term(b, i, c->ax[p].dst_block, "ds", p);
     }
-    sb_add(b, ";\n    const %s sob = 0", off);
+    sb_add(b, ";\n");
+    emit_pad_guard(b, c);
+    sb_add(b, "    const %s sob = 0", off);
     for (p = 0; p < c->rank; ++p)
         if (c->ax[p].slot < 0) {
             snprintf(i, sizeof i, "i%d", p);
@@ -909,6 +1134,7 @@ clrs_status clrs__gen_source(const clrs_gen_config *c, const char *key,
     const dtype_row *s = row_of(c->src), *d = row_of(c->dst);
     sbuf b = {0};
     size_t i;
+    int fp64 = 0;
 
     *source = NULL;
     CLRS_CHECK(s && d, CLRS_ERR_NOT_IMPLEMENTED,
@@ -918,6 +1144,15 @@ clrs_status clrs__gen_source(const clrs_gen_config *c, const char *key,
                "no kernel for x dtype %s", clrs_dtype_name(c->x));
     CLRS_CHECK(c->vec == 1 || d->vstore, CLRS_ERR_INVALID_VALUE,
                "codegen: dst %s has no vector store", d->name);
+    for (i = 0; i < (size_t)c->npost; ++i) {
+        const clrs_gen_post *q = &c->post[i];
+        CLRS_CHECK(clrs__gen_post_supported(q->kind, q->alg) &&
+                       (q->kind != CLRS_POST_BINARY || row_of(q->dt)),
+                   CLRS_ERR_NOT_IMPLEMENTED, "no kernel for post-op %d",
+                   (int)i);
+        if (q->kind == CLRS_POST_BINARY && row_of(q->dt)->fp64)
+            fp64 = 1;
+    }
 
     sb_add(&b,
            "/* Generated by clresample codegen v%d (library %s) for the "
@@ -926,7 +1161,7 @@ clrs_status clrs__gen_source(const clrs_gen_config *c, const char *key,
     /* Contraction would turn w * v + acc into fma and round differently
      * from the reference's tap sums on some devices and not others. */
     sb_add(&b, "#pragma OPENCL FP_CONTRACT OFF\n");
-    if (c->acc_f64 || s->fp64 || d->fp64 ||
+    if (c->acc_f64 || s->fp64 || d->fp64 || fp64 ||
         (c->recompute && row_of(c->x)->fp64))
         sb_add(&b, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
                    "#define CLRS_ACC_F64 1\n");
@@ -935,6 +1170,19 @@ clrs_status clrs__gen_source(const clrs_gen_config *c, const char *key,
         sb_add(&b, "#define CLRS_ROW_%s 1\n", d->name);
     if (c->recompute && row_of(c->x) != s && row_of(c->x) != d)
         sb_add(&b, "#define CLRS_ROW_%s 1\n", row_of(c->x)->name);
+    for (i = 0; i < (size_t)c->npost; ++i) {
+        const clrs_gen_post *q = &c->post[i];
+        const post_row *r = post_row_of(q->kind, q->alg);
+        if (q->kind == CLRS_POST_BINARY) {
+            const char *nm = row_of(q->dt)->name;
+            sb_add(&b, "#ifndef CLRS_ROW_%s\n#define CLRS_ROW_%s 1\n#endif\n",
+                   nm, nm);
+            sb_add(&b, "#define CLRS_POST%d(X, Y) %s\n", (int)i, r->expr);
+        } else if (q->kind == CLRS_POST_ELTWISE) {
+            sb_add(&b, "#define CLRS_POST%d(T, X, A, B) %s\n", (int)i,
+                   r->expr);
+        }
+    }
     sb_add(&b, "#define CLRS_NAN_IGNORE %d\n\n", c->nan_ignore ? 1 : 0);
     for (i = 0; i < sizeof parts / sizeof parts[0]; ++i) {
         const char *t = snippet(parts[i]);
@@ -961,13 +1209,13 @@ clrs_status clrs__gen_source(const clrs_gen_config *c, const char *key,
     emit_offsets(&b, c);
     if (c->vec > 1 && c->tail) {
         sb_add(&b, "    if (i0 + %d <= n0) {\n", c->vec);
-        emit_body(&b, c, c->vec, "sob", "dof", "iof");
+        emit_body(&b, c, c->vec, "sob", "dof", "iof", 0);
         sb_add(&b, "    } else {\n");
         sb_add(&b, "    for (%s l = 0; i0 + l < n0; ++l)\n", off_type(c));
-        emit_body(&b, c, 1, "(sob + l)", "(dof + l)", "(iof + l)");
+        emit_body(&b, c, 1, "(sob + l)", "(dof + l)", "(iof + l)", 1);
         sb_add(&b, "    }\n");
     } else {
-        emit_body(&b, c, c->vec, "sob", "dof", "iof");
+        emit_body(&b, c, c->vec, "sob", "dof", "iof", 0);
     }
     sb_add(&b, "}\n");
     return sb_finish(&b, source);

@@ -8,7 +8,7 @@
 /* Bump whenever the generated code changes for an unchanged configuration:
  * it is part of every key, so cached programs never outlive the generator
  * that wrote them. */
-#define CLRS_GEN_VERSION 2
+#define CLRS_GEN_VERSION 4
 
 /* The embedded cl/ files (lib/embed.awk writes the table). */
 typedef struct clrs_cl_snippet {
@@ -31,7 +31,25 @@ typedef struct clrs_gen_axis {
     int dst_block; /* 8 or 16: dst's blocked axis; 0 otherwise */
     int idx_block; /* the same for the index tensor */
     int x_block;   /* backward max recompute: the same for src (x) */
+    int op_block[CLRS_MAX_POST_OPS]; /* binary post-op operand's block */
 } clrs_gen_axis;
+
+/* How a binary post-op operand is read along kernel axis 0 by a vector
+ * work-item. */
+typedef enum clrs_gen_bvec {
+    CLRS_BVEC_SCALAR = 0, /* no vector path (vec == 1) */
+    CLRS_BVEC_BCAST = 1,  /* stride 0 there: one load, broadcast */
+    CLRS_BVEC_LOAD = 2    /* contiguous lanes: vloadN */
+} clrs_gen_bvec;
+
+/* One fused post-op: a row of the generator's sum / eltwise / binary
+ * tables (codegen.c); scales, alphas and betas are kernel arguments. */
+typedef struct clrs_gen_post {
+    int kind;      /* clrs_post_kind (internal.h) */
+    int alg;       /* clrs_eltwise or clrs_binary */
+    clrs_dtype dt; /* binary: operand dtype */
+    clrs_gen_bvec bvec;
+} clrs_gen_post;
 
 /* Everything that changes the generated text, and nothing else: sizes,
  * strides and table positions are kernel arguments, so one binary serves
@@ -64,6 +82,10 @@ typedef struct clrs_gen_config {
     int vec;        /* lanes per work-item along kernel axis 0; 1: scalar */
     int tail;       /* vec > 1 and axis 0 may end with a partial vector */
     int nt;         /* non-temporal stores of dst */
+    /* Forward post-ops, applied in order in the accumulator type (f32,
+     * f64 for f64 tensors) before the final conversion. */
+    int npost;
+    clrs_gen_post post[CLRS_MAX_POST_OPS];
 } clrs_gen_config;
 
 /* Argument roles, in the order the kernel declares them. */
@@ -75,7 +97,8 @@ typedef enum clrs_arg_kind {
     CLRS_ARG_ITAB, /* int/long tables: starts, offsets, index codes */
     CLRS_ARG_FTAB, /* weights, accumulator type */
     CLRS_ARG_OFF,  /* scalar of the offset type */
-    CLRS_ARG_ACC   /* scalar of the accumulator type */
+    CLRS_ARG_ACC,  /* scalar of the accumulator type */
+    CLRS_ARG_POST  /* binary post-op operand buffer (i: its post-op) */
 } clrs_arg_kind;
 
 typedef struct clrs_gen_arg {
@@ -88,7 +111,10 @@ typedef struct clrs_gen_arg {
 /* Per-shape values the argument list is filled from (kernel axis p,
  * slot k). */
 typedef struct clrs_gen_values {
-    int64_t n[CLRS_MAX_RANK];  /* extent of kernel axis p */
+    int64_t n[CLRS_MAX_RANK];  /* extent of kernel axis p (dst's blocked
+                                  axis: padded to whole blocks) */
+    int64_t nr[CLRS_MAX_RANK]; /* dst's blocked axis: its real extent; the
+                                  lanes past it are written as zeros */
     int64_t ds[CLRS_MAX_RANK]; /* dst stride (block stride if blocked) */
     int64_t ss[CLRS_MAX_RANK]; /* src stride, identity axes */
     int64_t is[CLRS_MAX_RANK]; /* index stride */
@@ -105,11 +131,17 @@ typedef struct clrs_gen_values {
     int64_t fst[CLRS_MAX_RANK]; /* itab: forward starts (recompute) */
     int64_t fof[CLRS_MAX_RANK]; /* itab: forward x offsets (recompute) */
     int64_t fcd[CLRS_MAX_RANK]; /* itab: forward plane codes (recompute) */
+    /* Post-op i: operand strides per kernel axis (0 where the operand
+     * broadcasts), sum scale or eltwise alpha in pa, eltwise beta in pb. */
+    int64_t bs[CLRS_MAX_POST_OPS][CLRS_MAX_RANK];
+    double pa[CLRS_MAX_POST_OPS], pb[CLRS_MAX_POST_OPS];
     double pad;                /* value of a padding tap */
     double empty;              /* output with no taps (crop extrapolation) */
 } clrs_gen_values;
 
-#define CLRS_GEN_MAX_ARGS (6 + 5 * CLRS_MAX_RANK + 9 * CLRS_MAX_RANK + 2)
+#define CLRS_GEN_MAX_ARGS                                                    \
+    (6 + 6 * CLRS_MAX_RANK + 9 * CLRS_MAX_RANK + 2 +                         \
+     CLRS_MAX_POST_OPS * (3 + CLRS_MAX_RANK))
 
 /* The kernel's arguments in declaration order; vals may be NULL (values
  * left 0) when only the names and kinds are wanted. */
@@ -128,6 +160,8 @@ clrs_status clrs__gen_source(const clrs_gen_config *cfg, const char *key,
 /* Whether the generator has a dtype row for dt (kernels for the others
  * come later). */
 int clrs__gen_dtype_supported(clrs_dtype dt);
+/* Whether the generator has a row for this post-op. */
+int clrs__gen_post_supported(int kind, int alg);
 /* Whether dt can be the dst of a vector store. */
 int clrs__gen_dtype_vector_store(clrs_dtype dt);
 

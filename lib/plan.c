@@ -29,6 +29,7 @@ struct clrs_plan {
     cl_mem itab, ftab; /* tap tables, written once at creation */
     cl_uint arg_src, arg_dst, arg_index; /* kernel argument positions */
     cl_uint arg_x; /* backward max recompute: the forward src */
+    cl_uint arg_post[CLRS_MAX_POST_OPS]; /* binary post-op operands */
     cl_uint work_dim;
     size_t global[3];
     size_t local[3];
@@ -132,6 +133,9 @@ static clrs_status check_device(clrs_plan *plan)
 /* One axis of the output as the kernel iterates it. */
 typedef struct kaxis {
     int64_t n, ss, ds, is;
+    int64_t nr; /* dst's blocked axis: real extent (n is padded) */
+    int64_t bs[CLRS_MAX_POST_OPS]; /* binary operand strides (0: bcast) */
+    int bblk[CLRS_MAX_POST_OPS];   /* and blocks */
     int slot; /* resampled slot, -1: identity */
     int sblk, dblk, xblk;
     int64_t xs; /* backward max recompute: x (forward src) stride */
@@ -156,6 +160,30 @@ static int kaxis_before(const kaxis *x, const kaxis *y)
     return x->axis > y->axis; /* ties: the later tensor axis is faster */
 }
 
+/* Binary post-op operands chain too (broadcast ones: 0 == 0 * n). */
+static int post_chain(const kaxis *in, const kaxis *out)
+{
+    int i;
+    for (i = 0; i < CLRS_MAX_POST_OPS; ++i)
+        if (in->bblk[i] || out->bblk[i] || out->bs[i] != in->bs[i] * in->n)
+            return 0;
+    return 1;
+}
+
+/* Operand strides of tensor axis a for every binary post-op: an operand
+ * of size 1 there broadcasts (stride 0, no block). */
+static void post_strides(const clrs_problem *p, int a, kaxis *t)
+{
+    int i;
+    for (i = 0; i < p->n_post_ops; ++i) {
+        const struct clrs_tensor_desc *o = &p->post_ops[i].operand;
+        if (p->post_ops[i].kind != CLRS_POST_BINARY || o->dims[a] == 1)
+            continue;
+        t->bs[i] = o->strides[a];
+        t->bblk[i] = blk_of(o, a);
+    }
+}
+
 /* Two identity axes whose strides chain in every tensor are one axis to
  * the kernel: fewer divisions per work-item and fewer distinct kernels. */
 static int mergeable(const kaxis *in, const kaxis *out, int has_index)
@@ -164,7 +192,16 @@ static int mergeable(const kaxis *in, const kaxis *out, int has_index)
            !in->dblk && !out->dblk && !in->xblk && !out->xblk &&
            !in->gblk && !out->gblk && out->xs == in->xs * in->n &&
            out->ss == in->ss * in->n && out->ds == in->ds * in->n &&
-           (!has_index || out->is == in->is * in->n);
+           (!has_index || out->is == in->is * in->n) && post_chain(in, out);
+}
+
+/* The blocked axis of the written tensor is iterated over whole blocks,
+ * so that the kernel writes its padding lanes as zeros. */
+static void pad_blocked(kaxis *t)
+{
+    t->nr = t->n;
+    if (t->dblk)
+        t->n = (t->n + t->dblk - 1) / t->dblk * t->dblk;
 }
 
 static int lower_axes(const clrs_problem *p, kaxis *k)
@@ -177,10 +214,14 @@ static int lower_axes(const clrs_problem *p, kaxis *k)
         t.n = p->out.dims[a];
         t.slot = p->slot[a];
         t.axis = a;
-        if (t.slot < 0 && t.n == 1)
-            continue; /* contributes nothing to any offset */
-        t.ds = p->out.strides[a];
         t.dblk = blk_of(&p->out, a);
+        /* A size-1 identity axis contributes nothing to any offset,
+         * unless it is blocked: its padding lanes are written too. */
+        if (t.slot < 0 && t.n == 1 && !t.dblk)
+            continue;
+        pad_blocked(&t);
+        post_strides(p, a, &t);
+        t.ds = p->out.strides[a];
         if (t.slot < 0) { /* resampled src offsets live in the tables */
             t.ss = p->in.strides[a];
             t.sblk = blk_of(&p->in, a);
@@ -241,10 +282,46 @@ static int vec_width(int64_t n, int acc_f64)
     return best;
 }
 
-static int choose_vec(const clrs_problem *p, const kaxis *k0, int acc_f64)
+/* Whether dst is blocked on a kernel axis other than k[0] (its padding
+ * guard then needs a scalar work-item). */
+static int blocked_beyond_0(const kaxis *k, int m)
 {
-    if (env_flag("CLRS_GENERIC"))
+    int i;
+    for (i = 1; i < m; ++i)
+        if (k[i].dblk)
+            return 1;
+    return 0;
+}
+
+/* Block vector path: k0 is dst's blocked axis and every other tensor the
+ * work-item touches along it has the same block there, so a block's lanes
+ * are contiguous everywhere: one vloadB / vstoreB per block, the padding
+ * lanes computed from the inputs' own padding and then zeroed. */
+static int block_vec(const kaxis *k0, int idx_ok, int x_ok)
+{
+    return k0->slot < 0 && k0->dblk && k0->sblk == k0->dblk && idx_ok &&
+           x_ok;
+}
+
+static int choose_vec(const clrs_problem *p, const kaxis *k, int m,
+                      int acc_f64)
+{
+    const kaxis *k0 = &k[0];
+    int i;
+    if (env_flag("CLRS_GENERIC") || blocked_beyond_0(k, m))
         return 1;
+    /* Binary operands along the vector: broadcast (one load) or lanes as
+     * contiguous as dst's; anything else runs scalar. */
+    for (i = 0; i < p->n_post_ops; ++i)
+        if (p->post_ops[i].kind == CLRS_POST_BINARY && k0->bs[i] != 0 &&
+            !(k0->dblk ? k0->bblk[i] == k0->dblk
+                       : k0->bs[i] == 1 && !k0->bblk[i]))
+            return 1;
+    if (!clrs__gen_dtype_vector_store(p->out.dtype))
+        return 1;
+    /* A forward index tensor's padding lanes are not ours to write. */
+    if (block_vec(k0, !p->has_index, 1))
+        return acc_f64 && k0->dblk > 8 ? 8 : k0->dblk;
     if (k0->slot >= 0 || k0->sblk || k0->dblk || k0->xblk || k0->ss != 1 ||
         k0->ds != 1 || (p->has_index && k0->is != 1) ||
         !clrs__gen_dtype_vector_store(p->out.dtype) || k0->n < 2)
@@ -273,6 +350,9 @@ static int nt_aligned(const clrs_plan *plan, const kaxis *k, int m, int vec)
     for (i = 1; i < m; ++i)
         if (k[i].n > 1 && k[i].ds % vec != 0)
             return 0;
+    /* Block vectors start at block starts: the block stride counts too. */
+    if (k[0].dblk && k[0].ds % vec != 0)
+        return 0;
     return 1;
 }
 
@@ -284,10 +364,14 @@ static clrs_status lower(clrs_plan *plan, kaxis *k, int *m)
     int i;
 
     memset(c, 0, sizeof *c);
-    CLRS_CHECK(p->n_post_ops == 0, CLRS_ERR_NOT_IMPLEMENTED,
-               "post-ops (%d given) are not implemented in the OpenCL "
-               "kernels of this version (the CPU reference has them)",
-               p->n_post_ops);
+    for (i = 0; i < p->n_post_ops; ++i) {
+        const clrs_post_op *po = &p->post_ops[i];
+        CLRS_CHECK(clrs__gen_post_supported((int)po->kind, po->alg) &&
+                       (po->kind != CLRS_POST_BINARY ||
+                        clrs__gen_dtype_supported(po->operand.dtype)),
+                   CLRS_ERR_NOT_IMPLEMENTED,
+                   "no OpenCL kernel for post-op %d in this version", i);
+    }
     CLRS_CHECK(clrs__gen_dtype_supported(p->in.dtype) &&
                    clrs__gen_dtype_supported(p->out.dtype),
                CLRS_ERR_NOT_IMPLEMENTED,
@@ -304,6 +388,7 @@ static clrs_status lower(clrs_plan *plan, kaxis *k, int *m)
         c->ax[i].dst_block = k[i].dblk;
         c->ax[i].idx_block = k[i].xblk;
         plan->vals.n[i] = k[i].n;
+        plan->vals.nr[i] = k[i].nr;
         plan->vals.ds[i] = k[i].ds;
         plan->vals.ss[i] = k[i].ss;
         plan->vals.is[i] = k[i].is;
@@ -320,8 +405,26 @@ static clrs_status lower(clrs_plan *plan, kaxis *k, int *m)
     c->nan_ignore = p->mode == CLRS_MODE_MAX &&
                     p->nan_policy == CLRS_NAN_IGNORE;
     c->pad_taps = p->padding != CLRS_PAD_EDGE;
-    c->vec = choose_vec(p, &k[0], c->acc_f64);
+    c->vec = choose_vec(p, k, *m, c->acc_f64);
     c->tail = c->vec > 1 && k[0].n % c->vec != 0;
+    c->npost = p->n_post_ops;
+    for (i = 0; i < p->n_post_ops; ++i) {
+        const clrs_post_op *po = &p->post_ops[i];
+        int q;
+        c->post[i].kind = (int)po->kind;
+        c->post[i].alg = po->alg;
+        c->post[i].dt = po->kind == CLRS_POST_BINARY ? po->operand.dtype
+                                                     : CLRS_F32;
+        c->post[i].bvec = c->vec == 1        ? CLRS_BVEC_SCALAR
+                          : k[0].bs[i] == 0 ? CLRS_BVEC_BCAST
+                                            : CLRS_BVEC_LOAD;
+        plan->vals.pa[i] = po->kind == CLRS_POST_SUM ? po->scale : po->alpha;
+        plan->vals.pb[i] = po->beta;
+        for (q = 0; q < *m; ++q) {
+            plan->vals.bs[i][q] = k[q].bs[i];
+            c->ax[q].op_block[i] = k[q].bblk[i];
+        }
+    }
     /* Scalar non-temporal stores also stop LLVM from vectorising PoCL's
      * work-item loop into AVX-512 gathers: measured on the development
      * machine (bilinear 2x, nchw) that is 4x faster, not slower. */
@@ -561,10 +664,11 @@ static int lower_axes_bwd(const clrs_problem *p, kaxis *k)
         t.n = p->in.dims[a];
         t.slot = p->slot[a];
         t.axis = a;
-        if (t.slot < 0 && t.n == 1)
-            continue;
-        t.ds = p->in.strides[a];
         t.dblk = blk_of(&p->in, a);
+        if (t.slot < 0 && t.n == 1 && !t.dblk)
+            continue;
+        pad_blocked(&t);
+        t.ds = p->in.strides[a];
         if (t.slot < 0) {
             t.ss = p->out.strides[a];
             t.sblk = blk_of(&p->out, a);
@@ -632,6 +736,7 @@ static clrs_status lower_backward(clrs_plan *plan, kaxis *k, int *m)
         c->ax[i].idx_block = k[i].xblk;
         c->ax[i].x_block = k[i].gblk;
         plan->vals.n[i] = k[i].n;
+        plan->vals.nr[i] = k[i].nr;
         plan->vals.ds[i] = k[i].ds;
         plan->vals.ss[i] = k[i].ss;
         plan->vals.is[i] = k[i].is;
@@ -648,7 +753,13 @@ static clrs_status lower_backward(clrs_plan *plan, kaxis *k, int *m)
     c->pad_taps = has_x && p->padding != CLRS_PAD_EDGE;
     /* Vectors along a contiguous identity axis of every tensor touched. */
     c->vec = 1;
-    if (!env_flag("CLRS_GENERIC") && k0->slot < 0 && !k0->sblk &&
+    if (!env_flag("CLRS_GENERIC") && !blocked_beyond_0(k, *m) &&
+        clrs__gen_dtype_vector_store(c->dst) &&
+        block_vec(k0, !p->has_index || k0->xblk == k0->dblk,
+                  !has_x || k0->gblk == k0->dblk))
+        c->vec = c->acc_f64 && k0->dblk > 8 ? 8 : k0->dblk;
+    else if (!env_flag("CLRS_GENERIC") && !blocked_beyond_0(k, *m) &&
+             k0->slot < 0 && !k0->sblk &&
         !k0->dblk && !k0->xblk && !k0->gblk && k0->ss == 1 && k0->ds == 1 &&
         (!p->has_index || k0->is == 1) && (!has_x || k0->xs == 1) &&
         clrs__gen_dtype_vector_store(c->dst) && k0->n >= 2)
@@ -817,6 +928,9 @@ static clrs_status set_fixed_args(clrs_plan *plan)
             break;
         case CLRS_ARG_X:
             plan->arg_x = at;
+            break;
+        case CLRS_ARG_POST:
+            plan->arg_post[a->i] = at;
             break;
         case CLRS_ARG_ITAB:
             CLRS_TRY(set_arg(plan->kernel, at, sizeof(cl_mem), &plan->itab,
@@ -1044,6 +1158,7 @@ static clrs_status enqueue(clrs_plan *plan, const clrs_args *args,
      * write diff_src where they write dst. */
     const cl_mem *rd = p->backward ? &args->diff_dst : &args->src;
     const cl_mem *wr = p->backward ? &args->diff_src : &args->dst;
+    int i;
 
     pthread_mutex_lock(&plan->lock);
     st = set_arg(plan->kernel, plan->arg_src, sizeof(cl_mem), rd,
@@ -1057,6 +1172,10 @@ static clrs_status enqueue(clrs_plan *plan, const clrs_args *args,
     if (st == CLRS_SUCCESS && plan->cfg.recompute)
         st = set_arg(plan->kernel, plan->arg_x, sizeof(cl_mem), &args->src,
                      "src");
+    for (i = 0; st == CLRS_SUCCESS && i < plan->cfg.npost; ++i)
+        if (plan->cfg.post[i].kind == CLRS_POST_BINARY)
+            st = set_arg(plan->kernel, plan->arg_post[i], sizeof(cl_mem),
+                         &args->post_op[i], "post_op");
     if (st == CLRS_SUCCESS) {
         err = clEnqueueNDRangeKernel(plan->ctx->queue, plan->kernel,
                                      plan->work_dim, NULL, plan->global,

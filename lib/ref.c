@@ -369,6 +369,35 @@ static double post_ops(const clrs_problem *p, const clrs_host_args *args,
     return v;
 }
 
+/* ---- blocked padding -------------------------------------------------------
+ * A blocked output's lanes past the blocked axis's size are written as
+ * zeros, as the device kernels do, so that a blocked tensor a library
+ * wrote never carries stale padding into a consumer that reads whole
+ * blocks (oneDNN's zero-padding invariant). */
+static void zero_block_padding(const struct clrs_tensor_desc *t, void *data)
+{
+    int64_t dims[CLRS_MAX_RANK], idx[CLRS_MAX_RANK] = {0};
+    int ba = t->block_axis, a;
+    int64_t real, padded;
+
+    if (ba < 0)
+        return;
+    real = t->dims[ba];
+    padded = (real + t->block - 1) / t->block * t->block;
+    if (padded == real)
+        return;
+    for (a = 0; a < t->rank; ++a)
+        dims[a] = t->dims[a];
+    dims[ba] = padded - real; /* iterate the padding lanes only */
+    do {
+        int64_t full[CLRS_MAX_RANK];
+        for (a = 0; a < t->rank; ++a)
+            full[a] = idx[a];
+        full[ba] = real + idx[ba];
+        clrs__store(data, t->dtype, clrs__tensor_offset(t, full), 0.0);
+    } while (next_index(t->rank, dims, idx));
+}
+
 /* ---- forward -------------------------------------------------------------
  */
 
@@ -422,6 +451,7 @@ CLRS_API clrs_status clrs_reference_forward(const clrs_resample_desc *op,
         do
             forward_one(&r, args, o);
         while (next_index(p.rank, p.out.dims, o));
+        zero_block_padding(&p.out, args->dst);
         clrs__clear_error();
     }
     run_free(&r);
@@ -581,6 +611,7 @@ static clrs_status backward_run(const run *r, const clrs_host_args *args,
     /* Stored only once every index was checked: a bad index tensor leaves
      * diff_src untouched. */
     acc_store(r, args, acc);
+    zero_block_padding(&p->in, args->diff_src);
     return CLRS_SUCCESS;
 }
 

@@ -252,13 +252,17 @@ size_t td_check_output(const td_buf *d, int pattern, const tu_buf *expected,
         int in_span = i >= d->head && i < d->head + d->span;
         if (in_span && l->logical[i - d->head])
             continue;
-        if (d->img[i] == d->sent[i])
+        /* Blocked outputs: padded lanes are written as zeros. */
+        if (in_span && l->zero_gaps ? d->img[i] == 0
+                                    : d->img[i] == d->sent[i])
             continue;
         if (in_span) {
             if (!gap_bad++)
-                tap_diag("%s: gap byte %ld (no logical element) written: "
+                tap_diag("%s: gap byte %ld (no logical element) %s: "
                          "0x%02x -> 0x%02x",
-                         what, rel(d, i), d->sent[i], d->img[i]);
+                         what, rel(d, i),
+                         l->zero_gaps ? "not zeroed" : "written",
+                         d->sent[i], d->img[i]);
         } else if (!margin_bad++) {
             tap_diag("%s: sentinel byte %ld (relative to the tensor, span "
                      "%zu) overwritten: 0x%02x -> 0x%02x",
@@ -375,8 +379,19 @@ int td_forward(td_env *e, const clrs_resample_desc *op, const tu_buf *src,
                tu_buf *dst, tu_buf *index, const tu_buf *expected_dst,
                const tu_buf *expected_index, td_result *res)
 {
+    return td_forward_post(e, op, src, dst, index, expected_dst,
+                           expected_index, NULL, NULL, res);
+}
+
+int td_forward_post(td_env *e, const clrs_resample_desc *op,
+                    const tu_buf *src, tu_buf *dst, tu_buf *index,
+                    const tu_buf *expected_dst, const tu_buf *expected_index,
+                    const tu_buf *const *operands, const tu_buf *dst_init,
+                    td_result *res)
+{
     clrs_plan *plan = NULL;
-    td_buf ds, dd, di;
+    td_buf ds, dd, di, dop[CLRS_MAX_POST_OPS];
+    int k;
     unsigned char *first_dst = NULL, *first_idx = NULL;
     clrs_args a;
     double t0;
@@ -386,6 +401,7 @@ int td_forward(td_env *e, const clrs_resample_desc *op, const tu_buf *src,
     memset(&ds, 0, sizeof ds);
     memset(&dd, 0, sizeof dd);
     memset(&di, 0, sizeof di);
+    memset(dop, 0, sizeof dop);
     t0 = now_s();
     res->plan_status = clrs_plan_create_forward(
         &plan, e->ctx, op, src->desc, dst->desc, index ? index->desc : NULL);
@@ -402,6 +418,12 @@ int td_forward(td_env *e, const clrs_resample_desc *op, const tu_buf *src,
         res->cl_error = 1;
         goto out;
     }
+    for (k = 0; operands && k < CLRS_MAX_POST_OPS; ++k)
+        if (operands[k] && (td_buf_create(e, &dop[k], operands[k]) ||
+                            td_write_input(e, &dop[k], operands[k]))) {
+            res->cl_error = 1;
+            goto out;
+        }
     first_dst = malloc(dd.span ? dd.span : 1);
     first_idx = malloc(index && di.span ? di.span : 1);
     if (!first_dst || !first_idx) {
@@ -412,10 +434,14 @@ int td_forward(td_env *e, const clrs_resample_desc *op, const tu_buf *src,
     a.src = ds.mem;
     a.dst = dd.mem;
     a.index = index ? di.mem : NULL;
+    for (k = 0; k < CLRS_MAX_POST_OPS; ++k)
+        a.post_op[k] = dop[k].mem;
     for (pass = 0; pass < 2; ++pass) {
         const char *dname = pass ? "dst (run 2)" : "dst";
         const char *iname = pass ? "index (run 2)" : "index";
-        if (td_write_poison(e, &dd, pass) ||
+        /* A sum post-op reads dst: it starts from dst_init, not poison. */
+        if ((dst_init ? td_write_input(e, &dd, dst_init)
+                      : td_write_poison(e, &dd, pass)) ||
             (index && td_write_poison(e, &di, pass))) {
             res->cl_error = 1;
             break;
@@ -429,6 +455,9 @@ int td_forward(td_env *e, const clrs_resample_desc *op, const tu_buf *src,
             break;
         }
         res->integrity += td_check_input(&ds, "src");
+        for (k = 0; k < CLRS_MAX_POST_OPS; ++k)
+            if (dop[k].mem && td_read(e, &dop[k], NULL) == 0)
+                res->integrity += td_check_input(&dop[k], "post-op operand");
         res->integrity += td_check_output(&dd, pass, expected_dst, dname);
         if (index)
             res->integrity +=
@@ -451,6 +480,8 @@ out:
     td_buf_release(&ds);
     td_buf_release(&dd);
     td_buf_release(&di);
+    for (k = 0; k < CLRS_MAX_POST_OPS; ++k)
+        td_buf_release(&dop[k]);
     clrs_plan_destroy(plan);
     if (!td_result_ok(res))
         td_result_print(res, e);

@@ -89,6 +89,16 @@ int td_forward(td_env *e, const clrs_resample_desc *op, const tu_buf *src,
                tu_buf *dst, tu_buf *index, const tu_buf *expected_dst,
                const tu_buf *expected_index, td_result *res);
 
+/* td_forward with post-ops: operands[i] (the array and its entries may
+ * be NULL) is uploaded as binary post-op i's operand and checked
+ * unchanged after each run; dst_init (may be NULL), for a sum post-op,
+ * is written to dst before each run instead of poison. */
+int td_forward_post(td_env *e, const clrs_resample_desc *op,
+                    const tu_buf *src, tu_buf *dst, tu_buf *index,
+                    const tu_buf *expected_dst, const tu_buf *expected_index,
+                    const tu_buf *const *operands, const tu_buf *dst_init,
+                    td_result *res);
+
 /* Plans op backward and runs it twice: diff_dst (and index or src, may
  * be NULL) uploaded once, diff_src poisoned with pattern 0 then 1, or,
  * when diff_src_init is given (accumulate mode), set to it before each

@@ -392,7 +392,7 @@ static void plans(void)
     if (clrs_context_create(&ctx, NULL) != CLRS_SUCCESS) {
         tap_diag("no OpenCL device: %s", clrs_last_error());
         tap_skip("too-large tensor needs an OpenCL device");
-        tap_skip("not-implemented plan needs an OpenCL device");
+        tap_skip("post-op operand shape check needs an OpenCL device");
         tap_skip("context detail message needs an OpenCL device");
         return;
     }
@@ -405,19 +405,20 @@ static void plans(void)
            clrs_plan_create_forward(&plan, ctx, OP(CLRS_MODE_NEAREST), huge,
                                     T(CLRS_F32, 2, D(4, 4)), NULL));
 
-    /* A valid forward problem with a post-op: the OpenCL kernels of this
-     * version have none, and the status must say so exactly; it must
-     * never pass for success. */
+    /* A binary post-op whose operand neither matches nor broadcasts
+     * against dst (W 8, dst W 16): plan creation names the operand; it
+     * must never pass for success. */
     {
         clrs_resample_desc *post = OP(CLRS_MODE_LINEAR);
-        clrs_resample_desc_append_sum(post, 1.0);
+        clrs_resample_desc_append_binary(post, CLRS_BINARY_ADD,
+                                         T(CLRS_F32, 4, D(1, 3, 1, 8)));
         clear_message();
         st = clrs_plan_create_forward(&plan, ctx, post, s, d, NULL);
-        check(st, CLRS_ERR_NOT_IMPLEMENTED, "not implemented",
-              "valid forward plan with a post-op reports "
-              "CLRS_ERR_NOT_IMPLEMENTED");
+        check(st, CLRS_ERR_SHAPE_MISMATCH, "operand",
+              "forward plan with a binary operand that does not broadcast "
+              "reports CLRS_ERR_SHAPE_MISMATCH");
     }
-    tap_ok(strstr(clrs_context_last_error(ctx), "not implemented") != NULL,
+    tap_ok(strstr(clrs_context_last_error(ctx), "operand") != NULL,
            "the context keeps the detail message: \"%s\"",
            clrs_context_last_error(ctx));
     clrs_plan_destroy(plan); /* NULL after failure; destroy(NULL) is safe */

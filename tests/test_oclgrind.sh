@@ -1,7 +1,9 @@
 #!/bin/sh
-# Runs the small subsets of test_device_forward and test_device_backward
-# (every mode in each layout class, tiny sizes) under Oclgrind, which
-# checks every kernel for out-of-bounds accesses, uninitialised values, data races and API errors.
+# Runs the small subsets of test_device_forward, test_device_backward,
+# test_device_dtypes and test_device_postops (every mode in each layout
+# class, every dtype, blocked layouts, post-op chains; tiny sizes) under
+# Oclgrind, which checks every kernel for out-of-bounds accesses,
+# uninitialised values, data races and API errors.
 # TAP: the subset's own results, then "oclgrind reported nothing" (any
 # Oclgrind report fails: it exits 0 whatever it finds, so its log decides).
 
@@ -26,8 +28,12 @@ n=0
 keep=0
 # Each program's subset: its TAP lines without its plan, then whether it
 # ran every case, exited 0 and left an empty Oclgrind log. The forward
-# subset has 104 cases, the backward one 116 (every class twice).
-for spec in test_device_forward:104 test_device_backward:116; do
+# subset has 104 cases, the backward one 116 (every class twice), the
+# dtype one 38 (every type as src and dst, backward types, and the
+# blocked layouts forward and backward in every mode), the post-op one 4
+# chains (channels-last vector, blocked, dense).
+for spec in test_device_forward:104 test_device_backward:116 \
+    test_device_dtypes:38 test_device_postops:4; do
     name=${spec%%:*}
     want=${spec#*:}
     prog="$top_builddir/tests/$name"

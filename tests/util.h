@@ -93,6 +93,10 @@ typedef struct tu_buf {
     unsigned char *data;    /* raw + TU_MARGIN: hand this to the library */
     unsigned char *shadow;  /* snapshot of raw */
     unsigned char *logical; /* 1 for bytes of logical elements */
+    /* Outputs of a blocked layout: the library writes the padded lanes
+     * as zeros, so the bytes of no logical element must read 0 after a
+     * run instead of keeping what was there (tu_buf_set_zero_padding). */
+    int zero_gaps;
 } tu_buf;
 
 /* Allocates, poisons and snapshots. Returns 0 on success. */
@@ -100,6 +104,8 @@ int tu_buf_alloc(tu_buf *b, const clrs_tensor_desc *d);
 void tu_buf_free(tu_buf *b);
 /* Re-poisons the tensor span, rewrites the margins and snapshots. */
 void tu_buf_poison(tu_buf *b);
+/* Marks b as a blocked output whose padding lanes must come back 0. */
+void tu_buf_set_zero_padding(tu_buf *b);
 /* Snapshot the current contents (after filling an input). */
 void tu_buf_snapshot(tu_buf *b);
 /* Input check: every byte (margins and tensor) equals the snapshot.

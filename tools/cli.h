@@ -62,7 +62,19 @@ typedef struct cli_opts {
     int nan_policy;   /* clrs_nan_policy */
     int ceil_mode;
     int64_t mb; /* 0: as the descriptor says */
+    /* --attr-post-ops, benchdnn's spelling: sum[:scale],
+     * eltwise_ALG[:alpha[:beta]], binary_ALG:DT[:POLICY], joined by '+'. */
+    int n_post;
+    struct cli_post {
+        int kind; /* CLI_POST_* */
+        int alg;  /* clrs_eltwise or clrs_binary */
+        double alpha, beta, scale;
+        clrs_dtype dt;
+        unsigned mask; /* binary: bit a set = operand dim a is dst's */
+    } post[CLRS_MAX_POST_OPS];
 } cli_opts;
+
+enum { CLI_POST_SUM = 0, CLI_POST_ELTWISE = 1, CLI_POST_BINARY = 2 };
 
 typedef enum cli_mode_bits {
     MODE_C = 1,

@@ -297,6 +297,106 @@ static int set_roi(const char *v, cli_opts *o, char *err)
     return parse_parts(v, o, &o->n_roi, roi_part, err);
 }
 
+/* ---- --attr-post-ops ---- */
+
+static const choice eltwise_algs[] = {
+    {"relu", CLRS_ELTWISE_RELU},         {"clip", CLRS_ELTWISE_CLIP},
+    {"tanh", CLRS_ELTWISE_TANH},         {"logistic", CLRS_ELTWISE_LOGISTIC},
+    {"elu", CLRS_ELTWISE_ELU},           {"gelu_tanh", CLRS_ELTWISE_GELU_TANH},
+    {"gelu_erf", CLRS_ELTWISE_GELU_ERF}, {"swish", CLRS_ELTWISE_SWISH},
+    {"abs", CLRS_ELTWISE_ABS},           {"square", CLRS_ELTWISE_SQUARE},
+    {"sqrt", CLRS_ELTWISE_SQRT},         {"exp", CLRS_ELTWISE_EXP},
+    {"log", CLRS_ELTWISE_LOG},           {"linear", CLRS_ELTWISE_LINEAR},
+    {NULL, 0}};
+static const choice binary_algs[] = {
+    {"add", CLRS_BINARY_ADD}, {"sub", CLRS_BINARY_SUB},
+    {"mul", CLRS_BINARY_MUL}, {"div", CLRS_BINARY_DIV},
+    {"max", CLRS_BINARY_MAX}, {"min", CLRS_BINARY_MIN}, {NULL, 0}};
+/* benchdnn's broadcast policies as masks of the axes the operand keeps
+ * (bit a: operand dim a is dst's, else 1); 0xFC = every spatial axis. */
+static const choice policies[] = {
+    {"common", 0},        {"per_oc", 2},          {"per_dim_0", 1},
+    {"per_dim_1", 2},     {"per_dim_01", 3},      {"per_spatial", 0xFC},
+    {"per_mb_spatial", 0xFD}, {"per_tensor", 0xFF}, {NULL, 0}};
+
+/* One entry of the chain: "sum:0.5", "eltwise_relu:0.1", "binary_add:f32:
+ * per_oc". Fields after the name are ':'-separated. */
+static int post_entry(char *e, struct cli_post *q, char *err)
+{
+    char *f[4] = {NULL, NULL, NULL, NULL}, *save = NULL, *t;
+    int n = 0, x;
+    for (t = strtok_r(e, ":", &save); t && n < 4; t = strtok_r(NULL, ":", &save))
+        f[n++] = t;
+    if (n == 0)
+        return fail(err, "empty post-op");
+    if (t)
+        return fail(err, "post-op '%s' has too many ':' fields", f[0]);
+    memset(q, 0, sizeof *q);
+    q->scale = 1;
+    if (strcmp(f[0], "sum") == 0) {
+        q->kind = CLI_POST_SUM;
+        if (n > 2)
+            return fail(err, "sum takes one field, sum[:scale]");
+        return n > 1 ? parse_double(f[1], &q->scale, err) : 0;
+    }
+    if (strncmp(f[0], "eltwise_", 8) == 0) {
+        q->kind = CLI_POST_ELTWISE;
+        if (find_choice(eltwise_algs, f[0] + 8, 0, &x) != 0)
+            return fail_choice(err, f[0] + 8, eltwise_algs);
+        q->alg = x;
+        if (n > 3)
+            return fail(err, "%s takes eltwise_ALG[:alpha[:beta]]", f[0]);
+        if (n > 1 && parse_double(f[1], &q->alpha, err) != 0)
+            return -1;
+        if (n > 2 && parse_double(f[2], &q->beta, err) != 0)
+            return -1;
+        return 0;
+    }
+    if (strncmp(f[0], "binary_", 7) == 0) {
+        const cli_dtype *dt;
+        q->kind = CLI_POST_BINARY;
+        if (find_choice(binary_algs, f[0] + 7, 0, &x) != 0)
+            return fail_choice(err, f[0] + 7, binary_algs);
+        q->alg = x;
+        if (n < 2)
+            return fail(err, "%s needs a data type: binary_ALG:DT[:POLICY]",
+                        f[0]);
+        dt = cli_dtype_find(f[1]);
+        if (!dt || dt->dt == CLRS_S64)
+            return fail(err, "unknown operand data type '%s' (one of f32 "
+                        "f16 bf16 f64 s32 s8 u8)", f[1]);
+        q->dt = dt->dt;
+        q->mask = 0xFF;
+        if (n > 2) {
+            if (find_choice(policies, f[2], 0, &x) != 0)
+                return fail_choice(err, f[2], policies);
+            q->mask = (unsigned)x;
+        }
+        return 0;
+    }
+    return fail(err, "unknown post-op '%s' (sum, eltwise_ALG, binary_ALG)",
+                f[0]);
+}
+
+static int set_post_ops(const char *v, cli_opts *o, char *err)
+{
+    char buf[512], *save = NULL, *e;
+    o->n_post = 0;
+    if (strcmp(v, "") == 0 || strcmp(v, "none") == 0)
+        return 0;
+    if (strlen(v) >= sizeof buf)
+        return fail(err, "post-op chain too long");
+    strcpy(buf, v);
+    for (e = strtok_r(buf, "+", &save); e; e = strtok_r(NULL, "+", &save)) {
+        if (o->n_post == CLRS_MAX_POST_OPS)
+            return fail(err, "more than %d post-ops", CLRS_MAX_POST_OPS);
+        if (post_entry(e, &o->post[o->n_post], err) != 0)
+            return -1;
+        ++o->n_post;
+    }
+    return 0;
+}
+
 typedef struct knob {
     const char *name;
     const char *def;
@@ -331,6 +431,7 @@ static const knob knobs[] = {
     {"nan", "propagate", K_ENUM, OFF(nan_policy), nans, NULL, 0, 0},
     {"ceil-mode", "false", K_ENUM, OFF(ceil_mode), bools, NULL, 0, 0},
     {"mb", "0", K_INT, OFF(mb), NULL, NULL, 0, INT64_C(1) << 30},
+    {"attr-post-ops", "none", K_CUSTOM, 0, NULL, set_post_ops, 0, 0},
 };
 #define NKNOBS ((int)(sizeof knobs / sizeof knobs[0]))
 

@@ -12,9 +12,12 @@
 #include <unistd.h>
 
 /* Roles of the tensors a problem touches. */
-enum { T_SRC, T_DST, T_INDEX, T_DIFF_DST, T_DIFF_SRC, T_COUNT };
-static const char *const role_names[T_COUNT] = {"src", "dst", "index",
-                                                 "diff_dst", "diff_src"};
+/* T_POST + i: the operand of binary post-op i. */
+enum { T_SRC, T_DST, T_INDEX, T_DIFF_DST, T_DIFF_SRC, T_POST,
+       T_COUNT = T_POST + CLRS_MAX_POST_OPS };
+static const char *const role_names[T_COUNT] = {
+    "src", "dst", "index", "diff_dst", "diff_src",
+    "post_op0", "post_op1", "post_op2", "post_op3"};
 
 typedef struct tensor {
     clrs_tensor_desc *d;     /* in the problem's tag */
@@ -25,6 +28,7 @@ typedef struct tensor {
     void *host;  /* engine's copy: inputs, or outputs read back */
     void *exp;   /* oracle output (outputs only) */
     void *dhost; /* dense copy for the reference engine */
+    void *init;  /* dst under a sum post-op: its values before the run */
     cl_mem mem;
     int used, is_output;
 } tensor;
@@ -223,6 +227,49 @@ static int make_tensor(job *j, int role, clrs_dtype dt, const int64_t *dims,
     return 0;
 }
 
+/* The post-op chain, with an operand tensor in the problem's tag per
+ * binary post-op (dims 1 where its policy broadcasts). The library
+ * rejects post-ops on backward itself. */
+static int append_post_ops(job *j, const int64_t *out)
+{
+    const cli_opts *o = &j->p->o;
+    int i, a;
+    for (i = 0; i < o->n_post; ++i) {
+        const struct cli_post *q = &o->post[i];
+        int64_t dims[CLRS_MAX_RANK];
+        switch (q->kind) {
+        case CLI_POST_SUM:
+            TRY_SET(clrs_resample_desc_append_sum(j->op, q->scale),
+                    "append_sum");
+            break;
+        case CLI_POST_ELTWISE:
+            TRY_SET(clrs_resample_desc_append_eltwise(
+                        j->op, (clrs_eltwise)q->alg, q->alpha, q->beta),
+                    "append_eltwise");
+            break;
+        default:
+            for (a = 0; a < j->rank; ++a)
+                dims[a] = q->mask >> (a < 7 ? a : 7) & 1u ? out[a] : 1;
+            if (make_tensor(j, T_POST + i, q->dt, dims, 0))
+                return -1;
+            TRY_SET(clrs_resample_desc_append_binary(
+                        j->op, (clrs_binary)q->alg, j->t[T_POST + i].d),
+                    "append_binary");
+            break;
+        }
+    }
+    return 0;
+}
+
+static int has_sum(const job *j)
+{
+    int i;
+    for (i = 0; i < j->p->o.n_post; ++i)
+        if (j->p->o.post[i].kind == CLI_POST_SUM)
+            return 1;
+    return 0;
+}
+
 static int build_tensors(job *j)
 {
     const cli_prb *p = j->p;
@@ -241,7 +288,8 @@ static int build_tensors(job *j)
     j->backward = p->o.dir == DIR_BWD_D;
     if (!j->backward) {
         if (make_tensor(j, T_SRC, p->o.sdt, in, 0) ||
-            make_tensor(j, T_DST, p->o.ddt, out, 1))
+            make_tensor(j, T_DST, p->o.ddt, out, 1) ||
+            append_post_ops(j, out))
             return -1;
         if (p->o.alg == ALG_MAX && p->o.dir == DIR_FWD_D) {
             TRY_SET(clrs_resample_desc_index_dtype(j->op, j->t[T_SRC].d,
@@ -427,7 +475,7 @@ static int fill_inputs(job *j)
         cli_iter it;
         if (!t->used)
             continue;
-        if (t->is_output) {
+        if (t->is_output && !(i == T_DST && has_sum(j))) {
             poison(t->host, t->dt, t->bytes);
             continue;
         }
@@ -447,6 +495,14 @@ static int fill_inputs(job *j)
         while (cli_iter_next(&it))
             cli_store(t->host, t->dt, it.off,
                       fill_value(p->g.seed, i, it.count - 1, t->dt, exact));
+        if (t->is_output) { /* the sum's old dst, for the oracle too */
+            t->init = malloc(t->bytes);
+            if (!t->init) {
+                set_status(j->r, ST_SKIPPED, "out of host memory");
+                return -1;
+            }
+            memcpy(t->init, t->host, t->bytes);
+        }
     }
     return 0;
 }
@@ -469,6 +525,7 @@ static clrs_status run_reference(job *j, int dense, int into_exp)
 {
     clrs_host_args h;
     tensor *t = j->t;
+    int i;
     memset(&h, 0, sizeof h);
 #define PICK(k) (dense ? t[k].dhost : (into_exp && t[k].is_output ? t[k].exp : t[k].host))
 #define DESC(k) (t[k].used ? (dense ? t[k].dense : t[k].d) : NULL)
@@ -476,6 +533,10 @@ static clrs_status run_reference(job *j, int dense, int into_exp)
         h.src = PICK(T_SRC);
         h.dst = PICK(T_DST);
         h.index = t[T_INDEX].used ? PICK(T_INDEX) : NULL;
+        /* Operands keep the problem's layout on both engines: the op
+         * holds their tagged descriptors. */
+        for (i = 0; i < CLRS_MAX_POST_OPS; ++i)
+            h.post_op[i] = t[T_POST + i].used ? t[T_POST + i].host : NULL;
         return clrs_reference_forward(j->op, DESC(T_SRC), DESC(T_DST),
                                       DESC(T_INDEX), &h);
     }
@@ -529,12 +590,15 @@ static int device_setup(job *j)
 static clrs_status device_execute(job *j, cl_event *ev)
 {
     clrs_args a;
+    int i;
     memset(&a, 0, sizeof a);
     a.src = j->t[T_SRC].mem;
     a.dst = j->t[T_DST].mem;
     a.index = j->t[T_INDEX].mem;
     a.diff_dst = j->t[T_DIFF_DST].mem;
     a.diff_src = j->t[T_DIFF_SRC].mem;
+    for (i = 0; i < CLRS_MAX_POST_OPS; ++i)
+        a.post_op[i] = j->t[T_POST + i].mem;
     return clrs_execute(j->plan, &a, 0, NULL, ev);
 }
 
@@ -620,7 +684,8 @@ static double taps_estimate(const job *j)
 static double tolerance(const job *j, clrs_dtype dt, int role, int *rel)
 {
     const cli_prb *p = j->p;
-    int exact = p->o.alg == ALG_NEAREST || p->o.alg == ALG_MAX ||
+    int exact = ((p->o.alg == ALG_NEAREST || p->o.alg == ALG_MAX) &&
+                 p->o.n_post == 0) ||
                 role == T_INDEX;
     double base;
     *rel = 0;
@@ -633,6 +698,10 @@ static double tolerance(const job *j, clrs_dtype dt, int role, int *rel)
         base = 1e-12;
     else
         base = taps_estimate(j) > 64 ? 1e-5 : 2e-6;
+    /* Post-ops run in f32 with OpenCL's built-in functions (a few ulp;
+     * erf 16): relative above 1, absolute below (see post_err). */
+    if (p->o.n_post && base < 4e-5 && !(dt == CLRS_F64 && base < 1e-6))
+        base = 4e-5;
     if (dt == CLRS_F16 && base < 6.8e-3)
         base = 6.8e-3;
     if (dt == CLRS_BF16 && base < 5.5e-2)
@@ -672,7 +741,8 @@ static void compare(job *j, int role, const void *exp,
             diff = rdiff = 0;
         } else {
             rdiff = fabs(e) > 0 ? diff / fabs(e) : diff;
-            err = rel && fabs(e) >= 1e-5 ? rdiff : diff;
+            err = rel && fabs(e) >= (j->p->o.n_post ? 1 : 1e-5) ? rdiff
+                                                                : diff;
             ok = err <= tol;
         }
         ++r->checked;
@@ -729,7 +799,10 @@ static void check(job *j)
                 set_status(r, ST_SKIPPED, "out of host memory");
                 return;
             }
-            if (t->is_output)
+            if (t->init)
+                relayout(t->d, j->p->o.tag->blocked, t->init, t->dense, 0,
+                         t->dhost, t->dt);
+            else if (t->is_output)
                 poison(t->dhost, t->dt, clrs_tensor_desc_bytes(t->dense));
             else
                 relayout(t->d, j->p->o.tag->blocked, t->host, t->dense, 0,
@@ -737,7 +810,9 @@ static void check(job *j)
         }
     } else {
         for (i = 0; i < T_COUNT; ++i)
-            if (j->t[i].used && j->t[i].is_output)
+            if (j->t[i].init)
+                memcpy(j->t[i].exp, j->t[i].init, j->t[i].bytes);
+            else if (j->t[i].used && j->t[i].is_output)
                 poison(j->t[i].exp, j->t[i].dt, j->t[i].bytes);
     }
     st = run_reference(j, dense, 1);
@@ -791,6 +866,9 @@ static void perf_bytes(job *j)
         if (j->t[i].used)
             j->r->bytes += (double)j->t[i].elems *
                            (double)clrs_dtype_size(j->t[i].dt);
+    if (has_sum(j)) /* a sum reads dst before writing it */
+        j->r->bytes += (double)j->t[T_DST].elems *
+                       (double)clrs_dtype_size(j->t[T_DST].dt);
 }
 
 static int perf_device(job *j)
@@ -882,6 +960,7 @@ static void cleanup(job *j)
         free(t->host);
         free(t->exp);
         free(t->dhost);
+        free(t->init);
     }
 }
 
