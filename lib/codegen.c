@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 /* ---- data types ---------------------------------------------------------- */
@@ -461,6 +462,27 @@ static void emit_term(sbuf *b, const char *i, int block, const char *s,
         sb_add(b, " + %s * %s%d", i, s, p);
 }
 
+/* "    const <off> NAME = 0 + i<p> * <prefix><p> ...;": a tensor's element
+ * offset over every kernel axis, or over the identity axes only, with
+ * each axis's block size read at byte offset `blk` of clrs_gen_axis. */
+static void emit_offset(sbuf *b, const clrs_gen_config *c, const char *name,
+                        const char *prefix, size_t blk, int identity_only)
+{
+    char i[16];
+    int p;
+
+    sb_add(b, "    const %s %s = 0", off_type(c), name);
+    for (p = 0; p < c->rank; ++p) {
+        const clrs_gen_axis *a = &c->ax[p];
+        if (identity_only && a->slot >= 0)
+            continue;
+        snprintf(i, sizeof i, "i%d", p);
+        emit_term(b, i, *(const int *)(const void *)((const char *)a + blk),
+                  prefix, p);
+    }
+    sb_add(b, ";\n");
+}
+
 /* Work-item -> output index: kernel axes 0 and 1 are NDRange dimensions 0
  * and 1 (consecutive work-items write consecutive addresses), the rest
  * are unpacked from dimension 2. Unsigned division: sizes are >= 1. */
@@ -522,42 +544,24 @@ static void emit_pad_guard(sbuf *b, const clrs_gen_config *c)
 static void emit_offsets(sbuf *b, const clrs_gen_config *c)
 {
     const char *off = off_type(c);
-    char i[16];
     int p, k;
 
-    sb_add(b, "    const %s dof = 0", off);
-    for (p = 0; p < c->rank; ++p) {
-        snprintf(i, sizeof i, "i%d", p);
-        emit_term(b, i, c->ax[p].dst_block, "ds", p);
-    }
-    sb_add(b, ";\n");
+    emit_offset(b, c, "dof", "ds", offsetof(clrs_gen_axis, dst_block), 0);
     emit_pad_guard(b, c);
-    sb_add(b, "    const %s sob = 0", off);
-    for (p = 0; p < c->rank; ++p)
-        if (c->ax[p].slot < 0) {
-            snprintf(i, sizeof i, "i%d", p);
-            emit_term(b, i, c->ax[p].src_block, "ss", p);
-        }
-    sb_add(b, ";\n");
-    if (c->has_index) {
-        sb_add(b, "    const %s iof = 0", off);
-        for (p = 0; p < c->rank; ++p) {
-            snprintf(i, sizeof i, "i%d", p);
-            emit_term(b, i, c->ax[p].idx_block, "is", p);
-        }
-        sb_add(b, ";\n");
-    }
+    emit_offset(b, c, "sob", "ss", offsetof(clrs_gen_axis, src_block), 1);
+    if (c->has_index)
+        emit_offset(b, c, "iof", "is", offsetof(clrs_gen_axis, idx_block),
+                    0);
     for (k = 0; k < c->npost; ++k) {
-        char s[16];
+        char s[16], name[16];
         if (c->post[k].kind != CLRS_POST_BINARY)
             continue;
         snprintf(s, sizeof s, "b%ds", k);
-        sb_add(b, "    const %s bo%d = 0", off, k);
-        for (p = 0; p < c->rank; ++p) {
-            snprintf(i, sizeof i, "i%d", p);
-            emit_term(b, i, c->ax[p].op_block[k], s, p);
-        }
-        sb_add(b, ";\n");
+        snprintf(name, sizeof name, "bo%d", k);
+        emit_offset(b, c, name, s,
+                    offsetof(clrs_gen_axis, op_block) +
+                        (size_t)k * sizeof(int),
+                    0);
     }
     /* Tap ranges of each resampled axis; an empty range means no taps
      * (crop extrapolation, or an average window without pixels). */
@@ -852,41 +856,16 @@ static void emit_body(sbuf *b, const clrs_gen_config *c, int w,
 static void emit_bwd_offsets(sbuf *b, const clrs_gen_config *c)
 {
     const char *off = off_type(c);
-    char i[16];
-    int p, k;
+    int k;
 
-    sb_add(b, "    const %s dof = 0", off);
-    for (p = 0; p < c->rank; ++p) {
-        snprintf(i, sizeof i, "i%d", p);
-        emit_term(b, i, c->ax[p].dst_block, "ds", p);
-    }
-    sb_add(b, ";\n");
+    emit_offset(b, c, "dof", "ds", offsetof(clrs_gen_axis, dst_block), 0);
     emit_pad_guard(b, c);
-    sb_add(b, "    const %s sob = 0", off);
-    for (p = 0; p < c->rank; ++p)
-        if (c->ax[p].slot < 0) {
-            snprintf(i, sizeof i, "i%d", p);
-            emit_term(b, i, c->ax[p].src_block, "ss", p);
-        }
-    sb_add(b, ";\n");
-    if (c->has_index) {
-        sb_add(b, "    const %s iob = 0", off);
-        for (p = 0; p < c->rank; ++p)
-            if (c->ax[p].slot < 0) {
-                snprintf(i, sizeof i, "i%d", p);
-                emit_term(b, i, c->ax[p].idx_block, "is", p);
-            }
-        sb_add(b, ";\n");
-    }
-    if (c->recompute) {
-        sb_add(b, "    const %s xob = 0", off);
-        for (p = 0; p < c->rank; ++p)
-            if (c->ax[p].slot < 0) {
-                snprintf(i, sizeof i, "i%d", p);
-                emit_term(b, i, c->ax[p].x_block, "xs", p);
-            }
-        sb_add(b, ";\n");
-    }
+    emit_offset(b, c, "sob", "ss", offsetof(clrs_gen_axis, src_block), 1);
+    if (c->has_index)
+        emit_offset(b, c, "iob", "is", offsetof(clrs_gen_axis, idx_block),
+                    1);
+    if (c->recompute)
+        emit_offset(b, c, "xob", "xs", offsetof(clrs_gen_axis, x_block), 1);
     /* This element's plane index: what a matching argmax must equal. */
     if ((c->has_index && c->plane) || c->recompute) {
         sb_add(b, "    const %s myp = 0", off);
