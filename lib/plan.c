@@ -195,6 +195,42 @@ static int mergeable(const kaxis *in, const kaxis *out, int has_index)
            (!has_index || out->is == in->is * in->n) && post_chain(in, out);
 }
 
+/* Inserts t into k[0..m) kept in iteration order (insertion sort: at
+ * most six axes); returns the new count. */
+static int insert_sorted(kaxis *k, int m, const kaxis *t)
+{
+    int i;
+    for (i = m; i > 0 && kaxis_before(t, &k[i - 1]); --i)
+        k[i] = k[i - 1];
+    k[i] = *t;
+    return m + 1;
+}
+
+/* Merges adjacent identity axes whose strides chain in every tensor;
+ * with no axis left (every axis of size 1), one axis of one element.
+ * Returns the new count. */
+static int merge_axes(kaxis *k, int m, int has_index)
+{
+    int i, j;
+    for (i = 0; i + 1 < m;) {
+        if (mergeable(&k[i], &k[i + 1], has_index)) {
+            k[i].n *= k[i + 1].n;
+            for (j = i + 1; j + 1 < m; ++j)
+                k[j] = k[j + 1];
+            --m;
+        } else {
+            ++i;
+        }
+    }
+    if (m == 0) {
+        memset(&k[0], 0, sizeof k[0]);
+        k[0].n = 1;
+        k[0].slot = -1;
+        m = 1;
+    }
+    return m;
+}
+
 /* The blocked axis of the written tensor is iterated over whole blocks,
  * so that the kernel writes its padding lanes as zeros. */
 static void pad_blocked(kaxis *t)
@@ -206,7 +242,7 @@ static void pad_blocked(kaxis *t)
 
 static int lower_axes(const clrs_problem *p, kaxis *k)
 {
-    int a, m = 0, i, j;
+    int a, m = 0;
 
     for (a = 0; a < p->rank; ++a) {
         kaxis t;
@@ -230,29 +266,9 @@ static int lower_axes(const clrs_problem *p, kaxis *k)
             t.is = p->index.strides[a];
             t.xblk = blk_of(&p->index, a);
         }
-        /* insertion sort: at most six axes */
-        for (i = m; i > 0 && kaxis_before(&t, &k[i - 1]); --i)
-            k[i] = k[i - 1];
-        k[i] = t;
-        ++m;
+        m = insert_sorted(k, m, &t);
     }
-    for (i = 0; i + 1 < m;) {
-        if (mergeable(&k[i], &k[i + 1], p->has_index)) {
-            k[i].n *= k[i + 1].n;
-            for (j = i + 1; j + 1 < m; ++j)
-                k[j] = k[j + 1];
-            --m;
-        } else {
-            ++i;
-        }
-    }
-    if (m == 0) { /* every axis had size 1: one element */
-        memset(&k[0], 0, sizeof k[0]);
-        k[0].n = 1;
-        k[0].slot = -1;
-        m = 1;
-    }
-    return m;
+    return merge_axes(k, m, p->has_index);
 }
 
 static int env_flag(const char *name)
@@ -656,7 +672,7 @@ static clrs_status upload_tables(clrs_plan *plan)
  * theirs in the tables. */
 static int lower_axes_bwd(const clrs_problem *p, kaxis *k)
 {
-    int a, m = 0, i, j, has_x = p->has_src && !p->has_index;
+    int a, m = 0, has_x = p->has_src && !p->has_index;
 
     for (a = 0; a < p->rank; ++a) {
         kaxis t;
@@ -681,28 +697,9 @@ static int lower_axes_bwd(const clrs_problem *p, kaxis *k)
                 t.gblk = blk_of(&p->src, a);
             }
         }
-        for (i = m; i > 0 && kaxis_before(&t, &k[i - 1]); --i)
-            k[i] = k[i - 1];
-        k[i] = t;
-        ++m;
+        m = insert_sorted(k, m, &t);
     }
-    for (i = 0; i + 1 < m;) {
-        if (mergeable(&k[i], &k[i + 1], p->has_index)) {
-            k[i].n *= k[i + 1].n;
-            for (j = i + 1; j + 1 < m; ++j)
-                k[j] = k[j + 1];
-            --m;
-        } else {
-            ++i;
-        }
-    }
-    if (m == 0) {
-        memset(&k[0], 0, sizeof k[0]);
-        k[0].n = 1;
-        k[0].slot = -1;
-        m = 1;
-    }
-    return m;
+    return merge_axes(k, m, p->has_index);
 }
 
 /* Fills plan->cfg and the shape part of plan->vals for a backward plan. */
