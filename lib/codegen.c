@@ -75,13 +75,19 @@ static const post_row eltwise_rows[] = {
     {CLRS_ELTWISE_TANH, "tanh", "tanh(X)"},
     {CLRS_ELTWISE_LOGISTIC, "logistic", "((T)(1) / ((T)(1) + exp(-(X))))"},
     {CLRS_ELTWISE_ELU, "elu", "((X) > (T)(0) ? (X) : (A) * expm1(X))"},
+    /* gelu and swish at an infinity: the limit (x, or 0 where the gate
+     * closes), not inf * 0. */
     {CLRS_ELTWISE_GELU_TANH, "gelu_tanh",
-     "((T)(0.5) * (X) * ((T)(1) + tanh((T)(0.79788456080286535588) * "
+     "(isinf(X) ? ((X) > (T)(0) ? (X) : (T)(0)) : "
+     "(T)(0.5) * (X) * ((T)(1) + tanh((T)(0.79788456080286535588) * "
      "((X) + (T)(0.044715) * (X) * (X) * (X)))))"},
     {CLRS_ELTWISE_GELU_ERF, "gelu_erf",
-     "((T)(0.5) * (X) * ((T)(1) + erf((X) * "
+     "(isinf(X) ? ((X) > (T)(0) ? (X) : (T)(0)) : "
+     "(T)(0.5) * (X) * ((T)(1) + erf((X) * "
      "(T)(0.70710678118654752440))))"},
-    {CLRS_ELTWISE_SWISH, "swish", "((X) / ((T)(1) + exp(-(A) * (X))))"},
+    {CLRS_ELTWISE_SWISH, "swish",
+     "(isinf(X) ? ((A) * (X) < (T)(0) ? (T)(0) : (A) == (T)(0) ? "
+     "(T)(0.5) * (X) : (X)) : (X) / ((T)(1) + exp(-(A) * (X))))"},
     {CLRS_ELTWISE_ABS, "abs", "fabs(X)"},
     {CLRS_ELTWISE_SQUARE, "square", "((X) * (X))"},
     {CLRS_ELTWISE_SQRT, "sqrt", "sqrt(X)"},

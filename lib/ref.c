@@ -257,10 +257,28 @@ static void tap_indices(const run *r, const cursor *cu, int64_t *window,
 /* ---- post-ops ------------------------------------------------------------
  */
 
+/* gelu and swish at an infinity are their limits (x, or 0 where the
+ * gate closes), not inf * 0 = NaN. */
 static double gelu_tanh(double x)
 {
     const double k = 0.79788456080286535588; /* sqrt(2/pi) */
+    if (isinf(x))
+        return x > 0 ? x : 0;
     return 0.5 * x * (1 + tanh(k * (x + 0.044715 * x * x * x)));
+}
+
+static double gelu_erf(double x)
+{
+    if (isinf(x))
+        return x > 0 ? x : 0;
+    return 0.5 * x * (1 + erf(x * 0.70710678118654752440));
+}
+
+static double swish(double x, double a)
+{
+    if (isinf(x))
+        return a * x < 0 ? 0 : a == 0 ? 0.5 * x : x;
+    return x / (1 + exp(-a * x));
 }
 
 static double eltwise(const clrs_post_op *po, double x)
@@ -280,9 +298,9 @@ static double eltwise(const clrs_post_op *po, double x)
     case CLRS_ELTWISE_GELU_TANH:
         return gelu_tanh(x);
     case CLRS_ELTWISE_GELU_ERF:
-        return 0.5 * x * (1 + erf(x * 0.70710678118654752440));
+        return gelu_erf(x);
     case CLRS_ELTWISE_SWISH:
-        return x / (1 + exp(-a * x));
+        return swish(x, a);
     case CLRS_ELTWISE_ABS:
         return fabs(x);
     case CLRS_ELTWISE_SQUARE:

@@ -344,6 +344,124 @@ static void run_case(int id, int small)
     casemem_free(&m);
 }
 
+/* ---- infinite inputs ------------------------------------------------------
+ * Every eltwise row at -inf and +inf (nearest 1:1, so the input reaches
+ * the post-op unchanged), on the scalar path (dense) and the vector path
+ * (channels-last), against the limits of the functions: gelu and swish
+ * go to 0 on the side where their gate closes, never to NaN. The
+ * reference must give the same values. */
+typedef struct inf_row {
+    const char *name;
+    clrs_eltwise alg;
+    double a, b;
+    double at_ninf, at_pinf;
+} inf_row;
+
+static void infinite_inputs(void)
+{
+    static const inf_row rows[] = {
+        {"relu 0.25", CLRS_ELTWISE_RELU, 0.25, 0, -INFINITY, INFINITY},
+        {"clip [-1, 1.5]", CLRS_ELTWISE_CLIP, -1, 1.5, -1, 1.5},
+        {"tanh", CLRS_ELTWISE_TANH, 0, 0, -1, 1},
+        {"logistic", CLRS_ELTWISE_LOGISTIC, 0, 0, 0, 1},
+        {"elu 0.5", CLRS_ELTWISE_ELU, 0.5, 0, -0.5, INFINITY},
+        {"gelu_tanh", CLRS_ELTWISE_GELU_TANH, 0, 0, 0, INFINITY},
+        {"gelu_erf", CLRS_ELTWISE_GELU_ERF, 0, 0, 0, INFINITY},
+        {"swish 1.5", CLRS_ELTWISE_SWISH, 1.5, 0, 0, INFINITY},
+        {"swish -1", CLRS_ELTWISE_SWISH, -1, 0, -INFINITY, 0},
+        {"swish 0", CLRS_ELTWISE_SWISH, 0, 0, -INFINITY, INFINITY},
+        {"abs", CLRS_ELTWISE_ABS, 0, 0, INFINITY, INFINITY},
+        {"square", CLRS_ELTWISE_SQUARE, 0, 0, INFINITY, INFINITY},
+        {"sqrt", CLRS_ELTWISE_SQRT, 0, 0, NAN, INFINITY},
+        {"exp", CLRS_ELTWISE_EXP, 0, 0, 0, INFINITY},
+        {"log", CLRS_ELTWISE_LOG, 0, 0, NAN, INFINITY},
+        {"linear 2, -1", CLRS_ELTWISE_LINEAR, 2, -1, -INFINITY, INFINITY},
+    };
+    static const tu_layout lays[2] = {TU_DENSE, TU_CHANNELS_LAST};
+    /* n, c, h, w: 16 channels (a whole vector), infinities of both signs
+     * mixed with finite values. */
+    const int64_t dims[4] = {1, 16, 2, 2};
+    size_t i;
+    int l;
+
+    for (i = 0; i < sizeof rows / sizeof rows[0]; ++i)
+        for (l = 0; l < 2; ++l) {
+            const inf_row *q = &rows[i];
+            clrs_resample_desc *op = NULL;
+            clrs_tensor_desc *sd = NULL, *dd = NULL;
+            tu_buf x, y, yref;
+            tu_rng lr;
+            td_result res;
+            clrs_host_args ha;
+            int64_t idx[4];
+            int ok = 0, bad = 0, k = 0;
+
+            memset(&x, 0, sizeof x);
+            memset(&y, 0, sizeof y);
+            memset(&yref, 0, sizeof yref);
+            tu_rng_seed(&lr, UINT64_C(0x1f1f));
+            if (clrs_resample_desc_create(&op, CLRS_MODE_NEAREST) ||
+                clrs_resample_desc_append_eltwise(op, q->alg, q->a, q->b) ||
+                tu_make_desc(&sd, &lr, CLRS_F32, 4, dims, lays[l]) ||
+                tu_make_desc(&dd, &lr, CLRS_F32, 4, dims, lays[l]) ||
+                tu_buf_alloc(&x, sd) || tu_buf_alloc(&y, dd) ||
+                tu_buf_alloc(&yref, dd)) {
+                tap_ok(0, "infinite inputs, %s: setup", q->name);
+                goto next;
+            }
+            /* Every third element -inf, every third +inf, the rest 0.5. */
+            if (tu_idx_first(4, dims, idx))
+                do {
+                    tu_set(&x, idx, k % 3 == 0   ? -INFINITY
+                                    : k % 3 == 1 ? INFINITY
+                                                 : 0.5);
+                    ++k;
+                } while (tu_idx_next(4, dims, idx));
+            tu_buf_snapshot(&x);
+            memset(&ha, 0, sizeof ha);
+            ha.src = x.data;
+            ha.dst = yref.data;
+            if (clrs_reference_forward(op, sd, dd, NULL, &ha) !=
+                CLRS_SUCCESS) {
+                tap_ok(0, "infinite inputs, %s: reference: %s", q->name,
+                       clrs_last_error());
+                goto next;
+            }
+            ok = td_forward_post(&env, op, &x, &y, NULL, &yref, NULL, NULL,
+                                 NULL, &res);
+            k = 0;
+            if (ok && tu_idx_first(4, dims, idx))
+                do {
+                    double in = k++ % 3 == 0 ? -INFINITY : INFINITY;
+                    double want = in < 0 ? q->at_ninf : q->at_pinf;
+                    double g = tu_get(&y, idx), r = tu_get(&yref, idx);
+                    if (fabs(tu_get(&x, idx)) != INFINITY)
+                        continue;
+                    /* Finite limits: within f32 rounding of the value. */
+                    if ((!tap_same(g, want) &&
+                         !(isfinite(want) && fabs(g - want) <= 1e-6)) ||
+                        (!tap_same(r, want) &&
+                         !(isfinite(want) && fabs(r - want) <= 1e-6))) {
+                        if (bad++ < 2)
+                            tap_diag("  %s(%g): device %g, reference %g, "
+                                     "want %g",
+                                     q->name, in, g, r, want);
+                    }
+                } while (tu_idx_next(4, dims, idx));
+            tap_ok(ok && bad == 0,
+                   "infinite inputs, %s, %s: the function's limits on the "
+                   "device and in the reference",
+                   q->name, tu_layout_name(lays[l]));
+        next:
+            tu_buf_free(&x);
+            tu_buf_free(&y);
+            tu_buf_free(&yref);
+            clrs_tensor_desc_destroy(sd);
+            clrs_tensor_desc_destroy(dd);
+            clrs_resample_desc_destroy(op);
+        }
+}
+
 /* ---- execute-time operand checks ---------------------------------------- */
 
 static void expect(clrs_status got, clrs_status want, const char *what)
@@ -451,6 +569,7 @@ int main(int argc, char **argv)
     } else {
         for (i = 0; i < NCASES; ++i)
             run_case(i, 0);
+        infinite_inputs();
         operand_checks();
     }
     td_close(&env);
