@@ -490,10 +490,30 @@ typedef enum clrs_cache_source {
                               not writable */
 } clrs_cache_source;
 
+/* How a plan's kernel spreads work over vector lanes. */
+typedef enum clrs_vector_path {
+    CLRS_VECTOR_NONE = 0,   /* one output element per work-item */
+    CLRS_VECTOR_AXIS = 1,   /* lanes along a contiguous axis that is not
+                               resampled (channels-last: C) */
+    CLRS_VECTOR_BLOCK = 2,  /* lanes over a block of a blocked axis */
+    CLRS_VECTOR_SPAN = 3    /* lanes along the innermost resampled axis
+                               (channels-first), taps picked by shuffles
+                               from contiguous loads */
+} clrs_vector_path;
+
 typedef struct clrs_plan_info {
     clrs_cache_source cache; /* the costliest source of the plan's programs */
     double create_ms;        /* wall time of the plan's creation */
+    clrs_vector_path vector_path;
+    int vector_lanes;        /* lanes per work-item (1: none) */
+    int span_patterns;       /* SPAN: tap patterns compiled into the kernel */
+    double span_coverage;    /* SPAN: fraction of the vector groups that
+                                take the pattern code (the others go lane
+                                by lane) */
 } clrs_plan_info;
+
+/* "none", "axis", "block", "span"; NULL for an unknown value. */
+CLRS_API const char *clrs_vector_path_name(clrs_vector_path path);
 
 CLRS_API clrs_status clrs_plan_get_info(const clrs_plan *plan,
                                         clrs_plan_info *info);

@@ -245,6 +245,23 @@ clrs_status clrs__gen_key(const clrs_gen_config *c, char **key)
         sb_add(&b, " nan=%s", c->nan_ignore ? "ignore" : "propagate");
     sb_add(&b, " pad=%d off=%s vec=%d tail=%d nt=%d", c->pad_taps,
            off_type(c), c->vec, c->tail, c->nt);
+    if (c->phase) {
+        int q, t, l, K = c->fixed[c->nslots - 1];
+        sb_add(&b, " span=%d", c->nspan);
+        for (q = 0; q < c->npat; ++q) {
+            sb_add(&b, " pat%d=", q);
+            for (t = 0; t < K; ++t)
+                for (l = 0; l < c->vec; ++l)
+                    sb_add(&b, "%s%d", t || l ? "," : "", c->rel[q][t][l]);
+            if (c->has_index && !c->plane) {
+                sb_add(&b, "/");
+                for (t = 0; t < K; ++t)
+                    for (l = 0; l < c->vec; ++l)
+                        sb_add(&b, "%s%d", t || l ? "," : "",
+                               c->code[q][t][l]);
+            }
+        }
+    }
     for (i = 0; i < c->npost; ++i) {
         const clrs_gen_post *q = &c->post[i];
         const post_row *r = post_row_of(q->kind, q->alg);
@@ -367,6 +384,8 @@ int clrs__gen_args(const clrs_gen_config *c, const clrs_gen_values *v,
         if (c->cls == CLRS_GEN_WSUM)
             arg(args, &n, CLRS_ARG_OFF, "fw", k, v->fw[k], 0);
     }
+    if (c->phase)
+        arg(args, &n, CLRS_ARG_OFF, "pg", -1, v->pg, 0);
     if (c->pad_taps)
         arg(args, &n, CLRS_ARG_ACC, "pad", -1, 0, v->pad);
     arg(args, &n, CLRS_ARG_ACC, "empty", -1, 0, v->empty);
@@ -579,6 +598,12 @@ static void emit_offsets(sbuf *b, const clrs_gen_config *c)
                    "e%d = itab[st%d + i%d + 1];\n",
                    off, k, k, p, k, k, p);
     }
+    if (c->phase)
+        sb_add(b,
+               "    const %s gq = (%s)get_global_id(0);\n"
+               "    const %s pgb = itab[pg + 2 * gq], pgp = itab[pg + 2 * gq "
+               "+ 1];\n",
+               off, off, off);
     sb_add(b, "    const int none = 0");
     for (k = 0; k < c->nslots; ++k)
         if (!c->fixed[k])
@@ -590,12 +615,18 @@ static void emit_offsets(sbuf *b, const clrs_gen_config *c)
  * (row-major window order, as the reference walks it). Innermost: `o` is
  * the src offset (negative for a padding tap), `w` the weight product
  * (weighted sum), `c` the index code sum (max). */
-static void emit_loops(sbuf *b, const clrs_gen_config *c, const char *so)
+static void emit_loops(sbuf *b, const clrs_gen_config *c, const char *so,
+                       int nloops, const char *i0name)
 {
     const char *off = off_type(c), *acc = acc_type(c);
     int k, wsum = c->cls == CLRS_GEN_WSUM;
 
-    for (k = 0; k < c->nslots; ++k) {
+    for (k = 0; k < nloops; ++k) {
+        char ip[16];
+        if (axis_of_slot(c, k) == 0)
+            snprintf(ip, sizeof ip, "%s", i0name);
+        else
+            snprintf(ip, sizeof ip, "i%d", axis_of_slot(c, k));
         int in = 12 + 4 * k, body = in + 4; /* indentation */
         /* A constant trip count unrolled leaves the work-item loop PoCL
          * wraps around the kernel innermost, so it can vectorise it. */
@@ -609,9 +640,9 @@ static void emit_loops(sbuf *b, const clrs_gen_config *c, const char *so)
         if (c->fixed[k])
             sb_add(b,
                    "%*sfor (%s t%d = 0; t%d < %d; ++t%d) {\n"
-                   "%*sconst %s x%d = t%d * n%d + i%d;\n",
+                   "%*sconst %s x%d = t%d * n%d + %s;\n",
                    in, "", off, k, k, c->fixed[k], k, body, "", off, k, k,
-                   axis_of_slot(c, k), axis_of_slot(c, k));
+                   axis_of_slot(c, k), ip);
         else
             sb_add(b,
                    "%*sfor (%s t%d = b%d; t%d < e%d; ++t%d) {\n"
@@ -758,15 +789,142 @@ static void emit_post(sbuf *b, const clrs_gen_config *c, int w,
     }
 }
 
-/* One output (w == 1) or w consecutive outputs along kernel axis 0. */
-static void emit_body(sbuf *b, const clrs_gen_config *c, int w,
-                      const char *so, const char *dof, const char *iof,
-                      int lane)
+/* Span vector path, the taps of the last slot for a group of c->vec
+ * outputs along kernel axis 0: nspan vectors loaded from the group's base
+ * (q: the other slots' offset plus pgb; negative under a padding tap of
+ * another slot), then per pattern and tap the lanes picked with constant
+ * shuffles (shuffle2 over pairs of span vectors, joined by select) and the
+ * padding lanes set to pad. Weights are the tap-major table's, so each
+ * lane gets exactly the scalar path's weight product. */
+static void emit_phase(sbuf *b, const clrs_gen_config *c, const char *so,
+                       const char *ind, int q)
+{
+    const int V = c->vec, n = c->nslots, k = n - 1, K = c->fixed[k];
+    const char *off = off_type(c), *acc = acc_type(c);
+    const dtype_row *s = row_of(c->src);
+    char at[16], ut[16], mt[16], ot[16], prev[24], conv[32] = "";
+    int t, j, l, wsum = c->cls == CLRS_GEN_WSUM;
+
+    vtype(at, sizeof at, acc, V);
+    vtype(ut, sizeof ut, c->acc_f64 ? "ulong" : "uint", V);
+    vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", V);
+    vtype(ot, sizeof ot, off, V);
+    if (n > 1)
+        snprintf(prev, sizeof prev, "o%d", n - 2);
+    else
+        snprintf(prev, sizeof prev, "%s", so);
+    if (strcmp(s->nat, acc) != 0)
+        snprintf(conv, sizeof conv, "convert_%s", at);
+    sb_add(b, "%sconst %s q = %s + pgb;\n", ind, off, prev);
+    if (c->pad_taps) {
+        sb_add(b, "%s%s s0", ind, at);
+        for (j = 1; j < c->nspan; ++j)
+            sb_add(b, ", s%d", j);
+        sb_add(b, ";\n%sif (q < 0) {\n", ind);
+        for (j = 0; j < c->nspan; ++j)
+            sb_add(b, "%s    s%d = (%s)(pad);\n", ind, j, at);
+        sb_add(b, "%s} else {\n", ind);
+        for (j = 0; j < c->nspan; ++j)
+            sb_add(b, "%s    s%d = %s(CLRS_LDV_%s(%d, src, q + %d));\n", ind,
+                   j, conv, s->name, V, j * V);
+        sb_add(b, "%s}\n", ind);
+    } else {
+        for (j = 0; j < c->nspan; ++j)
+            sb_add(b, "%sconst %s s%d = %s(CLRS_LDV_%s(%d, src, q + %d));\n",
+                   ind, at, j, conv, s->name, V, j * V);
+    }
+    {
+        for (t = 0; t < K; ++t) {
+            const signed char *r = c->rel[q][t];
+            int pair, first = 1, haspad = 0;
+            sb_add(b, "%s    {\n", ind);
+            /* Lanes from span vectors 2p and 2p + 1, one pair at a time. */
+            for (pair = 0; 2 * pair < c->nspan; ++pair) {
+                int lo = 2 * pair * V, two = 2 * pair + 1 < c->nspan, used = 0;
+                for (l = 0; l < V; ++l)
+                    used |= r[l] >= lo && r[l] < lo + 2 * V;
+                if (!used)
+                    continue;
+                if (first)
+                    sb_add(b, "%s        %s v = ", ind, at);
+                else
+                    sb_add(b, "%s        v = select(v, ", ind);
+                if (two)
+                    sb_add(b, "shuffle2(s%d, s%d, (%s)(", 2 * pair,
+                           2 * pair + 1, ut);
+                else
+                    sb_add(b, "shuffle(s%d, (%s)(", 2 * pair, ut);
+                for (l = 0; l < V; ++l)
+                    sb_add(b, "%s%d", l ? ", " : "",
+                           r[l] >= lo && r[l] < lo + 2 * V ? r[l] - lo : 0);
+                sb_add(b, "))");
+                if (!first) {
+                    sb_add(b, ", (%s)(", mt);
+                    for (l = 0; l < V; ++l)
+                        sb_add(b, "%s%d", l ? ", " : "",
+                               r[l] >= lo && r[l] < lo + 2 * V ? -1 : 0);
+                    sb_add(b, "))");
+                }
+                sb_add(b, ";\n");
+                first = 0;
+            }
+            for (l = 0; l < V; ++l)
+                haspad |= r[l] < 0;
+            if (first) {
+                sb_add(b, "%s        const %s v = (%s)(pad);\n", ind, at, at);
+            } else if (haspad) {
+                sb_add(b, "%s        v = select(v, (%s)(pad), (%s)(", ind, at,
+                       mt);
+                for (l = 0; l < V; ++l)
+                    sb_add(b, "%s%d", l ? ", " : "", r[l] < 0 ? -1 : 0);
+                sb_add(b, "));\n");
+            }
+            if (wsum) {
+                sb_add(b, "%s        const %s wv = ", ind, at);
+                if (n > 1)
+                    sb_add(b, "w%d * ", n - 2);
+                sb_add(b, "vload%d(0, ftab + fw%d + %d * n0 + i0);\n", V, k,
+                       t);
+                sb_add(b, "%s        CLRS_WSUM_STEP(acc, wv, v);\n", ind);
+            } else {
+                sb_add(b, "%s        const %s cv = (%s)(", ind, ot, ot);
+                if (c->has_index && n > 1)
+                    sb_add(b, "c%d", n - 2);
+                else
+                    sb_add(b, "0");
+                if (c->has_index && c->plane)
+                    sb_add(b, " + pgb");
+                sb_add(b, ")");
+                if (c->has_index) {
+                    sb_add(b, " + (%s)(", ot);
+                    for (l = 0; l < V; ++l)
+                        sb_add(b, "%s%d", l ? ", " : "",
+                               c->plane ? r[l] : c->code[q][t][l]);
+                    sb_add(b, ")");
+                }
+                sb_add(b, ";\n");
+                sb_add(b,
+                       "%s        CLRS_MAX_STEPV(%s, convert_%s, v, best, "
+                       "have, stop, win, cv);\n",
+                       ind, mt, ot);
+            }
+            sb_add(b, "%s    }\n", ind);
+        }
+    }
+}
+
+/* The reduction of one output (w == 1) or w consecutive outputs along
+ * kernel axis 0 into the declared acc (weighted sum) or best / win /
+ * have / stop (max); pat: the span vector path's pattern. */
+static void emit_reduce(sbuf *b, const clrs_gen_config *c, int w,
+                        const char *so, const char *i0name, int pat)
 {
     const char *off = off_type(c), *acc = acc_type(c);
     char at[16], ot[16], mt[16], inner[16], code[24];
     char ind[64];
     int n = c->nslots;
+    /* The span vector path replaces the last slot's loop. */
+    int phase = c->phase && w > 1, nloops = phase ? n - 1 : n;
 
     vtype(at, sizeof at, acc, w);
     vtype(ot, sizeof ot, off, w);
@@ -775,66 +933,116 @@ static void emit_body(sbuf *b, const clrs_gen_config *c, int w,
         snprintf(inner, sizeof inner, "o%d", n - 1);
     else
         snprintf(inner, sizeof inner, "%s", so);
-    snprintf(ind, sizeof ind, "%*s", 4 * n + 12, "");
+    snprintf(ind, sizeof ind, "%*s", 4 * nloops + 12, "");
 
-    sb_add(b, "    {\n");
     if (c->cls == CLRS_GEN_WSUM) {
-        sb_add(b, "        %s acc = (%s)(0);\n", at, at);
+        sb_add(b, "        acc = (%s)(0);\n", at);
         sb_add(b, "        if (none) {\n            acc = (%s)(empty);\n"
                   "        } else {\n", at);
-        emit_loops(b, c, so);
-        emit_load(b, c, w, at, inner, ind);
-        if (n > 0)
-            sb_add(b, "%sCLRS_WSUM_STEP(acc, w%d, v);\n", ind, n - 1);
-        else
-            sb_add(b, "%sacc = v;\n", ind);
-        emit_close_loops(b, n);
+        emit_loops(b, c, so, nloops, i0name);
+        if (phase) {
+            emit_phase(b, c, so, ind, pat);
+        } else {
+            emit_load(b, c, w, at, inner, ind);
+            if (n > 0)
+                sb_add(b, "%sCLRS_WSUM_STEP(acc, w%d, v);\n", ind, n - 1);
+            else
+                sb_add(b, "%sacc = v;\n", ind);
+        }
+        emit_close_loops(b, nloops);
         sb_add(b, "        }\n");
-        emit_post(b, c, w, dof, "acc", lane);
-        emit_store(b, c, w, dof, "acc");
-        sb_add(b, "    }\n");
         return;
     }
 
     /* max */
-    sb_add(b, "        %s best = (%s)(NAN);\n", at, at);
-    sb_add(b, "        %s win = (%s)(%d);\n", ot, ot, c->plane ? -1 : 0);
+    sb_add(b, "        best = (%s)(NAN);\n", at);
+    sb_add(b, "        win = (%s)(%d);\n", ot, c->plane ? -1 : 0);
     if (w > 1)
-        sb_add(b, "        %s have = (%s)(0), stop = (%s)(0);\n", mt, mt, mt);
+        sb_add(b, "        have = (%s)(0);\n        stop = (%s)(0);\n", mt,
+               mt);
     else
-        sb_add(b, "        int have = 0, stop = 0;\n");
+        sb_add(b, "        have = 0;\n        stop = 0;\n");
     sb_add(b, "        if (!none) {\n");
     if (c->has_index && n > 0) {
         /* The first tap's code: what an all-NaN window reports under
          * NaN ignore. */
         int k;
         sb_add(b, "            win = (%s)(0", ot);
-        for (k = 0; k < n; ++k)
-            if (c->fixed[k])
+        for (k = 0; k < nloops; ++k)
+            if (c->fixed[k] && axis_of_slot(c, k) == 0)
+                sb_add(b, " + itab[cd%d + %s]", k, i0name);
+            else if (c->fixed[k])
                 sb_add(b, " + itab[cd%d + i%d]", k, axis_of_slot(c, k));
             else
                 sb_add(b, " + itab[cd%d + b%d]", k, k);
-        sb_add(b, ");\n");
+        sb_add(b, ")");
+        /* Span vector path: the last slot's first taps, one per lane
+         * (tap-major table: contiguous). */
+        if (phase)
+            sb_add(b, " + vload%d(0, itab + cd%d + i0)", w, n - 1);
+        sb_add(b, ";\n");
     }
-    emit_loops(b, c, so);
-    emit_load(b, c, w, at, inner, ind);
-    if (c->has_index && n > 0)
-        snprintf(code, sizeof code, "c%d", n - 1);
-    else
-        snprintf(code, sizeof code, "0");
-    if (w > 1)
-        sb_add(b,
-               "%sCLRS_MAX_STEPV(%s, convert_%s, v, best, have, stop, win, "
-               "(%s)(%s));\n",
-               ind, mt, ot, ot, code);
-    else
-        sb_add(b, "%sCLRS_MAX_STEP(v, best, have, stop, win, %s);\n", ind,
-               code);
-    emit_close_loops(b, n);
+    emit_loops(b, c, so, nloops, i0name);
+    if (phase) {
+        emit_phase(b, c, so, ind, pat);
+    } else {
+        emit_load(b, c, w, at, inner, ind);
+        if (c->has_index && n > 0)
+            snprintf(code, sizeof code, "c%d", n - 1);
+        else
+            snprintf(code, sizeof code, "0");
+        if (w > 1)
+            sb_add(b,
+                   "%sCLRS_MAX_STEPV(%s, convert_%s, v, best, have, stop, "
+                   "win, (%s)(%s));\n",
+                   ind, mt, ot, ot, code);
+        else
+            sb_add(b, "%sCLRS_MAX_STEP(v, best, have, stop, win, %s);\n",
+                   ind, code);
+    }
+    emit_close_loops(b, nloops);
     sb_add(b, "        }\n");
-    emit_post(b, c, w, dof, "best", lane);
-    emit_store(b, c, w, dof, "best");
-    if (c->has_index) {
+}
+
+/* One output (w == 1) or w consecutive outputs along kernel axis 0. On
+ * the span vector path each pattern has its own reduction; the one store
+ * after them keeps its non-temporal hint (LLVM drops it when it merges
+ * stores from several branches: half the bandwidth on PoCL). */
+static void emit_body(sbuf *b, const clrs_gen_config *c, int w,
+                      const char *so, const char *dof, const char *iof,
+                      int lane, const char *i0name)
+{
+    const char *off = off_type(c), *acc = acc_type(c);
+    char at[16], ot[16], mt[16];
+    int q, npat = c->phase && w > 1 ? c->npat : 1;
+    const char *val = c->cls == CLRS_GEN_WSUM ? "acc" : "best";
+
+    vtype(at, sizeof at, acc, w);
+    vtype(ot, sizeof ot, off, w);
+    vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", w);
+
+    sb_add(b, "    {\n");
+    if (c->cls == CLRS_GEN_WSUM) {
+        sb_add(b, "        %s acc;\n", at);
+    } else {
+        sb_add(b, "        %s best;\n        %s win;\n", at, ot);
+        sb_add(b, "        %s have, stop;\n", w > 1 ? mt : "int");
+    }
+    for (q = 0; q < npat; ++q) {
+        /* Groups reach here with pgp in [0, npat): the last is "else". */
+        if (npat > 1 && q == 0)
+            sb_add(b, "        if (pgp == 0) {\n");
+        else if (npat > 1 && q + 1 < npat)
+            sb_add(b, "        } else if (pgp == %d) {\n", q);
+        else if (npat > 1)
+            sb_add(b, "        } else {\n");
+        emit_reduce(b, c, w, so, i0name, q);
+    }
+    if (npat > 1)
+        sb_add(b, "        }\n");
+    emit_post(b, c, w, dof, val, lane);
+    emit_store(b, c, w, dof, val);
+    if (c->cls == CLRS_GEN_MAX && c->has_index) {
         const char *it = index_ctype(c->index);
         /* Plane codes of padding taps are negative: the index is -1. */
         if (c->plane && w > 1)
@@ -1192,15 +1400,26 @@ clrs_status clrs__gen_source(const clrs_gen_config *c, const char *key,
     }
     emit_indices(&b, c);
     emit_offsets(&b, c);
-    if (c->vec > 1 && c->tail) {
+    if (c->phase) {
+        /* Groups without a pattern go lane by lane: the scalar body at
+         * output i0 + l of the resampled axis 0 (dst, index and operands
+         * are contiguous there). */
+        sb_add(&b, "    if (pgp >= 0) {\n");
+        emit_body(&b, c, c->vec, "sob", "dof", "iof", 0, "i0");
+        sb_add(&b, "    } else {\n");
+        sb_add(&b, "    for (%s l = 0; l < %d && i0 + l < n0; ++l)\n",
+               off_type(c), c->vec);
+        emit_body(&b, c, 1, "sob", "(dof + l)", "(iof + l)", 1, "(i0 + l)");
+        sb_add(&b, "    }\n");
+    } else if (c->vec > 1 && c->tail) {
         sb_add(&b, "    if (i0 + %d <= n0) {\n", c->vec);
-        emit_body(&b, c, c->vec, "sob", "dof", "iof", 0);
+        emit_body(&b, c, c->vec, "sob", "dof", "iof", 0, "i0");
         sb_add(&b, "    } else {\n");
         sb_add(&b, "    for (%s l = 0; i0 + l < n0; ++l)\n", off_type(c));
-        emit_body(&b, c, 1, "(sob + l)", "(dof + l)", "(iof + l)", 1);
+        emit_body(&b, c, 1, "(sob + l)", "(dof + l)", "(iof + l)", 1, "i0");
         sb_add(&b, "    }\n");
     } else {
-        emit_body(&b, c, c->vec, "sob", "dof", "iof", 0);
+        emit_body(&b, c, c->vec, "sob", "dof", "iof", 0, "i0");
     }
     sb_add(&b, "}\n");
     return sb_finish(&b, source);

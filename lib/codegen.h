@@ -8,7 +8,7 @@
 /* Bump whenever the generated code changes for an unchanged configuration:
  * it is part of every key, so cached programs never outlive the generator
  * that wrote them. */
-#define CLRS_GEN_VERSION 4
+#define CLRS_GEN_VERSION 5
 
 /* The embedded cl/ files (lib/embed.awk writes the table). */
 typedef struct clrs_cl_snippet {
@@ -51,6 +51,12 @@ typedef struct clrs_gen_post {
     clrs_gen_bvec bvec;
 } clrs_gen_post;
 
+/* Span vector path (forward): at most this many tap patterns, this many
+ * taps per output and this many lanes. */
+#define CLRS_GEN_MAX_PAT 4
+#define CLRS_GEN_MAX_FIXED 8
+#define CLRS_GEN_MAX_LANES 16
+
 /* Everything that changes the generated text, and nothing else: sizes,
  * strides and table positions are kernel arguments, so one binary serves
  * every shape of a configuration. */
@@ -82,6 +88,22 @@ typedef struct clrs_gen_config {
     int vec;        /* lanes per work-item along kernel axis 0; 1: scalar */
     int tail;       /* vec > 1 and axis 0 may end with a partial vector */
     int nt;         /* non-temporal stores of dst */
+    /* Span vector path (forward, channels-first): kernel axis 0 is the
+     * last resampled slot, contiguous in src and dst. A work-item takes a
+     * group of vec consecutive outputs, loads nspan vectors of vec
+     * elements from the group's base input index and picks each tap's
+     * lanes with constant shuffles: the tap pattern of most groups
+     * repeats (a rational scale), so the group table names one of npat
+     * patterns; the other groups (edges, partial groups, irregular
+     * scales) take one lane at a time. rel: the input index of lane l's
+     * tap t minus the group base, -1 for a padding tap; code: its window
+     * position (max pooling index codes). */
+    int phase;
+    int nspan; /* 1..4 */
+    int npat;  /* 1..CLRS_GEN_MAX_PAT */
+    signed char rel[CLRS_GEN_MAX_PAT][CLRS_GEN_MAX_FIXED][CLRS_GEN_MAX_LANES];
+    signed char code[CLRS_GEN_MAX_PAT][CLRS_GEN_MAX_FIXED]
+                    [CLRS_GEN_MAX_LANES];
     /* Forward post-ops, applied in order in the accumulator type (f32,
      * f64 for f64 tensors) before the final conversion. */
     int npost;
@@ -135,13 +157,15 @@ typedef struct clrs_gen_values {
      * broadcasts), sum scale or eltwise alpha in pa, eltwise beta in pb. */
     int64_t bs[CLRS_MAX_POST_OPS][CLRS_MAX_RANK];
     double pa[CLRS_MAX_POST_OPS], pb[CLRS_MAX_POST_OPS];
+    int64_t pg; /* span vector path: itab position of the group table
+                   (base input index and pattern, -1: lane by lane) */
     double pad;                /* value of a padding tap */
     double empty;              /* output with no taps (crop extrapolation) */
 } clrs_gen_values;
 
 #define CLRS_GEN_MAX_ARGS                                                    \
     (6 + 6 * CLRS_MAX_RANK + 9 * CLRS_MAX_RANK + 2 +                         \
-     CLRS_MAX_POST_OPS * (3 + CLRS_MAX_RANK))
+     CLRS_MAX_POST_OPS * (3 + CLRS_MAX_RANK) + 1)
 
 /* The kernel's arguments in declaration order; vals may be NULL (values
  * left 0) when only the names and kinds are wanted. */

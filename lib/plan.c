@@ -4,6 +4,7 @@
 #include "codegen.h"
 #include "program.h"
 
+#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -34,6 +35,11 @@ struct clrs_plan {
     size_t global[3];
     size_t local[3];
     int use_local; /* 0: let the driver choose (often faster on PoCL) */
+
+    /* Forward span vector path: non-temporal stores with and without it
+     * (the group table may turn it down: slot_tables). */
+    int nt_scalar, nt_phase;
+    double span_coverage; /* groups with a pattern / all groups */
 
     clrs_cache_source cache_source; /* for clrs_plan_get_info */
     double create_ms;
@@ -345,6 +351,30 @@ static int choose_vec(const clrs_problem *p, const kaxis *k, int m,
     return vec_width(k0->n, acc_f64);
 }
 
+/* Span vector path candidate (forward): kernel axis 0 is the last
+ * resampled slot, with unit stride in src, dst (and index) and no block,
+ * binary operands broadcast or contiguous there, and at least one whole
+ * group of outputs. Returns the group width, 1 when not a candidate. */
+static int phase_width(const clrs_problem *p, const kaxis *k, int m,
+                       int acc_f64)
+{
+    const kaxis *k0 = &k[0];
+    int i, V = acc_f64 ? 8 : 16;
+    if (env_flag("CLRS_GENERIC") || blocked_beyond_0(k, m) ||
+        p->naxes < 1 || k0->slot != p->naxes - 1 || k0->dblk ||
+        k0->ds != 1 || p->in.strides[k0->axis] != 1 ||
+        p->in.block_axis == k0->axis ||
+        (p->has_index && (k0->is != 1 || k0->xblk)) ||
+        !clrs__gen_dtype_vector_store(p->out.dtype) || k0->n < V ||
+        p->ax[p->naxes - 1].in < V)
+        return 1;
+    for (i = 0; i < p->n_post_ops; ++i)
+        if (p->post_ops[i].kind == CLRS_POST_BINARY && k0->bs[i] != 0 &&
+            !(k0->bs[i] == 1 && !k0->bblk[i]))
+            return 1;
+    return V;
+}
+
 /* Non-temporal vector stores cast dst + offset to a vector pointer, so
  * every vector's first element must sit on a vector boundary: buffers
  * start at the device's base alignment and every stride but axis 0's is
@@ -423,6 +453,20 @@ static clrs_status lower(clrs_plan *plan, kaxis *k, int *m)
     c->pad_taps = p->padding != CLRS_PAD_EDGE;
     c->vec = choose_vec(p, k, *m, c->acc_f64);
     c->tail = c->vec > 1 && k[0].n % c->vec != 0;
+    /* The span vector path, until the tap tables turn it down. */
+    plan->nt_scalar = !env_flag("CLRS_GENERIC") &&
+                      plan->need_dst >= CLRS_NT_MIN_BYTES &&
+                      nt_aligned(plan, k, *m, c->vec);
+    if (c->vec == 1) {
+        int V = phase_width(p, k, *m, c->acc_f64);
+        if (V > 1) {
+            c->phase = 1;
+            c->vec = V;
+            plan->nt_phase = !env_flag("CLRS_GENERIC") &&
+                             plan->need_dst >= CLRS_NT_MIN_BYTES &&
+                             nt_aligned(plan, k, *m, V);
+        }
+    }
     c->npost = p->n_post_ops;
     for (i = 0; i < p->n_post_ops; ++i) {
         const clrs_post_op *po = &p->post_ops[i];
@@ -444,8 +488,7 @@ static clrs_status lower(clrs_plan *plan, kaxis *k, int *m)
     /* Scalar non-temporal stores also stop LLVM from vectorising PoCL's
      * work-item loop into AVX-512 gathers: measured on the development
      * machine (bilinear 2x, nchw) that is 4x faster, not slower. */
-    c->nt = !env_flag("CLRS_GENERIC") && plan->need_dst >= CLRS_NT_MIN_BYTES &&
-            nt_aligned(plan, k, *m, c->vec);
+    c->nt = c->phase ? plan->nt_phase : plan->nt_scalar;
 
     plan->vals.pad = p->pad_value;
     plan->vals.empty = p->mode == CLRS_MODE_MAX ? (double)NAN
@@ -501,6 +544,166 @@ static size_t pos(int64_t j, int K, int64_t O)
     if (!K)
         return (size_t)j;
     return (size_t)((j % O) * K + j / O);
+}
+
+/* ---- span vector path ------------------------------------------------------
+ * Forward, channels-first: the outputs along kernel axis 0 (the last
+ * resampled slot, contiguous) are cut into groups of vec. A group whose
+ * taps all lie within nspan * vec inputs of a base index is described by
+ * its base and the pattern of its taps relative to the base; at a
+ * rational scale the interior groups share a few patterns, which the
+ * generator compiles into constant shuffles. */
+
+/* Back to one output per work-item. */
+static void phase_off(clrs_plan *plan)
+{
+    clrs_gen_config *c = &plan->cfg;
+    int i;
+    c->phase = 0;
+    c->vec = 1;
+    c->tail = 0;
+    c->nspan = 0;
+    c->npat = 0;
+    memset(c->rel, 0, sizeof c->rel);
+    memset(c->code, 0, sizeof c->code);
+    for (i = 0; i < c->npost; ++i)
+        c->post[i].bvec = CLRS_BVEC_SCALAR;
+    c->nt = plan->nt_scalar;
+}
+
+typedef struct phase_pat {
+    signed char rel[CLRS_GEN_MAX_FIXED][CLRS_GEN_MAX_LANES];
+    signed char code[CLRS_GEN_MAX_FIXED][CLRS_GEN_MAX_LANES];
+} phase_pat;
+
+/* Distinct patterns tracked before the most frequent are kept. */
+#define PHASE_CANDIDATES 32
+
+/* Builds slot k's group table from its tap list, or turns the path down
+ * (phase_off) when too few groups share a pattern. */
+static clrs_status phase_tables(clrs_plan *plan, int k,
+                                const clrs_taplist *tl, tables *t)
+{
+    const clrs_problem *p = &plan->problem;
+    clrs_gen_config *c = &plan->cfg;
+    const int V = c->vec, K = c->fixed[k];
+    const int64_t O = p->ax[k].out, I = p->ax[k].in, G = (O + V - 1) / V;
+    const int plane_idx = c->has_index && c->plane;
+    phase_pat *cand = NULL, cur;
+    int64_t *base = NULL, g, maxr = 0, covered = 0;
+    int *which = NULL, ncand = 0, count[PHASE_CANDIDATES] = {0};
+    int keep[PHASE_CANDIDATES], nkeep = 0, i, j, l, tp;
+    clrs_status st = CLRS_SUCCESS;
+
+    if (K < 1 || K > CLRS_GEN_MAX_FIXED || V > CLRS_GEN_MAX_LANES) {
+        phase_off(plan);
+        return CLRS_SUCCESS;
+    }
+    base = malloc((size_t)G * sizeof *base);
+    which = malloc((size_t)G * sizeof *which);
+    cand = malloc(PHASE_CANDIDATES * sizeof *cand);
+    if (!base || !which || !cand) {
+        st = clrs__error(CLRS_ERR_OUT_OF_MEMORY,
+                         "out of memory for %" PRId64 " vector groups", G);
+        goto out;
+    }
+    /* Pass 1: each whole group's input range (-1: no pattern). */
+    for (g = 0; g < G; ++g) {
+        int64_t lo = INT64_MAX, hi = -1;
+        which[g] = -1;
+        base[g] = -1;
+        if ((g + 1) * V > O)
+            continue;
+        for (l = 0; l < V; ++l)
+            for (tp = 0; tp < K; ++tp) {
+                int64_t idx = tl->t[(g * V + l) * K + tp].idx;
+                if (idx < 0 && plane_idx)
+                    lo = -2; /* no plane code for a padding lane */
+                if (idx >= 0 && idx < lo)
+                    lo = idx;
+                if (idx > hi)
+                    hi = idx;
+            }
+        if (lo == -2)
+            continue;
+        if (hi < 0)
+            lo = hi = 0; /* padding only */
+        if (hi - lo + 1 > 4 * (int64_t)V)
+            continue;
+        base[g] = lo;
+        which[g] = 0;
+        if (hi - lo + 1 > maxr)
+            maxr = hi - lo + 1;
+    }
+    c->nspan = (int)((maxr + V - 1) / V);
+    if (c->nspan < 1)
+        c->nspan = 1;
+    if (I < (int64_t)c->nspan * V)
+        goto off;
+    /* Pass 2: patterns relative to the base, moved back where the loads
+     * would pass the end of the axis. */
+    for (g = 0; g < G; ++g) {
+        if (which[g] < 0)
+            continue;
+        if (base[g] + (int64_t)c->nspan * V > I)
+            base[g] = I - (int64_t)c->nspan * V;
+        memset(&cur, 0, sizeof cur);
+        for (tp = 0; tp < K; ++tp)
+            for (l = 0; l < V; ++l) {
+                const clrs_tap *q = &tl->t[(g * V + l) * K + tp];
+                cur.rel[tp][l] =
+                    (signed char)(q->idx < 0 ? -1 : q->idx - base[g]);
+                cur.code[tp][l] = (signed char)q->j;
+            }
+        for (i = 0; i < ncand; ++i)
+            if (memcmp(&cand[i], &cur, sizeof cur) == 0)
+                break;
+        if (i == ncand && ncand < PHASE_CANDIDATES)
+            cand[ncand++] = cur;
+        which[g] = i < ncand ? i : -1;
+        if (which[g] >= 0)
+            ++count[i];
+    }
+    /* The most frequent patterns (first seen first among equals). */
+    while (nkeep < CLRS_GEN_MAX_PAT) {
+        int best = -1;
+        for (i = 0; i < ncand; ++i)
+            if (count[i] > 0 && (best < 0 || count[i] > count[best]))
+                best = i;
+        if (best < 0)
+            break;
+        keep[nkeep] = best;
+        memcpy(c->rel[nkeep], cand[best].rel, sizeof cand[best].rel);
+        memcpy(c->code[nkeep], cand[best].code, sizeof cand[best].code);
+        covered += count[best];
+        count[best] = 0;
+        ++nkeep;
+    }
+    /* Mostly lane by lane: the plain scalar kernel does better. */
+    if (covered * 2 < G)
+        goto off;
+    c->npat = nkeep;
+    plan->span_coverage = (double)covered / (double)G;
+    st = grow(t, (size_t)(2 * G), 0);
+    if (st != CLRS_SUCCESS)
+        goto out;
+    plan->vals.pg = (int64_t)t->ni;
+    for (g = 0; g < G; ++g) {
+        int id = -1;
+        for (j = 0; j < nkeep && which[g] >= 0; ++j)
+            if (keep[j] == which[g])
+                id = j;
+        t->i[t->ni++] = id >= 0 ? base[g] : 0;
+        t->i[t->ni++] = id;
+    }
+    goto out;
+off:
+    phase_off(plan);
+out:
+    free(base);
+    free(which);
+    free(cand);
+    return st;
 }
 
 /* Slot k's tables, from exactly the taps the reference uses (taps.c):
@@ -567,8 +770,11 @@ static clrs_status slot_tables(clrs_plan *plan, int k, tables *t,
         for (j = 0; (size_t)j < n; ++j)
             t->f[t->nf++] = tl.t[pos(j, K, ax->out)].w;
     }
+    st = CLRS_SUCCESS;
+    if (plan->cfg.phase && k == p->naxes - 1)
+        st = phase_tables(plan, k, &tl, t);
     clrs__taplist_free(&tl);
-    return CLRS_SUCCESS;
+    return st;
 }
 
 static clrs_status make_buffer(clrs_plan *plan, size_t bytes, void *host,
@@ -1109,8 +1315,30 @@ clrs_status clrs_plan_get_info(const clrs_plan *plan, clrs_plan_info *info)
     memset(info, 0, sizeof *info);
     info->cache = plan->cache_source;
     info->create_ms = plan->create_ms;
+    info->vector_lanes = plan->cfg.vec;
+    info->vector_path = plan->cfg.vec == 1  ? CLRS_VECTOR_NONE
+                        : plan->cfg.phase  ? CLRS_VECTOR_SPAN
+                        : plan->cfg.ax[0].dst_block ? CLRS_VECTOR_BLOCK
+                                                    : CLRS_VECTOR_AXIS;
+    info->span_patterns = plan->cfg.phase ? plan->cfg.npat : 0;
+    info->span_coverage = plan->cfg.phase ? plan->span_coverage : 0;
     clrs__clear_error();
     return CLRS_SUCCESS;
+}
+
+const char *clrs_vector_path_name(clrs_vector_path path)
+{
+    switch (path) {
+    case CLRS_VECTOR_NONE:
+        return "none";
+    case CLRS_VECTOR_AXIS:
+        return "axis";
+    case CLRS_VECTOR_BLOCK:
+        return "block";
+    case CLRS_VECTOR_SPAN:
+        return "span";
+    }
+    return NULL;
 }
 
 /* ---- execution ---------------------------------------------------------- */
