@@ -27,13 +27,25 @@
     CLRS_NT_STORE(convert_double##n(v), (__global double##n *)((p) + (i)))
 #endif
 
-/* f16 is storage only: vload_half / vstore_half are core OpenCL C, no
- * cl_khr_fp16 needed. vstore_half_rte rounds float or double once. */
+/* f16: where the device has cl_khr_fp16 (CLRS_F16_NATIVE), loads and
+ * stores of the half type converted to and from the accumulator;
+ * elsewhere storage only, through vload_half / vstore_half, which are
+ * core OpenCL C. Either way the accumulator (float or double) is rounded
+ * once to nearest even: convert_half_rte and vstore_half_rte both keep
+ * NaN and overflow to inf. */
 #ifdef CLRS_ROW_f16
+#ifdef CLRS_F16_NATIVE
+#define CLRS_LD_f16(p, i) convert_float((p)[i])
+#define CLRS_LDV_f16(n, p, i) convert_float##n(vload##n(0, (p) + (i)))
+#define CLRS_ST_f16(p, i, v) ((p)[i] = convert_half_rte(v))
+#define CLRS_STV_f16(n, p, i, v) \
+    vstore##n(convert_half##n##_rte(v), 0, (p) + (i))
+#else
 #define CLRS_LD_f16(p, i) vload_half((i), (p))
 #define CLRS_LDV_f16(n, p, i) vload_half##n(0, (p) + (i))
 #define CLRS_ST_f16(p, i, v) vstore_half_rte((v), (i), (p))
 #define CLRS_STV_f16(n, p, i, v) vstore_half##n##_rte((v), 0, (p) + (i))
+#endif
 #define CLRS_STNT_f16(p, i, v) CLRS_ST_f16(p, i, v)
 #define CLRS_STVNT_f16(n, p, i, v) CLRS_STV_f16(n, p, i, v)
 #endif

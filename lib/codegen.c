@@ -241,6 +241,8 @@ clrs_status clrs__gen_key(const clrs_gen_config *c, char **key)
         sb_add(&b, " x=%s", row_of(c->x) ? row_of(c->x)->name : "?");
     if (c->backward && c->accumulate)
         sb_add(&b, " accumulate");
+    if (c->f16_native)
+        sb_add(&b, " f16=native");
     if (c->cls == CLRS_GEN_MAX && (!c->backward || c->recompute))
         sb_add(&b, " nan=%s", c->nan_ignore ? "ignore" : "propagate");
     sb_add(&b, " pad=%d off=%s vec=%d tail=%d nt=%d", c->pad_taps,
@@ -1358,6 +1360,9 @@ clrs_status clrs__gen_source(const clrs_gen_config *c, const char *key,
         (c->recompute && row_of(c->x)->fp64))
         sb_add(&b, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
                    "#define CLRS_ACC_F64 1\n");
+    if (c->f16_native)
+        sb_add(&b, "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+                   "#define CLRS_F16_NATIVE 1\n");
     sb_add(&b, "#define CLRS_ROW_%s 1\n", s->name);
     if (d != s)
         sb_add(&b, "#define CLRS_ROW_%s 1\n", d->name);

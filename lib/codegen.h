@@ -79,6 +79,9 @@ typedef struct clrs_gen_config {
     int fixed[CLRS_MAX_RANK];
     clrs_dtype src, dst;
     int acc_f64;   /* accumulate in double (f64 tensors) */
+    /* f16 tensors loaded and stored as the half type (the device has
+     * cl_khr_fp16); otherwise through vload_half / vstore_half_rte. */
+    int f16_native;
     int has_index; /* max: write the index tensor */
     clrs_dtype index;
     int plane;      /* index format plane (else window) */

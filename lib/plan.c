@@ -351,6 +351,24 @@ static int choose_vec(const clrs_problem *p, const kaxis *k, int m,
     return vec_width(k0->n, acc_f64);
 }
 
+/* Native half loads and stores where a tensor is f16 and the device has
+ * cl_khr_fp16. CLRS_FP16=storage forces vload_half / vstore_half, and
+ * CLRS_FP16=native the half type even on a device that does not report
+ * the extension (to try a compiler that accepts it anyway). */
+static int f16_native(const clrs_plan *plan)
+{
+    const clrs_problem *p = &plan->problem;
+    const char *e = getenv("CLRS_FP16");
+    int i, any = p->in.dtype == CLRS_F16 || p->out.dtype == CLRS_F16 ||
+                 (p->has_src && p->src.dtype == CLRS_F16);
+    for (i = 0; i < p->n_post_ops; ++i)
+        any |= p->post_ops[i].kind == CLRS_POST_BINARY &&
+               p->post_ops[i].operand.dtype == CLRS_F16;
+    if (!any || (e && strcmp(e, "storage") == 0))
+        return 0;
+    return plan->ctx->info.has_fp16 || (e && strcmp(e, "native") == 0);
+}
+
 /* Span vector path candidate (forward): kernel axis 0 is the last
  * resampled slot, with unit stride in src, dst (and index) and no block,
  * binary operands broadcast or contiguous there, and at least one whole
@@ -445,6 +463,7 @@ static clrs_status lower(clrs_plan *plan, kaxis *k, int *m)
      * device has fp64, so that nearest and max stay exact beyond 2^24. */
     c->acc_f64 = c->src == CLRS_F64 || c->dst == CLRS_F64 ||
                  (c->src == CLRS_S32 && plan->ctx->info.has_fp64);
+    c->f16_native = f16_native(plan);
     c->has_index = p->has_index;
     c->index = p->index.dtype;
     c->plane = p->index_format == CLRS_INDEX_PLANE;
@@ -949,6 +968,7 @@ static clrs_status lower_backward(clrs_plan *plan, kaxis *k, int *m)
     c->dst = p->in.dtype;  /* written: diff_src */
     c->acc_f64 = c->src == CLRS_F64 || c->dst == CLRS_F64 ||
                  (has_x && c->x == CLRS_F64);
+    c->f16_native = f16_native(plan);
     c->has_index = p->has_index;
     c->index = p->index.dtype;
     c->plane = p->index_format == CLRS_INDEX_PLANE;

@@ -486,6 +486,108 @@ blocked:
     return 0;
 }
 
+/* ---- native half: build only ----------------------------------------------
+ * --fp16-native-build: plans with f16 tensors generated for the half
+ * type (CLRS_FP16=native), built and not run: every path (scalar,
+ * channels-last vectors, blocked, span, backward, an f16 operand, f64
+ * into f16) must compile. A device with cl_khr_fp16 takes this code for
+ * every f16 run of this program; test_oclgrind.sh runs this mode under
+ * Oclgrind, whose compiler accepts the extension although its simulator
+ * cannot execute half arithmetic. A device whose compiler refuses the
+ * extension skips the cases. */
+typedef struct f16case {
+    const char *name;
+    kind k;
+    tu_layout lay;
+    clrs_dtype sdt, ddt;
+    int64_t c, w; /* channels, input width (output: twice) */
+    int backward, operand;
+} f16case;
+
+static void fp16_native_build(void)
+{
+    static const f16case cases[] = {
+        {"linear, channels-last vectors", K_LINEAR, TU_CHANNELS_LAST,
+         CLRS_F16, CLRS_F16, 16, 4, 0, 0},
+        {"nearest, scalar", K_NEAREST, TU_DENSE, CLRS_F16, CLRS_F32, 3, 4, 0,
+         0},
+        {"linear, span vectors", K_LINEAR, TU_DENSE, CLRS_F16, CLRS_F16, 2,
+         24, 0, 0},
+        {"max, blocked", K_MAX, TU_BLOCKED, CLRS_F16, CLRS_F16, 11, 8, 0, 0},
+        {"cubic, f64 into f16", K_CUBIC, TU_DENSE, CLRS_F64, CLRS_F16, 2, 6, 0,
+         0},
+        {"linear, f16 binary operand", K_LINEAR, TU_CHANNELS_LAST, CLRS_F32,
+         CLRS_F32, 16, 4, 0, 1},
+        {"linear backward, channels-last", K_LINEAR, TU_CHANNELS_LAST,
+         CLRS_F16, CLRS_F16, 16, 4, 1, 0},
+        {"avg backward, scalar", K_AVG, TU_DENSE, CLRS_F16, CLRS_F32, 3, 8, 1,
+         0},
+    };
+    const char *old = getenv("CLRS_FP16");
+    char *saved = old ? strdup(old) : NULL;
+    size_t i;
+
+    setenv("CLRS_FP16", "native", 1);
+    for (i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        const f16case *f = &cases[i];
+        int64_t in[4] = {1, f->c, 2, f->w}, out[4] = {1, f->c, 4, 2 * f->w};
+        int64_t od[4] = {1, f->c, 4, 2 * f->w};
+        clrs_tensor_desc *sd = NULL, *dd = NULL, *opd = NULL;
+        clrs_resample_desc *op = make_op(f->k);
+        clrs_plan *plan = NULL;
+        clrs_status st = CLRS_ERR_INVALID_VALUE;
+        tu_rng lr;
+
+        if (f->k == K_MAX || f->k == K_AVG) {
+            in[2] = 6;
+            in[3] = 2 * f->w;
+            out[2] = 2;
+            out[3] = f->w;
+        }
+        tu_rng_seed(&lr, UINT64_C(0xf16));
+        if ((f->sdt == CLRS_F64 || f->ddt == CLRS_F64) &&
+            !env.info.has_fp64) {
+            tap_skip("no fp64 on this device");
+            goto next;
+        }
+        if (!op || tu_make_desc(&sd, &lr, f->sdt, 4, in, f->lay) ||
+            tu_make_desc(&dd, &lr, f->ddt, 4, out, f->lay) ||
+            (f->operand &&
+             (tu_make_desc(&opd, &lr, CLRS_F16, 4, od, f->lay) ||
+              clrs_resample_desc_append_binary(op, CLRS_BINARY_ADD, opd)))) {
+            tap_ok(0, "native half build, %s: setup", f->name);
+            goto next;
+        }
+        if (f->backward)
+            st = clrs_plan_create_backward(&plan, env.ctx, op, sd, dd, NULL,
+                                           NULL);
+        else
+            st = clrs_plan_create_forward(&plan, env.ctx, op, sd, dd, NULL);
+        if (st == CLRS_ERR_BUILD_FAILED && !env.info.has_fp16)
+            tap_skip("native half: this device's compiler refuses "
+                     "cl_khr_fp16");
+        else
+            tap_ok(st == CLRS_SUCCESS, "native half, %s: the kernel builds",
+                   f->name);
+        if (st != CLRS_SUCCESS && !(st == CLRS_ERR_BUILD_FAILED &&
+                                    !env.info.has_fp16))
+            tap_diag("%s: %s", clrs_status_name(st),
+                     clrs_context_last_error(env.ctx));
+    next:
+        clrs_plan_destroy(plan);
+        clrs_tensor_desc_destroy(sd);
+        clrs_tensor_desc_destroy(dd);
+        clrs_tensor_desc_destroy(opd);
+        clrs_resample_desc_destroy(op);
+    }
+    if (saved) {
+        setenv("CLRS_FP16", saved, 1);
+        free(saved);
+    } else {
+        unsetenv("CLRS_FP16");
+    }
+}
+
 int main(int argc, char **argv)
 {
     uint64_t seed;
@@ -496,14 +598,23 @@ int main(int argc, char **argv)
     for (i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--oclgrind-subset") == 0) {
             subset = 1;
+        } else if (strcmp(argv[i], "--fp16-native-build") == 0) {
+            subset = 2;
         } else {
-            fprintf(stderr, "usage: %s [--oclgrind-subset]\n", argv[0]);
+            fprintf(stderr,
+                    "usage: %s [--oclgrind-subset | --fp16-native-build]\n",
+                    argv[0]);
             return 2;
         }
     }
-    if (e && *e && strcmp(e, "0") != 0)
+    if (e && *e && strcmp(e, "0") != 0 && !subset)
         subset = 1;
     td_open(&env);
+    if (subset == 2) {
+        fp16_native_build();
+        td_close(&env);
+        return tap_done();
+    }
     if (tu_env_seed("CLRS_TEST_SEED", &seed)) {
         if (make_case(seed, &d, subset) == 0)
             run_case(seed, &d);
@@ -517,6 +628,8 @@ int main(int argc, char **argv)
         }
         run_case(seed, &d);
     }
+    /* Where the device has cl_khr_fp16 the f16 cases above already ran
+     * the half type; the build-only mode is for test_oclgrind.sh. */
     if (!subset)
         for (i = 0; i < NFWD_TYPES; ++i)
             for (j = 0; j < 2; ++j)
