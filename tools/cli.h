@@ -221,6 +221,8 @@ typedef struct cli_result {
     double bytes;
     double build_ms;
     const char *cache;
+    const char *vector; /* clrs_vector_path_name(), "-" before a plan */
+    int lanes;
     double gbps, roof_pct;
     char worst[1024]; /* worst points, one per line */
 } cli_result;

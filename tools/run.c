@@ -645,6 +645,8 @@ static int device_plan(job *j)
     if (st >= 0 && clrs_plan_get_info(j->plan, &info) >= 0) {
         j->r->cache = clrs_cache_source_name(info.cache);
         j->r->build_ms = info.create_ms;
+        j->r->vector = clrs_vector_path_name(info.vector_path);
+        j->r->lanes = info.vector_lanes;
     }
     if (st < 0) {
         j->plan = NULL;
@@ -991,6 +993,7 @@ void cli_run_problem(const cli_prb *p, cli_env *env, cli_result *r)
     memset(&j, 0, sizeof j);
     memset(r, 0, sizeof *r);
     r->cache = "-";
+    r->vector = "-";
     r->min_ms = r->avg_ms = r->gbps = r->roof_pct = NAN;
     r->build_ms = NAN;
     j.p = p;
@@ -1065,6 +1068,7 @@ int cli_time_first_use(const cli_prb *p, cli_env *env, cli_first_use *out,
     memset(&r, 0, sizeof r);
     memset(out, 0, sizeof *out);
     r.cache = "-";
+    r.vector = "-";
     j.p = p;
     j.env = env;
     j.r = &r;
