@@ -1,9 +1,10 @@
 #!/bin/sh
 # Runs the small subsets of test_device_forward, test_device_backward,
-# test_device_dtypes and test_device_postops (every mode in each layout
-# class, every dtype, blocked layouts, post-op chains; tiny sizes) under
-# Oclgrind, which checks every kernel for out-of-bounds accesses,
-# uninitialised values, data races and API errors.
+# test_device_dtypes, test_device_postops and test_device_span (every mode
+# in each layout class, every dtype, blocked layouts, post-op chains, the
+# span vector path; tiny sizes) under Oclgrind, which checks every kernel
+# for out-of-bounds accesses, uninitialised values, data races and API
+# errors.
 # TAP: the subset's own results, then "oclgrind reported nothing" (any
 # Oclgrind report fails: it exits 0 whatever it finds, so its log decides).
 
@@ -31,12 +32,25 @@ keep=0
 # subset has 104 cases, the backward one 116 (every class twice), the
 # dtype one 38 (every type as src and dst, backward types, and the
 # blocked layouts forward and backward in every mode), the post-op one 4
-# chains (channels-last vector, blocked, dense).
+# chains (channels-last vector, blocked, dense), the span one 18 points
+# (9 cases on the span vector path, values and path each). The last spec
+# builds (does not run) the native half kernels: Oclgrind's compiler takes
+# cl_khr_fp16, its simulator cannot execute half, and no other device
+# here has it (test_device_dtypes --fp16-native-build: 8 kernels).
 for spec in test_device_forward:104 test_device_backward:116 \
-    test_device_dtypes:38 test_device_postops:4; do
+    test_device_dtypes:38 test_device_postops:4 test_device_span:18 \
+    test_device_dtypes/fp16:8; do
     name=${spec%%:*}
     want=${spec#*:}
+    flag=--oclgrind-subset
+    case $name in
+    */fp16)
+        name=${name%/fp16}
+        flag=--fp16-native-build
+        ;;
+    esac
     prog="$top_builddir/tests/$name"
+    name="$name$flag"
     log="$tmp/$name.log"
     out="$tmp/$name.stdout"
     err="$tmp/$name.stderr"
@@ -45,7 +59,7 @@ for spec in test_device_forward:104 test_device_backward:116 \
     # on-disk cache, which holds binaries of the other devices.
     CLRS_CACHE=0 "$top_builddir/libtool" --mode=execute \
         "$OCLGRIND" --uninitialized --data-races --check-api --log "$log" \
-        "$prog" --oclgrind-subset >"$out" 2>"$err"
+        "$prog" "$flag" >"$out" 2>"$err"
     status=$?
 
     # Renumber the subset's points after the ones already printed.

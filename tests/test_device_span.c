@@ -1,0 +1,749 @@
+/* The forward span vector path (channels-first, lanes along the innermost
+ * resampled axis W, taps picked by constant shuffles from contiguous
+ * loads) on the device against the CPU reference, and the plan info that
+ * says which path a plan took. Each case is two points: the values (run
+ * twice into poisoned, fenced buffers by td_forward, then compared with
+ * clrs_reference_forward: exactly for nearest and max, index tensors
+ * included, within SPEC 7 tolerances for the weighted sums) and the path
+ * (clrs_plan_get_info on a plan made the same way: span where the case
+ * is built for it, not span where it is built against it).
+ * Covered: nearest, linear, cubic, average pooling (count include and
+ * exclude padding), max pooling (inference, window
+ * and plane index, NaN propagate and ignore, neg_inf and zero padding),
+ * edge and constant padding, 1 to 4 spans of input per group, several
+ * tap patterns, partial last groups, every dtype (f64: 8 lanes), binary
+ * post-op operands contiguous and broadcast along W, rank 1, 3 and 4,
+ * one output over 8 MiB (non-temporal stores); and cases that must not
+ * take the path: channels-last, W too short, variable tap counts
+ * (tf_crop_and_resize extrapolation; cubic exclude_outside, average
+ * pooling excluding padding and antialias, whose edge outputs have fewer
+ * taps), CLRS_GENERIC=1.
+ *   CLRS_TEST_SEED=S        reruns case S alone (of the list being run)
+ *   --oclgrind-subset (or CLRS_TEST_OCLGRIND_SUBSET=1): a few cases at the
+ *   smallest sizes that still take the path, for test_oclgrind.sh. */
+#include "devutil.h"
+#include "tap.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static td_env env;
+
+/* What the plan info must say. */
+typedef enum expect {
+    EX_SPAN,     /* CLRS_VECTOR_SPAN */
+    EX_NOT_SPAN, /* anything else */
+    EX_NONE,     /* CLRS_VECTOR_NONE (CLRS_GENERIC) */
+    EX_AXIS,     /* CLRS_VECTOR_AXIS (channels-last) */
+    EX_ANY       /* reported only; the values must still match */
+} expect;
+
+enum { IX_NONE, IX_WINDOW, IX_PLANE };        /* max pooling index */
+enum { NAN_NO, NAN_PROPAGATE, NAN_IGNORE };   /* NaNs in src, policy */
+enum { PO_NONE, PO_RELU_ADD, PO_MUL_CHANNEL }; /* post-op chains */
+enum { ROI_NONE, ROI_PAST_ENDS, ROI_INSIDE };   /* tf_crop_and_resize */
+
+typedef struct scase {
+    const char *name;
+    clrs_mode mode;
+    clrs_dtype sdt, ddt;
+    int rank;
+    int64_t in[4];
+    int64_t out[4]; /* interpolation; pooling: from the pooling rule */
+    clrs_coord coord;
+    int rounding; /* nearest: clrs_rounding + 1, 0 for the default */
+    int exclude_outside;
+    int antialias;
+    /* Pooling (rank 4: H then W): window, stride, pre = post padding. */
+    int64_t hk, hs, hp, wk, ws, wp;
+    clrs_padding pad; /* DEFAULT leaves the mode's default */
+    double pad_value;
+    int roi; /* ROI_*: tf_crop_and_resize and its roi */
+    int index, nan, post;
+    int axb;     /* channels-last tensors */
+    int generic; /* plan with CLRS_GENERIC=1 */
+    expect want;
+    /* SPAN only: the last group is partial, so not every group can take
+     * a pattern (coverage < 1). */
+    int partial;
+} scase;
+
+#define NCHW(n, c, h, w) 4, {n, c, h, w}
+#define F32 CLRS_F32, CLRS_F32
+
+static const scase cases[] = {
+    /* 1-2: linear 2x up, whole and partial last group. */
+    {.name = "linear 2x up half_pixel W 64->128 H 4->8",
+     .mode = CLRS_MODE_LINEAR, .sdt = CLRS_F32, .ddt = CLRS_F32,
+     NCHW(2, 3, 4, 64), .out = {2, 3, 8, 128}, .want = EX_SPAN},
+    {.name = "linear 2x up W 60->120 (partial last group)",
+     .mode = CLRS_MODE_LINEAR, F32, NCHW(2, 2, 3, 60),
+     .out = {2, 2, 6, 120}, .want = EX_SPAN, .partial = 1},
+    /* 3: nearest. */
+    {.name = "nearest 2x up asymmetric floor W 64->128",
+     .mode = CLRS_MODE_NEAREST, F32, NCHW(1, 3, 3, 64),
+     .out = {1, 3, 6, 128}, .coord = CLRS_COORD_ASYMMETRIC,
+     .rounding = CLRS_ROUND_FLOOR + 1, .want = EX_SPAN},
+    {.name = "nearest 2x up half_pixel round_prefer_ceil W 50->100",
+     .mode = CLRS_MODE_NEAREST, F32, NCHW(2, 2, 2, 50),
+     .out = {2, 2, 4, 100}, .coord = CLRS_COORD_HALF_PIXEL,
+     .rounding = CLRS_ROUND_PREFER_CEIL + 1, .want = EX_SPAN,
+     .partial = 1},
+    /* 4: cubic, 4 taps. */
+    {.name = "cubic 2x up half_pixel W 64->128", .mode = CLRS_MODE_CUBIC,
+     F32, NCHW(1, 2, 4, 64), .out = {1, 2, 8, 128}, .want = EX_SPAN},
+    /* exclude_outside drops the taps outside the input (taps.c), so the
+     * edge outputs have fewer than 4 and the count is not fixed: the
+     * scalar path; with every tap inside (a roi well inside the input)
+     * the count is 4 again and the path is span. */
+    {.name = "cubic 2x up half_pixel exclude_outside W 48->96",
+     .mode = CLRS_MODE_CUBIC, F32, NCHW(2, 2, 3, 48), .out = {2, 2, 5, 96},
+     .exclude_outside = 1, .want = EX_NOT_SPAN},
+    {.name = "cubic exclude_outside tf_crop_and_resize roi inside W 48->96",
+     .mode = CLRS_MODE_CUBIC, F32, NCHW(2, 2, 3, 48), .out = {2, 2, 5, 96},
+     .exclude_outside = 1, .roi = ROI_INSIDE, .want = EX_SPAN},
+    /* 5-8: other ratios, 1 to 4 spans of input per group. */
+    {.name = "linear 3x up W 40->120 (three phases)",
+     .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 3, 2, 40),
+     .out = {1, 3, 4, 120}, .want = EX_SPAN, .partial = 1},
+    {.name = "linear 1.5x up W 64->96", .mode = CLRS_MODE_LINEAR, F32,
+     NCHW(2, 2, 4, 64), .out = {2, 2, 6, 96}, .want = EX_SPAN},
+    {.name = "linear 2x down W 128->64 (2 spans)", .mode = CLRS_MODE_LINEAR,
+     F32, NCHW(2, 3, 6, 128), .out = {2, 3, 3, 64}, .want = EX_SPAN},
+    {.name = "linear 4x down no antialias W 256->64 (4 spans)",
+     .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 2, 4, 256),
+     .out = {1, 2, 2, 64}, .want = EX_SPAN},
+    /* Antialias: 4 taps inside, fewer at the ends (clipped to the
+     * input): not a fixed count, the scalar path. */
+    {.name = "linear 2x down antialias W 128->64", .mode = CLRS_MODE_LINEAR,
+     F32, NCHW(1, 2, 4, 128), .out = {1, 2, 2, 64}, .antialias = 1,
+     .want = EX_NOT_SPAN},
+    /* 9: average pooling. */
+    {.name = "avg k2 s2 W 128->64", .mode = CLRS_MODE_AVG_INCLUDE_PADDING,
+     F32, NCHW(2, 3, 4, 128), .hk = 2, .hs = 2, .wk = 2, .ws = 2,
+     .want = EX_SPAN},
+    {.name = "avg include padding k3 s2 pad 1 W 100->50 (3 spans)",
+     .mode = CLRS_MODE_AVG_INCLUDE_PADDING, F32, NCHW(2, 2, 5, 100),
+     .hk = 3, .hs = 2, .hp = 1, .wk = 3, .ws = 2, .wp = 1, .want = EX_SPAN,
+     .partial = 1},
+    /* Excluding padding drops the padding taps (taps.c): 2 taps at the
+     * ends, 3 elsewhere, not a fixed count, so the scalar path; without
+     * padding every window has its 3 taps and the path is span. */
+    {.name = "avg exclude padding k3 s2 pad 1 W 100->50",
+     .mode = CLRS_MODE_AVG_EXCLUDE_PADDING, F32, NCHW(2, 2, 5, 100),
+     .hk = 3, .hs = 2, .hp = 1, .wk = 3, .ws = 2, .wp = 1,
+     .want = EX_NOT_SPAN},
+    {.name = "avg exclude padding k3 s2 W 100->49 (3 spans)",
+     .mode = CLRS_MODE_AVG_EXCLUDE_PADDING, F32, NCHW(2, 2, 5, 100),
+     .hk = 3, .hs = 2, .hp = 1, .wk = 3, .ws = 2, .want = EX_SPAN,
+     .partial = 1},
+    /* 10: max pooling, inference. */
+    {.name = "max k3 s2 pad 1 neg_inf W 128->64 inference",
+     .mode = CLRS_MODE_MAX, F32, NCHW(2, 2, 6, 128), .hk = 3, .hs = 2,
+     .hp = 1, .wk = 3, .ws = 2, .wp = 1, .pad = CLRS_PAD_NEG_INF,
+     .want = EX_SPAN},
+    {.name = "max k3 s2 pad 1 zero padding W 100->50 inference",
+     .mode = CLRS_MODE_MAX, F32, NCHW(1, 3, 5, 100), .hk = 3, .hs = 2,
+     .hp = 1, .wk = 3, .ws = 2, .wp = 1, .pad = CLRS_PAD_ZERO,
+     .want = EX_SPAN, .partial = 1},
+    /* 11: max pooling with an index tensor. */
+    {.name = "max k2 s2 W 128->64 index=window", .mode = CLRS_MODE_MAX, F32,
+     NCHW(2, 2, 4, 128), .hk = 2, .hs = 2, .wk = 2, .ws = 2,
+     .index = IX_WINDOW, .want = EX_SPAN},
+    {.name = "max k3 s2 pad 1 W 96->48 index=window", .mode = CLRS_MODE_MAX,
+     F32, NCHW(1, 2, 5, 96), .hk = 3, .hs = 2, .hp = 1, .wk = 3, .ws = 2,
+     .wp = 1, .index = IX_WINDOW, .want = EX_SPAN},
+    {.name = "max k2 s2 W 128->64 index=plane", .mode = CLRS_MODE_MAX, F32,
+     NCHW(2, 2, 4, 128), .hk = 2, .hs = 2, .wk = 2, .ws = 2,
+     .index = IX_PLANE, .want = EX_SPAN},
+    /* 12: NaN and infinities in src. */
+    {.name = "max k3 s2 pad 1 W 128->64 NaN/inf propagate index=window",
+     .mode = CLRS_MODE_MAX, F32, NCHW(2, 2, 6, 128), .hk = 3, .hs = 2,
+     .hp = 1, .wk = 3, .ws = 2, .wp = 1, .index = IX_WINDOW,
+     .nan = NAN_PROPAGATE, .want = EX_SPAN},
+    {.name = "max k3 s2 pad 1 W 128->64 NaN/inf ignore index=window",
+     .mode = CLRS_MODE_MAX, F32, NCHW(2, 2, 6, 128), .hk = 3, .hs = 2,
+     .hp = 1, .wk = 3, .ws = 2, .wp = 1, .index = IX_WINDOW,
+     .nan = NAN_IGNORE, .want = EX_SPAN},
+    {.name = "max k2 s2 W 128->64 NaN/inf ignore index=plane",
+     .mode = CLRS_MODE_MAX, F32, NCHW(1, 2, 4, 128), .hk = 2, .hs = 2,
+     .wk = 2, .ws = 2, .index = IX_PLANE, .nan = NAN_IGNORE,
+     .want = EX_SPAN},
+    {.name = "max k2 s2 W 128->64 NaN/inf propagate inference",
+     .mode = CLRS_MODE_MAX, F32, NCHW(1, 2, 4, 128), .hk = 2, .hs = 2,
+     .wk = 2, .ws = 2, .nan = NAN_PROPAGATE, .want = EX_SPAN},
+    /* 13: padding taps in interpolation, and variable tap counts. */
+    {.name = "linear 2x up constant padding 2.5 W 64->128",
+     .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 2, 3, 64),
+     .out = {1, 2, 6, 128}, .pad = CLRS_PAD_CONSTANT, .pad_value = 2.5,
+     .want = EX_SPAN},
+    {.name = "linear 2x up zero padding W 64->128", .mode = CLRS_MODE_LINEAR,
+     F32, NCHW(1, 2, 3, 64), .out = {1, 2, 6, 128}, .pad = CLRS_PAD_ZERO,
+     .want = EX_SPAN},
+    {.name = "linear tf_crop_and_resize roi past the ends W 64->128",
+     .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 2, 3, 64),
+     .out = {1, 2, 6, 128}, .roi = ROI_PAST_ENDS, .want = EX_NOT_SPAN},
+    /* 14: dtypes. */
+    {.name = "linear 2x up f16 -> f16", .mode = CLRS_MODE_LINEAR,
+     .sdt = CLRS_F16, .ddt = CLRS_F16, NCHW(2, 2, 3, 64),
+     .out = {2, 2, 6, 128}, .want = EX_SPAN},
+    {.name = "linear 2x up bf16 -> f32", .mode = CLRS_MODE_LINEAR,
+     .sdt = CLRS_BF16, .ddt = CLRS_F32, NCHW(2, 2, 3, 64),
+     .out = {2, 2, 6, 128}, .want = EX_SPAN},
+    {.name = "linear 2x up f64 -> f64 (8 lanes)", .mode = CLRS_MODE_LINEAR,
+     .sdt = CLRS_F64, .ddt = CLRS_F64, NCHW(2, 2, 3, 64),
+     .out = {2, 2, 6, 128}, .want = EX_SPAN},
+    {.name = "linear 2x up f64 -> f64 W 12->24 (8 lanes, short axis)",
+     .mode = CLRS_MODE_LINEAR, .sdt = CLRS_F64, .ddt = CLRS_F64,
+     NCHW(1, 2, 3, 12), .out = {1, 2, 6, 24}, .want = EX_SPAN},
+    {.name = "linear 2x up u8 -> s8 (saturating)", .mode = CLRS_MODE_LINEAR,
+     .sdt = CLRS_U8, .ddt = CLRS_S8, NCHW(2, 2, 3, 64),
+     .out = {2, 2, 6, 128}, .want = EX_SPAN},
+    {.name = "linear 2x up s32 -> f32", .mode = CLRS_MODE_LINEAR,
+     .sdt = CLRS_S32, .ddt = CLRS_F32, NCHW(2, 2, 3, 64),
+     .out = {2, 2, 6, 128}, .want = EX_SPAN},
+    {.name = "max k3 s2 pad 1 bf16 -> bf16 index=window",
+     .mode = CLRS_MODE_MAX, .sdt = CLRS_BF16, .ddt = CLRS_BF16,
+     NCHW(1, 2, 4, 96), .hk = 3, .hs = 2, .hp = 1, .wk = 3, .ws = 2,
+     .wp = 1, .index = IX_WINDOW, .want = EX_SPAN},
+    {.name = "nearest 2x up s8 -> u8", .mode = CLRS_MODE_NEAREST,
+     .sdt = CLRS_S8, .ddt = CLRS_U8, NCHW(1, 2, 3, 64),
+     .out = {1, 2, 6, 128}, .want = EX_SPAN},
+    /* 15: post-ops. */
+    {.name = "linear 2x up + relu + add per-tensor operand",
+     .mode = CLRS_MODE_LINEAR, F32, NCHW(2, 3, 3, 64),
+     .out = {2, 3, 6, 128}, .post = PO_RELU_ADD, .want = EX_SPAN},
+    {.name = "linear 2x up + mul per-channel operand",
+     .mode = CLRS_MODE_LINEAR, F32, NCHW(2, 3, 3, 64),
+     .out = {2, 3, 6, 128}, .post = PO_MUL_CHANNEL, .want = EX_SPAN},
+    {.name = "max k3 s2 pad 1 + relu + add per-tensor operand, inference",
+     .mode = CLRS_MODE_MAX, F32, NCHW(1, 2, 4, 96), .hk = 3, .hs = 2,
+     .hp = 1, .wk = 3, .ws = 2, .wp = 1, .post = PO_RELU_ADD,
+     .want = EX_SPAN},
+    /* 16: other ranks. */
+    {.name = "linear 2x up rank 1 W 64->128", .mode = CLRS_MODE_LINEAR, F32,
+     1, {64}, .out = {128}, .want = EX_SPAN},
+    {.name = "linear 2x up rank 3 NCW 64->128", .mode = CLRS_MODE_LINEAR,
+     F32, 3, {2, 3, 64}, .out = {2, 3, 128}, .want = EX_SPAN},
+    /* 17: not the span path. */
+    {.name = "linear 2x up channels-last (axb)", .mode = CLRS_MODE_LINEAR,
+     F32, NCHW(2, 8, 3, 64), .out = {2, 8, 6, 128}, .axb = 1,
+     .want = EX_AXIS},
+    {.name = "linear 2x up W 6->12 (W out < 16)", .mode = CLRS_MODE_LINEAR,
+     F32, NCHW(2, 2, 3, 6), .out = {2, 2, 6, 12}, .want = EX_NOT_SPAN},
+    {.name = "linear down W 40->15 (W out < 16)", .mode = CLRS_MODE_LINEAR,
+     F32, NCHW(2, 2, 3, 40), .out = {2, 2, 6, 15}, .want = EX_NOT_SPAN},
+    {.name = "linear 4x up W 8->32 (W in < 16)", .mode = CLRS_MODE_LINEAR,
+     F32, NCHW(2, 2, 3, 8), .out = {2, 2, 6, 32}, .want = EX_NOT_SPAN},
+    {.name = "linear W 37->100 (irregular scale)", .mode = CLRS_MODE_LINEAR,
+     F32, NCHW(2, 2, 3, 37), .out = {2, 2, 6, 100}, .want = EX_ANY},
+    {.name = "linear 2x up CLRS_GENERIC=1", .mode = CLRS_MODE_LINEAR, F32,
+     NCHW(2, 3, 4, 64), .out = {2, 3, 8, 128}, .generic = 1,
+     .want = EX_NONE},
+    {.name = "max k3 s2 pad 1 index=plane CLRS_GENERIC=1",
+     .mode = CLRS_MODE_MAX, F32, NCHW(1, 2, 5, 96), .hk = 3, .hs = 2,
+     .hp = 1, .wk = 3, .ws = 2, .wp = 1, .index = IX_PLANE, .generic = 1,
+     .want = EX_NONE},
+    /* 18: over 8 MiB of dst: non-temporal vector stores. */
+    {.name = "linear 2x up 1x16x256x256 -> 512x512 (16 MiB dst)",
+     .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 16, 256, 256),
+     .out = {1, 16, 512, 512}, .want = EX_SPAN},
+};
+#define NCASES ((int)(sizeof cases / sizeof cases[0]))
+
+/* The Oclgrind subset: the smallest sizes that still take the path
+ * (one or two groups of 16 along W, C = 1, H = 2). */
+static const scase subset_cases[] = {
+    {.name = "linear 2x up W 16->32", .mode = CLRS_MODE_LINEAR, F32,
+     NCHW(1, 1, 2, 16), .out = {1, 1, 2, 32}, .want = EX_SPAN},
+    {.name = "cubic 2x up W 16->32", .mode = CLRS_MODE_CUBIC, F32,
+     NCHW(1, 1, 2, 16), .out = {1, 1, 2, 32}, .want = EX_SPAN},
+    {.name = "max k3 s2 pad 1 neg_inf W 40->20 inference",
+     .mode = CLRS_MODE_MAX, F32, NCHW(1, 1, 2, 40), .hk = 1, .hs = 1,
+     .wk = 3, .ws = 2, .wp = 1, .pad = CLRS_PAD_NEG_INF, .want = EX_SPAN,
+     .partial = 1},
+    {.name = "max k2 s2 W 32->16 index=plane", .mode = CLRS_MODE_MAX, F32,
+     NCHW(1, 1, 2, 32), .hk = 1, .hs = 1, .wk = 2, .ws = 2,
+     .index = IX_PLANE, .want = EX_SPAN},
+    {.name = "max k3 s2 pad 1 W 40->20 NaN/inf ignore index=window",
+     .mode = CLRS_MODE_MAX, F32, NCHW(1, 1, 2, 40), .hk = 1, .hs = 1,
+     .wk = 3, .ws = 2, .wp = 1, .index = IX_WINDOW, .nan = NAN_IGNORE,
+     .want = EX_SPAN, .partial = 1},
+    {.name = "linear 2x up f16 -> f16 W 16->32", .mode = CLRS_MODE_LINEAR,
+     .sdt = CLRS_F16, .ddt = CLRS_F16, NCHW(1, 1, 2, 16),
+     .out = {1, 1, 2, 32}, .want = EX_SPAN},
+    {.name = "linear 2x down W 40->20", .mode = CLRS_MODE_LINEAR, F32,
+     NCHW(1, 1, 2, 40), .out = {1, 1, 2, 20}, .want = EX_SPAN,
+     .partial = 1},
+    {.name = "linear 2x up f64 -> f64 W 8->16 (8 lanes)",
+     .mode = CLRS_MODE_LINEAR, .sdt = CLRS_F64, .ddt = CLRS_F64,
+     NCHW(1, 1, 2, 8), .out = {1, 1, 2, 16}, .want = EX_SPAN},
+    {.name = "linear 2x up + mul per-channel operand W 16->32",
+     .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 1, 2, 16),
+     .out = {1, 1, 2, 32}, .post = PO_MUL_CHANNEL, .want = EX_SPAN},
+};
+#define NSUBSET ((int)(sizeof subset_cases / sizeof subset_cases[0]))
+
+static int is_pool(clrs_mode m)
+{
+    return m == CLRS_MODE_AVG_INCLUDE_PADDING ||
+           m == CLRS_MODE_AVG_EXCLUDE_PADDING || m == CLRS_MODE_MAX;
+}
+
+static int is_exact(clrs_mode m)
+{
+    return m == CLRS_MODE_NEAREST || m == CLRS_MODE_MAX;
+}
+
+static int is_int(clrs_dtype dt)
+{
+    return dt == CLRS_S32 || dt == CLRS_S8 || dt == CLRS_U8;
+}
+
+static int needs_fp64(const scase *c)
+{
+    return c->sdt == CLRS_F64 || c->ddt == CLRS_F64;
+}
+
+/* SPEC 7 by the coarser floating type; integers within one unit; f32
+ * relative 1e-5 above 1, absolute below (the post-op rows: relu and an
+ * add in f32). */
+static double tolerance(const scase *c)
+{
+    if (is_exact(c->mode) && c->post == PO_NONE)
+        return 0;
+    if (is_int(c->ddt))
+        return 1;
+    if (c->ddt == CLRS_BF16 || c->sdt == CLRS_BF16)
+        return 5.5e-2;
+    if (c->ddt == CLRS_F16 || c->sdt == CLRS_F16)
+        return 6.8e-3;
+    if (c->ddt == CLRS_F64 && c->sdt == CLRS_F64)
+        return 1e-12;
+    return 1e-5;
+}
+
+static int close_enough(double got, double want, double tol, int abs_only)
+{
+    if (tol == 0 || isinf(want) || isnan(want))
+        return tap_same(got, want);
+    if (isnan(got))
+        return 0;
+    return fabs(got - want) <=
+           tol * (abs_only || fabs(want) < 1 ? 1 : fabs(want));
+}
+
+static void idx_str(char *s, size_t size, int rank, const int64_t *idx)
+{
+    size_t n = 0;
+    int k;
+    s[0] = '\0';
+    for (k = 0; k < rank && n < size; ++k)
+        n += (size_t)snprintf(s + n, size - n, "%s%" PRId64, k ? "," : "",
+                              idx[k]);
+}
+
+static int64_t compare(const tu_buf *got, const tu_buf *want, double tol,
+                       int abs_only, const char *what)
+{
+    int64_t idx[CLRS_MAX_RANK], bad = 0;
+    char s[96];
+    if (tu_idx_first(got->rank, got->dims, idx))
+        do {
+            double g = tu_get(got, idx), w = tu_get(want, idx);
+            if (close_enough(g, w, tol, abs_only))
+                continue;
+            if (bad++ < 4) {
+                idx_str(s, sizeof s, got->rank, idx);
+                tap_diag("  %s(%s): got %.9g, want %.9g", what, s, g, w);
+            }
+        } while (tu_idx_next(got->rank, got->dims, idx));
+    if (bad > 4)
+        tap_diag("  %s: %" PRId64 " mismatches in all", what, bad);
+    return bad;
+}
+
+/* Exact-friendly inputs: integers for exact modes and integer types,
+ * k/16 in [1, 3] for the weighted sums (no cancellation), both signs
+ * when a relu follows. */
+static void fill_input(tu_buf *b, tu_rng *r, const scase *c)
+{
+    if (c->sdt == CLRS_U8)
+        tu_fill_ints(b, r, 1, 250);
+    else if (is_int(c->sdt) || is_exact(c->mode))
+        tu_fill_ints(b, r, -100, 100);
+    else if (c->post == PO_RELU_ADD)
+        tu_fill_sixteenths(b, r, -48, 48);
+    else
+        tu_fill_sixteenths(b, r, 16, 48);
+}
+
+/* NaN, +inf and -inf sprinkled over src, a whole NaN window row now and
+ * then (every element of one W run of 4 in 61). */
+static void sprinkle_nan(tu_buf *b)
+{
+    int64_t idx[CLRS_MAX_RANK], k = 0;
+    if (tu_idx_first(b->rank, b->dims, idx))
+        do {
+            if (k % 7 == 3 || k % 61 < 4)
+                tu_set(b, idx, NAN);
+            else if (k % 11 == 5)
+                tu_set(b, idx, INFINITY);
+            else if (k % 13 == 6)
+                tu_set(b, idx, -INFINITY);
+            ++k;
+        } while (tu_idx_next(b->rank, b->dims, idx));
+    tu_buf_snapshot(b);
+}
+
+typedef struct casemem {
+    clrs_resample_desc *op;
+    clrs_tensor_desc *sd, *dd, *id, *od[CLRS_MAX_POST_OPS];
+    tu_buf x, y, yref, ix, iref, opb[CLRS_MAX_POST_OPS];
+} casemem;
+
+static void casemem_free(casemem *m)
+{
+    int i;
+    tu_buf_free(&m->x);
+    tu_buf_free(&m->y);
+    tu_buf_free(&m->yref);
+    tu_buf_free(&m->ix);
+    tu_buf_free(&m->iref);
+    for (i = 0; i < CLRS_MAX_POST_OPS; ++i) {
+        tu_buf_free(&m->opb[i]);
+        clrs_tensor_desc_destroy(m->od[i]);
+    }
+    clrs_tensor_desc_destroy(m->sd);
+    clrs_tensor_desc_destroy(m->dd);
+    clrs_tensor_desc_destroy(m->id);
+    clrs_resample_desc_destroy(m->op);
+    memset(m, 0, sizeof *m);
+}
+
+static clrs_status make_tensor(clrs_tensor_desc **d, const scase *c,
+                               clrs_dtype dt, const int64_t *dims)
+{
+    if (c->axb)
+        return clrs_tensor_desc_create_tag(d, dt, c->rank, dims,
+                                           CLRS_TAG_AXB);
+    return clrs_tensor_desc_create(d, dt, c->rank, dims, NULL);
+}
+
+/* The operation, without post-ops. */
+static clrs_status build_op(casemem *m, const scase *c)
+{
+    clrs_resample_desc *op;
+    clrs_status st = clrs_resample_desc_create(&m->op, c->mode);
+    if (st)
+        return st;
+    op = m->op;
+    if (is_pool(c->mode)) {
+        /* Rank 4: H and W pooled; rank 1 and 3: W alone. */
+        int n = c->rank == 4 ? 2 : 1;
+        int64_t win[2], str[2], pre[2];
+        win[0] = c->hk;
+        str[0] = c->hs;
+        pre[0] = c->hp;
+        win[n - 1] = c->wk;
+        str[n - 1] = c->ws;
+        pre[n - 1] = c->wp;
+        if ((st = clrs_resample_desc_set_window(op, n, win)) ||
+            (st = clrs_resample_desc_set_stride(op, n, str)) ||
+            (st = clrs_resample_desc_set_padding_sizes(op, n, pre, pre)))
+            return st;
+        if (c->mode == CLRS_MODE_MAX) {
+            if (c->index == IX_NONE &&
+                (st = clrs_resample_desc_set_inference(op, 1)))
+                return st;
+            if (c->index == IX_PLANE &&
+                (st = clrs_resample_desc_set_index_format(
+                     op, CLRS_INDEX_PLANE)))
+                return st;
+            if (c->nan == NAN_IGNORE &&
+                (st = clrs_resample_desc_set_nan_policy(op,
+                                                        CLRS_NAN_IGNORE)))
+                return st;
+        }
+    }
+    if (c->coord && (st = clrs_resample_desc_set_coord(op, c->coord)))
+        return st;
+    if (c->rounding &&
+        (st = clrs_resample_desc_set_rounding(
+             op, (clrs_rounding)(c->rounding - 1))))
+        return st;
+    if (c->exclude_outside &&
+        (st = clrs_resample_desc_set_exclude_outside(op, 1)))
+        return st;
+    if (c->antialias && (st = clrs_resample_desc_set_antialias(op, 1)))
+        return st;
+    if (c->pad &&
+        (st = clrs_resample_desc_set_padding(op, c->pad, c->pad_value)))
+        return st;
+    if (c->roi) {
+        /* Past the ends: a quarter of the input past each end along every
+         * resampled axis, where the outputs have no taps (extrapolation
+         * value). Inside: from 0.1 to 0.9, every cubic tap inside. */
+        static const double rs[2][2] = {{-0.25, -0.25}, {0.1, 0.1}};
+        static const double re[2][2] = {{1.25, 1.25}, {0.9, 0.9}};
+        int n = c->rank == 4 ? 2 : 1, w = c->roi == ROI_INSIDE;
+        if ((st = clrs_resample_desc_set_coord(
+                 op, CLRS_COORD_TF_CROP_AND_RESIZE)) ||
+            (st = clrs_resample_desc_set_roi(op, n, rs[w], re[w])) ||
+            (st = clrs_resample_desc_set_extrapolation_value(op, -3.5)))
+            return st;
+    }
+    return CLRS_SUCCESS;
+}
+
+/* Binary operand i of dims (dst's, or broadcast), filled k/16. */
+static clrs_status add_binary(casemem *m, const scase *c, int i,
+                              clrs_binary alg, const int64_t *dims,
+                              tu_rng *r)
+{
+    clrs_status st = make_tensor(&m->od[i], c, CLRS_F32, dims);
+    if (st)
+        return st;
+    if (tu_buf_alloc(&m->opb[i], m->od[i]))
+        return CLRS_ERR_OUT_OF_MEMORY;
+    tu_fill_sixteenths(&m->opb[i], r, -32, 32);
+    return clrs_resample_desc_append_binary(m->op, alg, m->od[i]);
+}
+
+static clrs_status build_post(casemem *m, const scase *c, const int64_t *out,
+                              tu_rng *r)
+{
+    clrs_status st;
+    int64_t pc[4];
+    int k;
+    switch (c->post) {
+    case PO_RELU_ADD:
+        if ((st = clrs_resample_desc_append_eltwise(m->op, CLRS_ELTWISE_RELU,
+                                                    0, 0)))
+            return st;
+        return add_binary(m, c, 1, CLRS_BINARY_ADD, out, r);
+    case PO_MUL_CHANNEL:
+        for (k = 0; k < c->rank; ++k)
+            pc[k] = c->rank >= 3 && k == 1 ? out[1] : 1;
+        return add_binary(m, c, 0, CLRS_BINARY_MUL, pc, r);
+    default:
+        return CLRS_SUCCESS;
+    }
+}
+
+/* The plan's path, on a plan made as td_forward makes it. */
+static int plan_info(const scase *c, casemem *m, clrs_plan_info *info)
+{
+    clrs_plan *plan = NULL;
+    clrs_status st;
+    if (c->generic)
+        setenv("CLRS_GENERIC", "1", 1);
+    st = clrs_plan_create_forward(&plan, env.ctx, m->op, m->sd, m->dd,
+                                  c->index ? m->id : NULL);
+    if (c->generic)
+        unsetenv("CLRS_GENERIC");
+    if (st != CLRS_SUCCESS) {
+        tap_diag("  plan: %s: %s", clrs_status_name(st),
+                 clrs_context_last_error(env.ctx));
+        return -1;
+    }
+    st = clrs_plan_get_info(plan, info);
+    clrs_plan_destroy(plan);
+    if (st != CLRS_SUCCESS) {
+        tap_diag("  plan info: %s", clrs_status_name(st));
+        return -1;
+    }
+    return 0;
+}
+
+static const char *expect_name(expect e)
+{
+    switch (e) {
+    case EX_SPAN:
+        return "span";
+    case EX_NOT_SPAN:
+        return "not span";
+    case EX_NONE:
+        return "none";
+    case EX_AXIS:
+        return "axis";
+    default:
+        return "any";
+    }
+}
+
+/* The path point: the expected path, and for span the lanes (16, 8 when
+ * the kernel accumulates in double), 1..4 patterns and a coverage of at
+ * least one half (the library's own threshold), below 1 when the last
+ * group is partial. */
+static int check_path(const scase *c, const clrs_plan_info *in, int acc_f64,
+                      const char *head)
+{
+    int ok;
+    const char *pn = clrs_vector_path_name(in->vector_path);
+    tap_diag("  path %s, %d lanes, %d span patterns, span coverage %.3f",
+             pn ? pn : "?", in->vector_lanes, in->span_patterns,
+             in->span_coverage);
+    switch (c->want) {
+    case EX_SPAN:
+        ok = in->vector_path == CLRS_VECTOR_SPAN &&
+             in->vector_lanes == (acc_f64 ? 8 : 16) &&
+             in->span_patterns >= 1 && in->span_patterns <= 4 &&
+             in->span_coverage >= 0.5 && in->span_coverage <= 1 &&
+             (!c->partial || in->span_coverage < 1);
+        break;
+    case EX_NOT_SPAN:
+        ok = in->vector_path != CLRS_VECTOR_SPAN && in->span_patterns == 0;
+        break;
+    case EX_NONE:
+        ok = in->vector_path == CLRS_VECTOR_NONE && in->vector_lanes == 1;
+        break;
+    case EX_AXIS:
+        ok = in->vector_path == CLRS_VECTOR_AXIS;
+        break;
+    default:
+        ok = 1;
+        break;
+    }
+    return tap_ok(ok, "%s: vector path %s (want %s)", head, pn ? pn : "?",
+                  expect_name(c->want));
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void run_case(int id, const scase *c)
+{
+    casemem m;
+    tu_rng r;
+    td_result res;
+    clrs_host_args ha;
+    clrs_plan_info info;
+    clrs_status st;
+    clrs_dtype idt = CLRS_S8;
+    const tu_buf *ops[CLRS_MAX_POST_OPS];
+    int64_t out[CLRS_MAX_RANK], bad = 0;
+    int i, ok, acc_f64;
+    double tol = tolerance(c), t0 = now_s();
+    char head[200];
+
+    memset(&m, 0, sizeof m);
+    snprintf(head, sizeof head, "case %d: %s", id, c->name);
+    if (needs_fp64(c) && !env.info.has_fp64) {
+        tap_skip("no fp64 on this device");
+        tap_skip("no fp64 on this device");
+        return;
+    }
+    tu_rng_seed(&r, tu_mix_seed(UINT64_C(0x5BA4), (uint64_t)id));
+    for (i = 0; i < c->rank; ++i)
+        out[i] = c->out[i];
+    st = build_op(&m, c);
+    if (!st)
+        st = make_tensor(&m.sd, c, c->sdt, c->in);
+    if (!st && is_pool(c->mode))
+        st = clrs_resample_desc_output_dims(m.op, m.sd, 0, out);
+    if (!st)
+        st = make_tensor(&m.dd, c, c->ddt, out);
+    if (!st && c->index) {
+        st = clrs_resample_desc_index_dtype(m.op, m.sd, &idt);
+        if (!st)
+            st = make_tensor(&m.id, c, idt, out);
+    }
+    if (!st)
+        st = build_post(&m, c, out, &r);
+    if (st || tu_buf_alloc(&m.x, m.sd) || tu_buf_alloc(&m.y, m.dd) ||
+        tu_buf_alloc(&m.yref, m.dd) ||
+        (c->index &&
+         (tu_buf_alloc(&m.ix, m.id) || tu_buf_alloc(&m.iref, m.id)))) {
+        tap_ok(0, "%s: setup: %s (%s)", head, clrs_status_name(st),
+               clrs_last_error());
+        tap_ok(0, "%s: vector path", head);
+        casemem_free(&m);
+        return;
+    }
+    fill_input(&m.x, &r, c);
+    if (c->nan)
+        sprinkle_nan(&m.x);
+    memset(&ha, 0, sizeof ha);
+    ha.src = m.x.data;
+    ha.dst = m.yref.data;
+    ha.index = c->index ? m.iref.data : NULL;
+    for (i = 0; i < CLRS_MAX_POST_OPS; ++i) {
+        ha.post_op[i] = m.od[i] ? m.opb[i].data : NULL;
+        ops[i] = m.od[i] ? &m.opb[i] : NULL;
+    }
+    st = clrs_reference_forward(m.op, m.sd, m.dd, c->index ? m.id : NULL,
+                                &ha);
+    if (st != CLRS_SUCCESS) {
+        tap_ok(0, "%s: reference: %s: %s", head, clrs_status_name(st),
+               clrs_last_error());
+        tap_ok(0, "%s: vector path", head);
+        casemem_free(&m);
+        return;
+    }
+    if (c->generic)
+        setenv("CLRS_GENERIC", "1", 1);
+    ok = td_forward_post(&env, m.op, &m.x, &m.y, c->index ? &m.ix : NULL,
+                         &m.yref, c->index ? &m.iref : NULL,
+                         c->post ? ops : NULL, NULL, &res);
+    if (c->generic)
+        unsetenv("CLRS_GENERIC");
+    if (res.plan_status == CLRS_SUCCESS && res.exec_status == CLRS_SUCCESS &&
+        !res.cl_error) {
+        bad += compare(&m.y, &m.yref, tol, is_int(c->ddt), "dst");
+        if (c->index)
+            bad += compare(&m.ix, &m.iref, 0, 0, "index");
+    }
+    tap_ok(ok && bad == 0, "%s: %s reference (tolerance %g)", head,
+           tol == 0 ? "equals" : "matches", tol);
+    /* The kernel accumulates in double for f64 tensors and for s32 ones
+     * where the device has fp64 (plan.c). */
+    acc_f64 = c->sdt == CLRS_F64 || c->ddt == CLRS_F64 ||
+              (c->sdt == CLRS_S32 && env.info.has_fp64);
+    if (plan_info(c, &m, &info) == 0)
+        check_path(c, &info, acc_f64, head);
+    else
+        tap_ok(0, "%s: vector path", head);
+    if (now_s() - t0 > 1)
+        tap_diag("  case %d took %.2f s", id, now_s() - t0);
+    casemem_free(&m);
+}
+
+int main(int argc, char **argv)
+{
+    uint64_t seed;
+    int subset = 0, i, n;
+    const char *e = getenv("CLRS_TEST_OCLGRIND_SUBSET");
+    const scase *list;
+
+    for (i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--oclgrind-subset") == 0) {
+            subset = 1;
+        } else {
+            fprintf(stderr, "usage: %s [--oclgrind-subset]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (e && *e && strcmp(e, "0") != 0)
+        subset = 1;
+    list = subset ? subset_cases : cases;
+    n = subset ? NSUBSET : NCASES;
+    td_open(&env);
+    if (tu_env_seed("CLRS_TEST_SEED", &seed)) {
+        if (seed < (uint64_t)n)
+            run_case((int)seed, &list[seed]);
+        td_close(&env);
+        return tap_done();
+    }
+    for (i = 0; i < n; ++i)
+        run_case(i, &list[i]);
+    td_close(&env);
+    return tap_done();
+}
