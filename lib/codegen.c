@@ -835,83 +835,81 @@ static void emit_phase(sbuf *b, const clrs_gen_config *c, const char *so,
             sb_add(b, "%sconst %s s%d = %s(CLRS_LDV_%s(%d, src, q + %d));\n",
                    ind, at, j, conv, s->name, V, j * V);
     }
-    {
-        for (t = 0; t < K; ++t) {
-            const signed char *r = c->rel[q][t];
-            int pair, first = 1, haspad = 0;
-            sb_add(b, "%s    {\n", ind);
-            /* Lanes from span vectors 2p and 2p + 1, one pair at a time. */
-            for (pair = 0; 2 * pair < c->nspan; ++pair) {
-                int lo = 2 * pair * V, two = 2 * pair + 1 < c->nspan, used = 0;
-                for (l = 0; l < V; ++l)
-                    used |= r[l] >= lo && r[l] < lo + 2 * V;
-                if (!used)
-                    continue;
-                if (first)
-                    sb_add(b, "%s        %s v = ", ind, at);
-                else
-                    sb_add(b, "%s        v = select(v, ", ind);
-                if (two)
-                    sb_add(b, "shuffle2(s%d, s%d, (%s)(", 2 * pair,
-                           2 * pair + 1, ut);
-                else
-                    sb_add(b, "shuffle(s%d, (%s)(", 2 * pair, ut);
+    for (t = 0; t < K; ++t) {
+        const signed char *r = c->rel[q][t];
+        int pair, first = 1, haspad = 0;
+        sb_add(b, "%s    {\n", ind);
+        /* Lanes from span vectors 2p and 2p + 1, one pair at a time. */
+        for (pair = 0; 2 * pair < c->nspan; ++pair) {
+            int lo = 2 * pair * V, two = 2 * pair + 1 < c->nspan, used = 0;
+            for (l = 0; l < V; ++l)
+                used |= r[l] >= lo && r[l] < lo + 2 * V;
+            if (!used)
+                continue;
+            if (first)
+                sb_add(b, "%s        %s v = ", ind, at);
+            else
+                sb_add(b, "%s        v = select(v, ", ind);
+            if (two)
+                sb_add(b, "shuffle2(s%d, s%d, (%s)(", 2 * pair,
+                       2 * pair + 1, ut);
+            else
+                sb_add(b, "shuffle(s%d, (%s)(", 2 * pair, ut);
+            for (l = 0; l < V; ++l)
+                sb_add(b, "%s%d", l ? ", " : "",
+                       r[l] >= lo && r[l] < lo + 2 * V ? r[l] - lo : 0);
+            sb_add(b, "))");
+            if (!first) {
+                sb_add(b, ", (%s)(", mt);
                 for (l = 0; l < V; ++l)
                     sb_add(b, "%s%d", l ? ", " : "",
-                           r[l] >= lo && r[l] < lo + 2 * V ? r[l] - lo : 0);
+                           r[l] >= lo && r[l] < lo + 2 * V ? -1 : 0);
                 sb_add(b, "))");
-                if (!first) {
-                    sb_add(b, ", (%s)(", mt);
-                    for (l = 0; l < V; ++l)
-                        sb_add(b, "%s%d", l ? ", " : "",
-                               r[l] >= lo && r[l] < lo + 2 * V ? -1 : 0);
-                    sb_add(b, "))");
-                }
-                sb_add(b, ";\n");
-                first = 0;
             }
-            for (l = 0; l < V; ++l)
-                haspad |= r[l] < 0;
-            if (first) {
-                sb_add(b, "%s        const %s v = (%s)(pad);\n", ind, at, at);
-            } else if (haspad) {
-                sb_add(b, "%s        v = select(v, (%s)(pad), (%s)(", ind, at,
-                       mt);
-                for (l = 0; l < V; ++l)
-                    sb_add(b, "%s%d", l ? ", " : "", r[l] < 0 ? -1 : 0);
-                sb_add(b, "));\n");
-            }
-            if (wsum) {
-                sb_add(b, "%s        const %s wv = ", ind, at);
-                if (n > 1)
-                    sb_add(b, "w%d * ", n - 2);
-                sb_add(b, "vload%d(0, ftab + fw%d + %d * n0 + i0);\n", V, k,
-                       t);
-                sb_add(b, "%s        CLRS_WSUM_STEP(acc, wv, v);\n", ind);
-            } else {
-                sb_add(b, "%s        const %s cv = (%s)(", ind, ot, ot);
-                if (c->has_index && n > 1)
-                    sb_add(b, "c%d", n - 2);
-                else
-                    sb_add(b, "0");
-                if (c->has_index && c->plane)
-                    sb_add(b, " + pgb");
-                sb_add(b, ")");
-                if (c->has_index) {
-                    sb_add(b, " + (%s)(", ot);
-                    for (l = 0; l < V; ++l)
-                        sb_add(b, "%s%d", l ? ", " : "",
-                               c->plane ? r[l] : c->code[q][t][l]);
-                    sb_add(b, ")");
-                }
-                sb_add(b, ";\n");
-                sb_add(b,
-                       "%s        CLRS_MAX_STEPV(%s, convert_%s, v, best, "
-                       "have, stop, win, cv);\n",
-                       ind, mt, ot);
-            }
-            sb_add(b, "%s    }\n", ind);
+            sb_add(b, ";\n");
+            first = 0;
         }
+        for (l = 0; l < V; ++l)
+            haspad |= r[l] < 0;
+        if (first) {
+            sb_add(b, "%s        const %s v = (%s)(pad);\n", ind, at, at);
+        } else if (haspad) {
+            sb_add(b, "%s        v = select(v, (%s)(pad), (%s)(", ind, at,
+                   mt);
+            for (l = 0; l < V; ++l)
+                sb_add(b, "%s%d", l ? ", " : "", r[l] < 0 ? -1 : 0);
+            sb_add(b, "));\n");
+        }
+        if (wsum) {
+            sb_add(b, "%s        const %s wv = ", ind, at);
+            if (n > 1)
+                sb_add(b, "w%d * ", n - 2);
+            sb_add(b, "vload%d(0, ftab + fw%d + %d * n0 + i0);\n", V, k,
+                   t);
+            sb_add(b, "%s        CLRS_WSUM_STEP(acc, wv, v);\n", ind);
+        } else {
+            sb_add(b, "%s        const %s cv = (%s)(", ind, ot, ot);
+            if (c->has_index && n > 1)
+                sb_add(b, "c%d", n - 2);
+            else
+                sb_add(b, "0");
+            if (c->has_index && c->plane)
+                sb_add(b, " + pgb");
+            sb_add(b, ")");
+            if (c->has_index) {
+                sb_add(b, " + (%s)(", ot);
+                for (l = 0; l < V; ++l)
+                    sb_add(b, "%s%d", l ? ", " : "",
+                           c->plane ? r[l] : c->code[q][t][l]);
+                sb_add(b, ")");
+            }
+            sb_add(b, ";\n");
+            sb_add(b,
+                   "%s        CLRS_MAX_STEPV(%s, convert_%s, v, best, "
+                   "have, stop, win, cv);\n",
+                   ind, mt, ot);
+        }
+        sb_add(b, "%s    }\n", ind);
     }
 }
 
