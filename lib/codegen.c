@@ -791,6 +791,16 @@ static void emit_post(sbuf *b, const clrs_gen_config *c, int w,
     }
 }
 
+/* "(type)(v[0], v[1], ...)": a constant vector of n lanes. */
+static void emit_lanes(sbuf *b, const char *type, const int *v, int n)
+{
+    int l;
+    sb_add(b, "(%s)(", type);
+    for (l = 0; l < n; ++l)
+        sb_add(b, "%s%d", l ? ", " : "", v[l]);
+    sb_add(b, ")");
+}
+
 /* Span vector path, the taps of the last slot for a group of c->vec
  * outputs along kernel axis 0: nspan vectors loaded from the group's base
  * (q: the other slots' offset plus pgb; negative under a padding tap of
@@ -806,6 +816,7 @@ static void emit_phase(sbuf *b, const clrs_gen_config *c, const char *so,
     const dtype_row *s = row_of(c->src);
     char at[16], ut[16], mt[16], ot[16], prev[24], conv[32] = "";
     int t, j, l, wsum = c->cls == CLRS_GEN_WSUM;
+    int mask[CLRS_GEN_MAX_LANES], sel[CLRS_GEN_MAX_LANES];
 
     vtype(at, sizeof at, acc, V);
     vtype(ut, sizeof ut, c->acc_f64 ? "ulong" : "uint", V);
@@ -850,21 +861,21 @@ static void emit_phase(sbuf *b, const clrs_gen_config *c, const char *so,
                 sb_add(b, "%s        %s v = ", ind, at);
             else
                 sb_add(b, "%s        v = select(v, ", ind);
+            for (l = 0; l < V; ++l) {
+                int in = r[l] >= lo && r[l] < lo + 2 * V;
+                mask[l] = in ? r[l] - lo : 0;
+                sel[l] = in ? -1 : 0;
+            }
             if (two)
-                sb_add(b, "shuffle2(s%d, s%d, (%s)(", 2 * pair,
-                       2 * pair + 1, ut);
+                sb_add(b, "shuffle2(s%d, s%d, ", 2 * pair, 2 * pair + 1);
             else
-                sb_add(b, "shuffle(s%d, (%s)(", 2 * pair, ut);
-            for (l = 0; l < V; ++l)
-                sb_add(b, "%s%d", l ? ", " : "",
-                       r[l] >= lo && r[l] < lo + 2 * V ? r[l] - lo : 0);
-            sb_add(b, "))");
+                sb_add(b, "shuffle(s%d, ", 2 * pair);
+            emit_lanes(b, ut, mask, V);
+            sb_add(b, ")");
             if (!first) {
-                sb_add(b, ", (%s)(", mt);
-                for (l = 0; l < V; ++l)
-                    sb_add(b, "%s%d", l ? ", " : "",
-                           r[l] >= lo && r[l] < lo + 2 * V ? -1 : 0);
-                sb_add(b, "))");
+                sb_add(b, ", ");
+                emit_lanes(b, mt, sel, V);
+                sb_add(b, ")");
             }
             sb_add(b, ";\n");
             first = 0;
@@ -874,11 +885,11 @@ static void emit_phase(sbuf *b, const clrs_gen_config *c, const char *so,
         if (first) {
             sb_add(b, "%s        const %s v = (%s)(pad);\n", ind, at, at);
         } else if (haspad) {
-            sb_add(b, "%s        v = select(v, (%s)(pad), (%s)(", ind, at,
-                   mt);
             for (l = 0; l < V; ++l)
-                sb_add(b, "%s%d", l ? ", " : "", r[l] < 0 ? -1 : 0);
-            sb_add(b, "));\n");
+                sel[l] = r[l] < 0 ? -1 : 0;
+            sb_add(b, "%s        v = select(v, (%s)(pad), ", ind, at);
+            emit_lanes(b, mt, sel, V);
+            sb_add(b, ");\n");
         }
         if (wsum) {
             sb_add(b, "%s        const %s wv = ", ind, at);
@@ -897,11 +908,10 @@ static void emit_phase(sbuf *b, const clrs_gen_config *c, const char *so,
                 sb_add(b, " + pgb");
             sb_add(b, ")");
             if (c->has_index) {
-                sb_add(b, " + (%s)(", ot);
                 for (l = 0; l < V; ++l)
-                    sb_add(b, "%s%d", l ? ", " : "",
-                           c->plane ? r[l] : c->code[q][t][l]);
-                sb_add(b, ")");
+                    mask[l] = c->plane ? r[l] : c->code[q][t][l];
+                sb_add(b, " + ");
+                emit_lanes(b, ot, mask, V);
             }
             sb_add(b, ";\n");
             sb_add(b,

@@ -325,20 +325,27 @@ static int block_vec(const kaxis *k0, int idx_ok, int x_ok)
            x_ok;
 }
 
-static int choose_vec(const clrs_problem *p, const kaxis *k, int m,
-                      int acc_f64)
+/* Binary operands along a vector on k0: broadcast (one load) or lanes
+ * laid out like dst's (contiguous, or the same block); anything else
+ * runs scalar. */
+static int operands_vector_ok(const clrs_problem *p, const kaxis *k0)
 {
-    const kaxis *k0 = &k[0];
     int i;
-    if (env_flag("CLRS_GENERIC") || blocked_beyond_0(k, m))
-        return 1;
-    /* Binary operands along the vector: broadcast (one load) or lanes as
-     * contiguous as dst's; anything else runs scalar. */
     for (i = 0; i < p->n_post_ops; ++i)
         if (p->post_ops[i].kind == CLRS_POST_BINARY && k0->bs[i] != 0 &&
             !(k0->dblk ? k0->bblk[i] == k0->dblk
                        : k0->bs[i] == 1 && !k0->bblk[i]))
-            return 1;
+            return 0;
+    return 1;
+}
+
+static int choose_vec(const clrs_problem *p, const kaxis *k, int m,
+                      int acc_f64)
+{
+    const kaxis *k0 = &k[0];
+    if (env_flag("CLRS_GENERIC") || blocked_beyond_0(k, m) ||
+        !operands_vector_ok(p, k0))
+        return 1;
     if (!clrs__gen_dtype_vector_store(p->out.dtype))
         return 1;
     /* A forward index tensor's padding lanes are not ours to write. */
@@ -377,19 +384,15 @@ static int phase_width(const clrs_problem *p, const kaxis *k, int m,
                        int acc_f64)
 {
     const kaxis *k0 = &k[0];
-    int i, V = acc_f64 ? 8 : 16;
+    int V = acc_f64 ? 8 : 16;
     if (env_flag("CLRS_GENERIC") || blocked_beyond_0(k, m) ||
         p->naxes < 1 || k0->slot != p->naxes - 1 || k0->dblk ||
         k0->ds != 1 || p->in.strides[k0->axis] != 1 ||
         p->in.block_axis == k0->axis ||
         (p->has_index && (k0->is != 1 || k0->xblk)) ||
         !clrs__gen_dtype_vector_store(p->out.dtype) || k0->n < V ||
-        p->ax[p->naxes - 1].in < V)
+        p->ax[p->naxes - 1].in < V || !operands_vector_ok(p, k0))
         return 1;
-    for (i = 0; i < p->n_post_ops; ++i)
-        if (p->post_ops[i].kind == CLRS_POST_BINARY && k0->bs[i] != 0 &&
-            !(k0->bs[i] == 1 && !k0->bblk[i]))
-            return 1;
     return V;
 }
 
@@ -418,6 +421,15 @@ static int nt_aligned(const clrs_plan *plan, const kaxis *k, int m, int vec)
     if (k[0].dblk && k[0].ds % vec != 0)
         return 0;
     return 1;
+}
+
+/* Non-temporal stores for an output of `need` bytes written with vec
+ * lanes per work-item. */
+static int want_nt(const clrs_plan *plan, size_t need, const kaxis *k,
+                   int m, int vec)
+{
+    return !env_flag("CLRS_GENERIC") && need >= CLRS_NT_MIN_BYTES &&
+           nt_aligned(plan, k, m, vec);
 }
 
 /* Fills plan->cfg and the shape part of plan->vals. */
@@ -473,17 +485,13 @@ static clrs_status lower(clrs_plan *plan, kaxis *k, int *m)
     c->vec = choose_vec(p, k, *m, c->acc_f64);
     c->tail = c->vec > 1 && k[0].n % c->vec != 0;
     /* The span vector path, until the tap tables turn it down. */
-    plan->nt_scalar = !env_flag("CLRS_GENERIC") &&
-                      plan->need_dst >= CLRS_NT_MIN_BYTES &&
-                      nt_aligned(plan, k, *m, c->vec);
+    plan->nt_scalar = want_nt(plan, plan->need_dst, k, *m, c->vec);
     if (c->vec == 1) {
         int V = phase_width(p, k, *m, c->acc_f64);
         if (V > 1) {
             c->phase = 1;
             c->vec = V;
-            plan->nt_phase = !env_flag("CLRS_GENERIC") &&
-                             plan->need_dst >= CLRS_NT_MIN_BYTES &&
-                             nt_aligned(plan, k, *m, V);
+            plan->nt_phase = want_nt(plan, plan->need_dst, k, *m, V);
         }
     }
     c->npost = p->n_post_ops;
@@ -988,9 +996,7 @@ static clrs_status lower_backward(clrs_plan *plan, kaxis *k, int *m)
         clrs__gen_dtype_vector_store(c->dst) && k0->n >= 2)
         c->vec = vec_width(k0->n, c->acc_f64);
     c->tail = c->vec > 1 && k0->n % c->vec != 0;
-    c->nt = !env_flag("CLRS_GENERIC") &&
-            plan->need_diff_src >= CLRS_NT_MIN_BYTES &&
-            nt_aligned(plan, k, *m, c->vec);
+    c->nt = want_nt(plan, plan->need_diff_src, k, *m, c->vec);
     plan->vals.pad = p->pad_value;
     return CLRS_SUCCESS;
 }
