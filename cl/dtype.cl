@@ -7,9 +7,9 @@
 
 #ifdef CLRS_ROW_f32
 #define CLRS_LD_f32(p, i) ((p)[i])
-#define CLRS_LDV_f32(n, p, i) vload##n(0, (p) + (i))
+#define CLRS_LDV_f32(n, p, i) CLRS_VLOAD(float, n, p, i)
 #define CLRS_ST_f32(p, i, v) ((p)[i] = (float)(v))
-#define CLRS_STV_f32(n, p, i, v) vstore##n(convert_float##n(v), 0, (p) + (i))
+#define CLRS_STV_f32(n, p, i, v) CLRS_VSTORE(float, n, p, i, convert_float##n(v))
 #define CLRS_STNT_f32(p, i, v) CLRS_NT_STORE((float)(v), (p) + (i))
 /* The vector pointer cast needs (p) + (i) aligned to the vector: the plan
  * only asks for this store when every vector's offset is a multiple of n. */
@@ -19,9 +19,9 @@
 
 #ifdef CLRS_ROW_f64
 #define CLRS_LD_f64(p, i) ((p)[i])
-#define CLRS_LDV_f64(n, p, i) vload##n(0, (p) + (i))
+#define CLRS_LDV_f64(n, p, i) CLRS_VLOAD(double, n, p, i)
 #define CLRS_ST_f64(p, i, v) ((p)[i] = (double)(v))
-#define CLRS_STV_f64(n, p, i, v) vstore##n(convert_double##n(v), 0, (p) + (i))
+#define CLRS_STV_f64(n, p, i, v) CLRS_VSTORE(double, n, p, i, convert_double##n(v))
 #define CLRS_STNT_f64(p, i, v) CLRS_NT_STORE((double)(v), (p) + (i))
 #define CLRS_STVNT_f64(n, p, i, v) \
     CLRS_NT_STORE(convert_double##n(v), (__global double##n *)((p) + (i)))
@@ -36,7 +36,8 @@
 #ifdef CLRS_ROW_f16
 #ifdef CLRS_F16_NATIVE
 #define CLRS_LD_f16(p, i) convert_float((p)[i])
-#define CLRS_LDV_f16(n, p, i) convert_float##n(vload##n(0, (p) + (i)))
+CLRS_UTYPES(half, 2)
+#define CLRS_LDV_f16(n, p, i) convert_float##n(CLRS_VLOAD(half, n, p, i))
 #define CLRS_ST_f16(p, i, v) ((p)[i] = convert_half_rte(v))
 #define CLRS_STV_f16(n, p, i, v) \
     vstore##n(convert_half##n##_rte(v), 0, (p) + (i))
@@ -78,8 +79,9 @@ ushort clrs_bf16_d(double v)
 #define CLRS_BF16(v) clrs_bf16_f(v)
 #endif
 #define CLRS_LD_bf16(p, i) as_float((uint)(p)[i] << 16)
+CLRS_UTYPES(ushort, 2)
 #define CLRS_LDV_bf16(n, p, i) \
-    as_float##n(convert_uint##n(vload##n(0, (p) + (i))) << 16)
+    as_float##n(convert_uint##n(CLRS_VLOAD(ushort, n, p, i)) << 16)
 #define CLRS_ST_bf16(p, i, v) ((p)[i] = CLRS_BF16(v))
 #define CLRS_STNT_bf16(p, i, v) CLRS_ST_bf16(p, i, v)
 /* Vectors: the same rounding lane by lane (select takes the quiet NaN
@@ -101,7 +103,7 @@ ushort clrs_bf16_d(double v)
 #else
 #define CLRS_BF16V(n, v) CLRS_BF16_BITSV(n, as_uint##n(v), isnan(v))
 #endif
-#define CLRS_STV_bf16(n, p, i, v) vstore##n(CLRS_BF16V(n, v), 0, (p) + (i))
+#define CLRS_STV_bf16(n, p, i, v) CLRS_VSTORE(ushort, n, p, i, CLRS_BF16V(n, v))
 #define CLRS_STVNT_bf16(n, p, i, v) CLRS_STV_bf16(n, p, i, v)
 #endif
 
@@ -109,25 +111,31 @@ ushort clrs_bf16_d(double v)
  * NaN to 0 (OpenCL C 6.2.3.3), exactly SPEC 1. */
 #ifdef CLRS_ROW_s32
 #define CLRS_LD_s32(p, i) ((p)[i])
-#define CLRS_LDV_s32(n, p, i) vload##n(0, (p) + (i))
+CLRS_UTYPES(int, 4)
+#define CLRS_LDV_s32(n, p, i) CLRS_VLOAD(int, n, p, i)
 #define CLRS_ST_s32(p, i, v) ((p)[i] = convert_int_sat_rte(v))
-#define CLRS_STV_s32(n, p, i, v) vstore##n(convert_int##n##_sat_rte(v), 0, (p) + (i))
+#define CLRS_STV_s32(n, p, i, v) \
+    CLRS_VSTORE(int, n, p, i, convert_int##n##_sat_rte(v))
 #define CLRS_STNT_s32(p, i, v) CLRS_ST_s32(p, i, v)
 #define CLRS_STVNT_s32(n, p, i, v) CLRS_STV_s32(n, p, i, v)
 #endif
 #ifdef CLRS_ROW_s8
 #define CLRS_LD_s8(p, i) ((p)[i])
-#define CLRS_LDV_s8(n, p, i) vload##n(0, (p) + (i))
+CLRS_UTYPES(char, 1)
+#define CLRS_LDV_s8(n, p, i) CLRS_VLOAD(char, n, p, i)
 #define CLRS_ST_s8(p, i, v) ((p)[i] = convert_char_sat_rte(v))
-#define CLRS_STV_s8(n, p, i, v) vstore##n(convert_char##n##_sat_rte(v), 0, (p) + (i))
+#define CLRS_STV_s8(n, p, i, v) \
+    CLRS_VSTORE(char, n, p, i, convert_char##n##_sat_rte(v))
 #define CLRS_STNT_s8(p, i, v) CLRS_ST_s8(p, i, v)
 #define CLRS_STVNT_s8(n, p, i, v) CLRS_STV_s8(n, p, i, v)
 #endif
 #ifdef CLRS_ROW_u8
 #define CLRS_LD_u8(p, i) ((p)[i])
-#define CLRS_LDV_u8(n, p, i) vload##n(0, (p) + (i))
+CLRS_UTYPES(uchar, 1)
+#define CLRS_LDV_u8(n, p, i) CLRS_VLOAD(uchar, n, p, i)
 #define CLRS_ST_u8(p, i, v) ((p)[i] = convert_uchar_sat_rte(v))
-#define CLRS_STV_u8(n, p, i, v) vstore##n(convert_uchar##n##_sat_rte(v), 0, (p) + (i))
+#define CLRS_STV_u8(n, p, i, v) \
+    CLRS_VSTORE(uchar, n, p, i, convert_uchar##n##_sat_rte(v))
 #define CLRS_STNT_u8(p, i, v) CLRS_ST_u8(p, i, v)
 #define CLRS_STVNT_u8(n, p, i, v) CLRS_STV_u8(n, p, i, v)
 #endif

@@ -248,7 +248,7 @@ clrs_status clrs__gen_key(const clrs_gen_config *c, char **key)
     sb_add(&b, " pad=%d off=%s vec=%d tail=%d nt=%d", c->pad_taps,
            off_type(c), c->vec, c->tail, c->nt);
     if (c->phase) {
-        int q, t, l, K = c->fixed[c->nslots - 1];
+        int q, t, l, K = c->ntaps;
         sb_add(&b, " span=%d", c->nspan);
         for (q = 0; q < c->npat; ++q) {
             sb_add(&b, " pat%d=", q);
@@ -345,6 +345,10 @@ static int backward_args(const clrs_gen_config *c, const clrs_gen_values *v,
             arg(args, &n, CLRS_ARG_OFF, "fof", k, v->fof[k], 0);
             arg(args, &n, CLRS_ARG_OFF, "fcd", k, v->fcd[k], 0);
         }
+    }
+    if (c->phase) {
+        arg(args, &n, CLRS_ARG_OFF, "pg", -1, v->pg, 0);
+        arg(args, &n, CLRS_ARG_OFF, "fg", -1, v->fg, 0);
     }
     if (c->recompute && c->pad_taps)
         arg(args, &n, CLRS_ARG_ACC, "pad", -1, 0, v->pad);
@@ -801,35 +805,20 @@ static void emit_lanes(sbuf *b, const char *type, const int *v, int n)
     sb_add(b, ")");
 }
 
-/* Span vector path, the taps of the last slot for a group of c->vec
- * outputs along kernel axis 0: nspan vectors loaded from the group's base
- * (q: the other slots' offset plus pgb; negative under a padding tap of
- * another slot), then per pattern and tap the lanes picked with constant
- * shuffles (shuffle2 over pairs of span vectors, joined by select) and the
- * padding lanes set to pad. Weights are the tap-major table's, so each
- * lane gets exactly the scalar path's weight product. */
-static void emit_phase(sbuf *b, const clrs_gen_config *c, const char *so,
-                       const char *ind, int q)
+/* Span vector path: the nspan vectors of c->vec elements at src + q into
+ * s0, s1, ... (type at); pad: q < 0 means a padding tap of another slot
+ * and every lane is `pad`. */
+static void emit_span_loads(sbuf *b, const clrs_gen_config *c,
+                            const char *at, const char *ind, int pad)
 {
-    const int V = c->vec, n = c->nslots, k = n - 1, K = c->fixed[k];
-    const char *off = off_type(c), *acc = acc_type(c);
+    const int V = c->vec;
     const dtype_row *s = row_of(c->src);
-    char at[16], ut[16], mt[16], ot[16], prev[24], conv[32] = "";
-    int t, j, l, wsum = c->cls == CLRS_GEN_WSUM;
-    int mask[CLRS_GEN_MAX_LANES], sel[CLRS_GEN_MAX_LANES];
+    char conv[32] = "";
+    int j;
 
-    vtype(at, sizeof at, acc, V);
-    vtype(ut, sizeof ut, c->acc_f64 ? "ulong" : "uint", V);
-    vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", V);
-    vtype(ot, sizeof ot, off, V);
-    if (n > 1)
-        snprintf(prev, sizeof prev, "o%d", n - 2);
-    else
-        snprintf(prev, sizeof prev, "%s", so);
-    if (strcmp(s->nat, acc) != 0)
+    if (strcmp(s->nat, acc_type(c)) != 0)
         snprintf(conv, sizeof conv, "convert_%s", at);
-    sb_add(b, "%sconst %s q = %s + pgb;\n", ind, off, prev);
-    if (c->pad_taps) {
+    if (pad) {
         sb_add(b, "%s%s s0", ind, at);
         for (j = 1; j < c->nspan; ++j)
             sb_add(b, ", s%d", j);
@@ -846,57 +835,109 @@ static void emit_phase(sbuf *b, const clrs_gen_config *c, const char *so,
             sb_add(b, "%sconst %s s%d = %s(CLRS_LDV_%s(%d, src, q + %d));\n",
                    ind, at, j, conv, s->name, V, j * V);
     }
+}
+
+/* Whether pattern row r (one tap, c->vec lanes) names any lane. */
+static int pick_used(const clrs_gen_config *c, const signed char *r)
+{
+    int l, used = 0;
+    for (l = 0; l < c->vec; ++l)
+        used |= r[l] >= 0;
+    return used;
+}
+
+/* "v": lane l of the span at r[l], picked with constant shuffles
+ * (shuffle2 over pairs of span vectors, joined by select); lanes with
+ * r[l] < 0 get padval. */
+static void emit_pick(sbuf *b, const clrs_gen_config *c, const signed char *r,
+                      const char *ind, const char *padval)
+{
+    const int V = c->vec;
+    char at[16], ut[16], mt[16];
+    int pair, first = 1, haspad = 0, l;
+    int mask[CLRS_GEN_MAX_LANES], sel[CLRS_GEN_MAX_LANES];
+
+    vtype(at, sizeof at, acc_type(c), V);
+    vtype(ut, sizeof ut, c->acc_f64 ? "ulong" : "uint", V);
+    vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", V);
+    /* Lanes from span vectors 2p and 2p + 1, one pair at a time. */
+    for (pair = 0; 2 * pair < c->nspan; ++pair) {
+        int lo = 2 * pair * V, two = 2 * pair + 1 < c->nspan, used = 0;
+        for (l = 0; l < V; ++l)
+            used |= r[l] >= lo && r[l] < lo + 2 * V;
+        if (!used)
+            continue;
+        if (first)
+            sb_add(b, "%s%s v = ", ind, at);
+        else
+            sb_add(b, "%sv = select(v, ", ind);
+        for (l = 0; l < V; ++l) {
+            int in = r[l] >= lo && r[l] < lo + 2 * V;
+            mask[l] = in ? r[l] - lo : 0;
+            sel[l] = in ? -1 : 0;
+        }
+        if (two)
+            sb_add(b, "shuffle2(s%d, s%d, ", 2 * pair, 2 * pair + 1);
+        else
+            sb_add(b, "shuffle(s%d, ", 2 * pair);
+        emit_lanes(b, ut, mask, V);
+        sb_add(b, ")");
+        if (!first) {
+            sb_add(b, ", ");
+            emit_lanes(b, mt, sel, V);
+            sb_add(b, ")");
+        }
+        sb_add(b, ";\n");
+        first = 0;
+    }
+    for (l = 0; l < V; ++l)
+        haspad |= r[l] < 0;
+    if (first) {
+        sb_add(b, "%sconst %s v = (%s)(%s);\n", ind, at, at, padval);
+    } else if (haspad) {
+        for (l = 0; l < V; ++l)
+            sel[l] = r[l] < 0 ? -1 : 0;
+        sb_add(b, "%sv = select(v, (%s)(%s), ", ind, at, padval);
+        emit_lanes(b, mt, sel, V);
+        sb_add(b, ");\n");
+    }
+}
+
+/* Span vector path, the taps of the last slot for a group of c->vec
+ * outputs along kernel axis 0: nspan vectors loaded from the group's base
+ * (q: the other slots' offset plus pgb; negative under a padding tap of
+ * another slot), then per pattern and tap the lanes picked with constant
+ * shuffles and the padding lanes set to pad. Weights are the tap-major
+ * table's, so each lane gets exactly the scalar path's weight product. */
+static void emit_phase(sbuf *b, const clrs_gen_config *c, const char *so,
+                       const char *ind, int q)
+{
+    const int V = c->vec, n = c->nslots, k = n - 1, K = c->ntaps;
+    const char *off = off_type(c), *acc = acc_type(c);
+    char at[16], mt[16], ot[16], prev[24], ind2[128];
+    int t, l, wsum = c->cls == CLRS_GEN_WSUM;
+    int mask[CLRS_GEN_MAX_LANES];
+
+    vtype(at, sizeof at, acc, V);
+    vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", V);
+    vtype(ot, sizeof ot, off, V);
+    snprintf(ind2, sizeof ind2, "%s        ", ind);
+    if (n > 1)
+        snprintf(prev, sizeof prev, "o%d", n - 2);
+    else
+        snprintf(prev, sizeof prev, "%s", so);
+    sb_add(b, "%sconst %s q = %s + pgb;\n", ind, off, prev);
+    emit_span_loads(b, c, at, ind, c->pad_taps);
     for (t = 0; t < K; ++t) {
         const signed char *r = c->rel[q][t];
-        int pair, first = 1, haspad = 0;
         sb_add(b, "%s    {\n", ind);
-        /* Lanes from span vectors 2p and 2p + 1, one pair at a time. */
-        for (pair = 0; 2 * pair < c->nspan; ++pair) {
-            int lo = 2 * pair * V, two = 2 * pair + 1 < c->nspan, used = 0;
-            for (l = 0; l < V; ++l)
-                used |= r[l] >= lo && r[l] < lo + 2 * V;
-            if (!used)
-                continue;
-            if (first)
-                sb_add(b, "%s        %s v = ", ind, at);
-            else
-                sb_add(b, "%s        v = select(v, ", ind);
-            for (l = 0; l < V; ++l) {
-                int in = r[l] >= lo && r[l] < lo + 2 * V;
-                mask[l] = in ? r[l] - lo : 0;
-                sel[l] = in ? -1 : 0;
-            }
-            if (two)
-                sb_add(b, "shuffle2(s%d, s%d, ", 2 * pair, 2 * pair + 1);
-            else
-                sb_add(b, "shuffle(s%d, ", 2 * pair);
-            emit_lanes(b, ut, mask, V);
-            sb_add(b, ")");
-            if (!first) {
-                sb_add(b, ", ");
-                emit_lanes(b, mt, sel, V);
-                sb_add(b, ")");
-            }
-            sb_add(b, ";\n");
-            first = 0;
-        }
-        for (l = 0; l < V; ++l)
-            haspad |= r[l] < 0;
-        if (first) {
-            sb_add(b, "%s        const %s v = (%s)(pad);\n", ind, at, at);
-        } else if (haspad) {
-            for (l = 0; l < V; ++l)
-                sel[l] = r[l] < 0 ? -1 : 0;
-            sb_add(b, "%s        v = select(v, (%s)(pad), ", ind, at);
-            emit_lanes(b, mt, sel, V);
-            sb_add(b, ");\n");
-        }
+        emit_pick(b, c, r, ind2, "pad");
         if (wsum) {
             sb_add(b, "%s        const %s wv = ", ind, at);
             if (n > 1)
                 sb_add(b, "w%d * ", n - 2);
-            sb_add(b, "vload%d(0, ftab + fw%d + %d * n0 + i0);\n", V, k,
-                   t);
+            sb_add(b, "CLRS_VLOAD(%s, %d, ftab, fw%d + %d * n0 + i0);\n",
+                   acc, V, k, t);
             sb_add(b, "%s        CLRS_WSUM_STEP(acc, wv, v);\n", ind);
         } else {
             sb_add(b, "%s        const %s cv = (%s)(", ind, ot, ot);
@@ -1097,11 +1138,18 @@ static void emit_bwd_offsets(sbuf *b, const clrs_gen_config *c)
             sb_add(b, " + i%d * pl%d", axis_of_slot(c, k), k);
         sb_add(b, ";\n");
     }
-    for (k = 0; k < c->nslots; ++k)
+    /* The span path reads the last slot's range per lane, if at all. */
+    for (k = 0; k < c->nslots - (c->phase ? 1 : 0); ++k)
         sb_add(b,
                "    const %s b%d = itab[st%d + i%d], "
                "e%d = itab[st%d + i%d + 1];\n",
                off, k, k, axis_of_slot(c, k), k, k, axis_of_slot(c, k));
+    if (c->phase)
+        sb_add(b,
+               "    const %s gq = (%s)get_global_id(0);\n"
+               "    const %s pgb = itab[pg + 2 * gq], pgp = itab[pg + 2 * gq "
+               "+ 1];\n",
+               off, off, off);
 }
 
 /* Max recompute: the argmax of forward output (u0, u1, ...) over x, as
@@ -1185,37 +1233,69 @@ static void emit_bwd_argmax(sbuf *b, const clrs_gen_config *c, int w,
         sb_add(b, "%*s}\n", in0 + 4 * (k - 1), "");
 }
 
-/* One diff_src element (w == 1) or w consecutive ones along axis 0. */
-static void emit_bwd_body(sbuf *b, const clrs_gen_config *c, int w,
-                          const char *so, const char *dof, const char *io,
-                          const char *xo)
+/* Backward span vector path: the last slot's entries for a group of
+ * c->vec diff_src elements, pattern q. The nspan diff_dst vectors from
+ * the group's base (plus the other slots' offset), then per entry the
+ * lanes picked with constant shuffles; lanes past their last entry pick
+ * 0 with weight 0. Each lane adds its entries in the scalar gather's
+ * order, with the same weight products. */
+static void emit_bwd_phase(sbuf *b, const clrs_gen_config *c, const char *so,
+                           const char *ind, int q)
+{
+    const int V = c->vec, n = c->nslots, T = c->ntaps;
+    const char *off = off_type(c);
+    char at[16], prev[24], ind2[128];
+    int t;
+
+    vtype(at, sizeof at, acc_type(c), V);
+    snprintf(ind2, sizeof ind2, "%s    ", ind);
+    if (n > 1)
+        snprintf(prev, sizeof prev, "o%d", n - 2);
+    else
+        snprintf(prev, sizeof prev, "%s", so);
+    sb_add(b, "%sconst %s q = %s + pgb;\n", ind, off, prev);
+    emit_span_loads(b, c, at, ind, 0);
+    for (t = 0; t < T; ++t) {
+        if (!pick_used(c, c->rel[q][t]))
+            continue;
+        sb_add(b, "%s{\n", ind);
+        emit_pick(b, c, c->rel[q][t], ind2, "0");
+        if (n > 1)
+            sb_add(b, "%sconst %s wv = w%d * g%d;\n", ind2, at, n - 2, t);
+        else
+            sb_add(b, "%sconst %s wv = g%d;\n", ind2, at, t);
+        sb_add(b, "%sCLRS_WSUM_STEP(acc, wv, v);\n", ind2);
+        sb_add(b, "%s}\n", ind);
+    }
+}
+
+/* The gather of one diff_src element (w == 1) or w consecutive ones into
+ * the declared acc: the loop nest over every slot's transposed entries,
+ * the last slot's replaced by pattern q's shuffles on the span path. */
+static void emit_bwd_reduce(sbuf *b, const clrs_gen_config *c, int w,
+                            const char *so, const char *io, const char *xo,
+                            int q)
 {
     const char *off = off_type(c), *acc = acc_type(c);
-    const dtype_row *s = row_of(c->src), *d = row_of(c->dst);
+    const dtype_row *s = row_of(c->src);
     char at[16], mt[16], ind[96], ld[96], conv[32] = "", ok[24], code[24];
     int n = c->nslots, k, wsum = c->cls == CLRS_GEN_WSUM;
     int window = c->has_index && !c->plane;
+    int phase = c->phase && w > 1, nloops = phase ? n - 1 : n;
 
     vtype(at, sizeof at, acc, w);
     vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", w);
-    sb_add(b, "    {\n");
-    if (c->accumulate) {
-        /* beta = 1: the old diff_src is the first term of the sum. */
-        if (strcmp(d->nat, acc) != 0 && w > 1)
-            snprintf(conv, sizeof conv, "convert_%s%d", acc, w);
-        else if (strcmp(d->nat, acc) != 0)
-            snprintf(conv, sizeof conv, "convert_%s", acc);
-        if (w > 1)
-            sb_add(b, "        %s acc = %s(CLRS_LDV_%s(%d, dst, %s));\n", at,
-                   conv, d->name, w, dof);
-        else
-            sb_add(b, "        %s acc = %s(CLRS_LD_%s(dst, %s));\n", at, conv,
-                   d->name, dof);
-        conv[0] = '\0';
-    } else {
-        sb_add(b, "        %s acc = (%s)(0);\n", at, at);
+    /* The group's weights, once for every entry of the other slots. */
+    if (phase) {
+        int t;
+        for (t = 0; t < c->ntaps; ++t)
+            if (pick_used(c, c->rel[q][t]))
+                sb_add(b,
+                       "        const %s g%d = CLRS_VLOAD(%s, %d, ftab, fg + "
+                       "(gq * %d + %d) * %d);\n",
+                       at, t, acc, w, c->ntaps, t, w);
     }
-    for (k = 0; k < n; ++k) {
+    for (k = 0; k < nloops; ++k) {
         snprintf(ind, sizeof ind, "%*s", 8 + 4 * k, "");
         sb_add(b, "%sfor (%s t%d = b%d; t%d < e%d; ++t%d) {\n", ind, off, k,
                k, k, k, k);
@@ -1244,6 +1324,13 @@ static void emit_bwd_body(sbuf *b, const clrs_gen_config *c, int w,
         if (c->recompute)
             sb_add(b, "%s    const %s u%d = itab[cd%d + t%d];\n", ind, off, k,
                    k, k);
+    }
+    if (phase) {
+        snprintf(ind, sizeof ind, "%*s", 8 + 4 * nloops, "");
+        emit_bwd_phase(b, c, so, ind, q);
+        for (k = nloops; k > 0; --k)
+            sb_add(b, "%*s}\n", 8 + 4 * (k - 1), "");
+        return;
     }
     snprintf(ind, sizeof ind, "%*s", 8 + 4 * n, "");
     {
@@ -1308,6 +1395,48 @@ static void emit_bwd_body(sbuf *b, const clrs_gen_config *c, int w,
     }
     for (k = n; k > 0; --k)
         sb_add(b, "%*s}\n", 8 + 4 * (k - 1), "");
+}
+
+/* One diff_src element (w == 1) or w consecutive ones along axis 0. On
+ * the span path each pattern has its own gather and one store follows
+ * them all (see emit_body). */
+static void emit_bwd_body(sbuf *b, const clrs_gen_config *c, int w,
+                          const char *so, const char *dof, const char *io,
+                          const char *xo)
+{
+    const char *acc = acc_type(c);
+    const dtype_row *d = row_of(c->dst);
+    char at[16], conv[32] = "";
+    int q, npat = c->phase && w > 1 ? c->npat : 1;
+
+    vtype(at, sizeof at, acc, w);
+    sb_add(b, "    {\n");
+    if (c->accumulate) {
+        /* beta = 1: the old diff_src is the first term of the sum. */
+        if (strcmp(d->nat, acc) != 0 && w > 1)
+            snprintf(conv, sizeof conv, "convert_%s%d", acc, w);
+        else if (strcmp(d->nat, acc) != 0)
+            snprintf(conv, sizeof conv, "convert_%s", acc);
+        if (w > 1)
+            sb_add(b, "        %s acc = %s(CLRS_LDV_%s(%d, dst, %s));\n", at,
+                   conv, d->name, w, dof);
+        else
+            sb_add(b, "        %s acc = %s(CLRS_LD_%s(dst, %s));\n", at, conv,
+                   d->name, dof);
+    } else {
+        sb_add(b, "        %s acc = (%s)(0);\n", at, at);
+    }
+    for (q = 0; q < npat; ++q) {
+        if (npat > 1 && q == 0)
+            sb_add(b, "        if (pgp == 0) {\n");
+        else if (npat > 1 && q + 1 < npat)
+            sb_add(b, "        } else if (pgp == %d) {\n", q);
+        else if (npat > 1)
+            sb_add(b, "        } else {\n");
+        emit_bwd_reduce(b, c, w, so, io, xo, q);
+    }
+    if (npat > 1)
+        sb_add(b, "        }\n");
     emit_store(b, c, w, dof, "acc");
     sb_add(b, "    }\n");
 }
@@ -1316,7 +1445,23 @@ static void emit_backward(sbuf *b, const clrs_gen_config *c)
 {
     emit_indices(b, c);
     emit_bwd_offsets(b, c);
-    if (c->vec > 1 && c->tail) {
+    if (c->phase) {
+        /* Groups without a pattern go lane by lane: the scalar gather of
+         * diff_src element i0 + l along the last slot. */
+        const char *off = off_type(c);
+        int k = c->nslots - 1;
+        sb_add(b, "    if (pgp >= 0) {\n");
+        emit_bwd_body(b, c, c->vec, "sob", "dof", "iob", "xob");
+        sb_add(b, "    } else {\n");
+        sb_add(b, "    for (%s l = 0; l < %d && i0 + l < n0; ++l) {\n", off,
+               c->vec);
+        sb_add(b,
+               "    const %s b%d = itab[st%d + i0 + l], "
+               "e%d = itab[st%d + i0 + l + 1];\n",
+               off, k, k, k, k);
+        emit_bwd_body(b, c, 1, "sob", "(dof + l)", "iob", "xob");
+        sb_add(b, "    }\n    }\n");
+    } else if (c->vec > 1 && c->tail) {
         sb_add(b, "    if (i0 + %d <= n0) {\n", c->vec);
         emit_bwd_body(b, c, c->vec, "sob", "dof", "iob", "xob");
         sb_add(b, "    } else {\n");

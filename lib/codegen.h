@@ -100,10 +100,20 @@ typedef struct clrs_gen_config {
      * patterns; the other groups (edges, partial groups, irregular
      * scales) take one lane at a time. rel: the input index of lane l's
      * tap t minus the group base, -1 for a padding tap; code: its window
-     * position (max pooling index codes). */
+     * position (max pooling index codes).
+     * Backward (weighted sum): the same over the transposed taps. A group
+     * is vec consecutive diff_src elements, its span the diff_dst
+     * elements that read them; rel[t][l] is lane l's t-th entry (by
+     * increasing output index, as the scalar gather sums them) minus the
+     * base, -1 past the lane's last entry. Weights come from a group-major
+     * table (vals.fg). */
     int phase;
     int nspan; /* 1..4 */
     int npat;  /* 1..CLRS_GEN_MAX_PAT */
+    /* Taps per lane in a pattern, 1..CLRS_GEN_MAX_FIXED: forward the
+     * slot's fixed count; backward the most transposed entries a lane of
+     * a pattern has (its shorter lanes end in -1 entries). */
+    int ntaps;
     signed char rel[CLRS_GEN_MAX_PAT][CLRS_GEN_MAX_FIXED][CLRS_GEN_MAX_LANES];
     signed char code[CLRS_GEN_MAX_PAT][CLRS_GEN_MAX_FIXED]
                     [CLRS_GEN_MAX_LANES];
@@ -162,6 +172,8 @@ typedef struct clrs_gen_values {
     double pa[CLRS_MAX_POST_OPS], pb[CLRS_MAX_POST_OPS];
     int64_t pg; /* span vector path: itab position of the group table
                    (base input index and pattern, -1: lane by lane) */
+    int64_t fg; /* backward span vector path: ftab position of the group
+                   weights, [group][entry][lane], 0 past a lane's end */
     double pad;                /* value of a padding tap */
     double empty;              /* output with no taps (crop extrapolation) */
 } clrs_gen_values;

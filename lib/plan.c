@@ -591,6 +591,7 @@ static void phase_off(clrs_plan *plan)
     c->tail = 0;
     c->nspan = 0;
     c->npat = 0;
+    c->ntaps = 0;
     memset(c->rel, 0, sizeof c->rel);
     memset(c->code, 0, sizeof c->code);
     for (i = 0; i < c->npost; ++i)
@@ -710,6 +711,7 @@ static clrs_status phase_tables(clrs_plan *plan, int k,
     if (covered * 2 < G)
         goto off;
     c->npat = nkeep;
+    c->ntaps = K;
     plan->span_coverage = (double)covered / (double)G;
     st = grow(t, (size_t)(2 * G), 0);
     if (st != CLRS_SUCCESS)
@@ -935,6 +937,25 @@ static int lower_axes_bwd(const clrs_problem *p, kaxis *k)
     return merge_axes(k, m, p->has_index);
 }
 
+/* Span vector path candidate (backward): kernel axis 0 is the last
+ * resampled slot, with unit stride in diff_src and diff_dst and no block,
+ * and at least one whole group of diff_src elements and of diff_dst
+ * elements. Returns the group width, 1 when not a candidate. */
+static int phase_width_bwd(const clrs_problem *p, const kaxis *k, int m,
+                           int acc_f64)
+{
+    const kaxis *k0 = &k[0];
+    int V = acc_f64 ? 8 : 16;
+    if (env_flag("CLRS_GENERIC") || blocked_beyond_0(k, m) ||
+        p->naxes < 1 || k0->slot != p->naxes - 1 || k0->dblk ||
+        k0->ds != 1 || p->out.strides[k0->axis] != 1 ||
+        p->out.block_axis == k0->axis ||
+        !clrs__gen_dtype_vector_store(p->in.dtype) || k0->n < V ||
+        p->ax[p->naxes - 1].out < V)
+        return 1;
+    return V;
+}
+
 /* Fills plan->cfg and the shape part of plan->vals for a backward plan. */
 static clrs_status lower_backward(clrs_plan *plan, kaxis *k, int *m)
 {
@@ -996,9 +1017,161 @@ static clrs_status lower_backward(clrs_plan *plan, kaxis *k, int *m)
         clrs__gen_dtype_vector_store(c->dst) && k0->n >= 2)
         c->vec = vec_width(k0->n, c->acc_f64);
     c->tail = c->vec > 1 && k0->n % c->vec != 0;
-    c->nt = want_nt(plan, plan->need_diff_src, k, *m, c->vec);
+    plan->nt_scalar = want_nt(plan, plan->need_diff_src, k, *m, c->vec);
+    /* The span vector path, until the tap tables turn it down. */
+    if (c->vec == 1 && c->cls == CLRS_GEN_WSUM) {
+        int V = phase_width_bwd(p, k, *m, c->acc_f64);
+        if (V > 1) {
+            c->phase = 1;
+            c->vec = V;
+            plan->nt_phase = want_nt(plan, plan->need_diff_src, k, *m, V);
+        }
+    }
+    c->nt = c->phase ? plan->nt_phase : plan->nt_scalar;
     plan->vals.pad = p->pad_value;
     return CLRS_SUCCESS;
+}
+
+/* Backward span vector path: slot k's group table and group-major
+ * weights from its transposed taps, or the path turned down (phase_off)
+ * when too few groups of diff_src elements share a pattern. */
+static clrs_status phase_tables_bwd(clrs_plan *plan, int k,
+                                    const clrs_ttaplist *tt, tables *t)
+{
+    const clrs_problem *p = &plan->problem;
+    clrs_gen_config *c = &plan->cfg;
+    const int V = c->vec;
+    const int64_t O = p->ax[k].out, I = p->ax[k].in, G = (I + V - 1) / V;
+    phase_pat *cand = NULL, cur;
+    int64_t *base = NULL, g, maxr = 0, covered = 0, i0;
+    int *which = NULL, ncand = 0, count[PHASE_CANDIDATES] = {0};
+    int id[PHASE_CANDIDATES], nkeep = 0, T = 0;
+    int i, l, e;
+    clrs_status st = CLRS_SUCCESS;
+
+    if (V > CLRS_GEN_MAX_LANES) {
+        phase_off(plan);
+        return CLRS_SUCCESS;
+    }
+    base = malloc((size_t)G * sizeof *base);
+    which = malloc((size_t)G * sizeof *which);
+    cand = malloc(PHASE_CANDIDATES * sizeof *cand);
+    if (!base || !which || !cand) {
+        st = clrs__error(CLRS_ERR_OUT_OF_MEMORY,
+                         "out of memory for %" PRId64 " vector groups", G);
+        goto out;
+    }
+    /* Pass 1: each whole group's diff_dst range (-1: no pattern). */
+    for (g = 0; g < G; ++g) {
+        int64_t lo = INT64_MAX, hi = -1;
+        which[g] = -1;
+        base[g] = -1;
+        if ((g + 1) * V > I)
+            continue;
+        for (l = 0; l < V; ++l) {
+            int64_t b = tt->start[g * V + l], n = tt->start[g * V + l + 1] - b;
+            if (n > CLRS_GEN_MAX_FIXED)
+                lo = -2;
+            for (e = 0; e < (int)n && lo != -2; ++e) {
+                int64_t o = tt->t[b + e].o;
+                if (o < lo)
+                    lo = o;
+                if (o > hi)
+                    hi = o;
+            }
+        }
+        if (lo == -2)
+            continue;
+        if (hi < 0)
+            lo = hi = 0; /* no entries at all */
+        if (hi - lo + 1 > 4 * (int64_t)V)
+            continue;
+        base[g] = lo;
+        which[g] = 0;
+        if (hi - lo + 1 > maxr)
+            maxr = hi - lo + 1;
+    }
+    c->nspan = (int)((maxr + V - 1) / V);
+    if (c->nspan < 1)
+        c->nspan = 1;
+    if (O < (int64_t)c->nspan * V)
+        goto off;
+    /* Pass 2: patterns relative to the base, moved back where the loads
+     * would pass the end of the axis. */
+    for (g = 0; g < G; ++g) {
+        if (which[g] < 0)
+            continue;
+        if (base[g] + (int64_t)c->nspan * V > O)
+            base[g] = O - (int64_t)c->nspan * V;
+        memset(&cur, 0, sizeof cur);
+        memset(cur.rel, -1, sizeof cur.rel);
+        for (l = 0; l < V; ++l) {
+            int64_t b = tt->start[g * V + l], n = tt->start[g * V + l + 1] - b;
+            for (e = 0; e < (int)n; ++e)
+                cur.rel[e][l] = (signed char)(tt->t[b + e].o - base[g]);
+        }
+        for (i = 0; i < ncand; ++i)
+            if (memcmp(&cand[i], &cur, sizeof cur) == 0)
+                break;
+        if (i == ncand && ncand < PHASE_CANDIDATES)
+            cand[ncand++] = cur;
+        which[g] = i < ncand ? i : -1;
+        if (which[g] >= 0)
+            ++count[i];
+    }
+    /* The most frequent patterns (first seen first among equals). */
+    for (i = 0; i < PHASE_CANDIDATES; ++i)
+        id[i] = -1;
+    while (nkeep < CLRS_GEN_MAX_PAT) {
+        int best = -1;
+        for (i = 0; i < ncand; ++i)
+            if (count[i] > 0 && (best < 0 || count[i] > count[best]))
+                best = i;
+        if (best < 0)
+            break;
+        id[best] = nkeep;
+        memcpy(c->rel[nkeep], cand[best].rel, sizeof cand[best].rel);
+        for (e = 0; e < CLRS_GEN_MAX_FIXED; ++e)
+            for (l = 0; l < V; ++l)
+                if (cand[best].rel[e][l] >= 0 && e + 1 > T)
+                    T = e + 1;
+        covered += count[best];
+        count[best] = 0;
+        ++nkeep;
+    }
+    if (covered * 2 < G || T < 1)
+        goto off;
+    c->npat = nkeep;
+    c->ntaps = T;
+    plan->span_coverage = (double)covered / (double)G;
+    st = grow(t, (size_t)(2 * G), (size_t)(G * T * V));
+    if (st != CLRS_SUCCESS)
+        goto out;
+    plan->vals.pg = (int64_t)t->ni;
+    plan->vals.fg = (int64_t)t->nf;
+    for (g = 0; g < G; ++g) {
+        int q = which[g] >= 0 ? id[which[g]] : -1;
+        t->i[t->ni++] = q >= 0 ? base[g] : 0;
+        t->i[t->ni++] = q;
+        for (e = 0; e < T; ++e)
+            for (l = 0; l < V; ++l) {
+                int64_t b = 0, n = 0;
+                i0 = g * V + l;
+                if (q >= 0) {
+                    b = tt->start[i0];
+                    n = tt->start[i0 + 1] - b;
+                }
+                t->f[t->nf++] = e < n ? tt->t[b + e].w : 0.0;
+            }
+    }
+    goto out;
+off:
+    phase_off(plan);
+out:
+    free(base);
+    free(which);
+    free(cand);
+    return st;
 }
 
 /* Slot k's backward tables: transposed starts by input index, then per
@@ -1063,6 +1236,14 @@ static clrs_status slot_tables_bwd(clrs_plan *plan, int k, tables *t,
         plan->vals.fw[k] = (int64_t)t->nf;
         for (e = 0; e < tt.n; ++e)
             t->f[t->nf++] = tt.t[e].w;
+    }
+    if (c->phase && k == p->naxes - 1) {
+        st = phase_tables_bwd(plan, k, &tt, t);
+        if (st != CLRS_SUCCESS) {
+            clrs__taplist_free(&tl);
+            clrs__ttaplist_free(&tt);
+            return st;
+        }
     }
     if (c->recompute) {
         plan->vals.fst[k] = (int64_t)t->ni;

@@ -1,7 +1,7 @@
-/* The forward span vector path (channels-first, lanes along the innermost
+/* The span vector path (channels-first, lanes along the innermost
  * resampled axis W, taps picked by constant shuffles from contiguous
- * loads) on the device against the CPU reference, and the plan info that
- * says which path a plan took. Each case is two points: the values (run
+ * loads), forward and backward, on the device against the CPU reference,
+ * and the plan info that says which path a plan took. Each case is two points: the values (run
  * twice into poisoned, fenced buffers by td_forward, then compared with
  * clrs_reference_forward: exactly for nearest and max, index tensors
  * included, within SPEC 7 tolerances for the weighted sums) and the path
@@ -18,6 +18,12 @@
  * (tf_crop_and_resize extrapolation; cubic exclude_outside, average
  * pooling excluding padding and antialias, whose edge outputs have fewer
  * taps), CLRS_GENERIC=1.
+ * Backward (the weighted sums; diff_src against clrs_reference_backward,
+ * run twice with identical bits): linear, nearest, cubic (exclude_outside
+ * too), antialias and average pooling, up and down, partial last groups,
+ * inputs without entries, accumulate, f16, bf16, f64, rank 1 and 3, a
+ * 16 MiB diff_src; off the path: entries spread over more than 4 vectors
+ * (4x up), channels-last, short W, CLRS_GENERIC=1.
  *   CLRS_TEST_SEED=S        reruns case S alone (of the list being run)
  *   --oclgrind-subset (or CLRS_TEST_OCLGRIND_SUBSET=1): a few cases at the
  *   smallest sizes that still take the path, for test_oclgrind.sh. */
@@ -69,7 +75,12 @@ typedef struct scase {
     /* SPAN only: the last group is partial, so not every group can take
      * a pattern (coverage < 1). */
     int partial;
+    /* Backward (BWD, BWD_ACC: accumulate into diff_src): in and out are
+     * then diff_src's and diff_dst's dims, sdt and ddt their dtypes. */
+    int bwd;
 } scase;
+
+enum { FWD = 0, BWD = 1, BWD_ACC = 2 };
 
 #define NCHW(n, c, h, w) 4, {n, c, h, w}
 #define F32 CLRS_F32, CLRS_F32
@@ -251,6 +262,90 @@ static const scase cases[] = {
     {.name = "linear 2x up 1x16x256x256 -> 512x512 (16 MiB dst)",
      .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 16, 256, 256),
      .out = {1, 16, 512, 512}, .want = EX_SPAN},
+    /* 19: backward, the gather along W: groups of 16 diff_src elements,
+     * each lane's transposed entries picked from diff_dst spans. */
+    {.name = "bwd linear 2x up half_pixel W 64->128 H 4->8",
+     .mode = CLRS_MODE_LINEAR, F32, NCHW(2, 3, 4, 64),
+     .out = {2, 3, 8, 128}, .want = EX_SPAN, .bwd = BWD},
+    {.name = "bwd linear 2x up W 60->120 (partial last group)",
+     .mode = CLRS_MODE_LINEAR, F32, NCHW(2, 2, 3, 60),
+     .out = {2, 2, 6, 120}, .want = EX_SPAN, .partial = 1, .bwd = BWD},
+    {.name = "bwd linear 2x up W 64->128 accumulate",
+     .mode = CLRS_MODE_LINEAR, F32, NCHW(2, 2, 3, 64),
+     .out = {2, 2, 6, 128}, .want = EX_SPAN, .bwd = BWD_ACC},
+    {.name = "bwd linear 2x down W 128->64", .mode = CLRS_MODE_LINEAR, F32,
+     NCHW(2, 2, 6, 128), .out = {2, 2, 3, 64}, .want = EX_SPAN,
+     .bwd = BWD},
+    {.name = "bwd linear 4x down W 256->64 (inputs without entries)",
+     .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 2, 4, 256),
+     .out = {1, 2, 2, 64}, .want = EX_SPAN, .bwd = BWD},
+    {.name = "bwd linear 3x up W 40->120 (4 spans)",
+     .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 3, 2, 40),
+     .out = {1, 3, 4, 120}, .want = EX_SPAN, .partial = 1, .bwd = BWD},
+    {.name = "bwd linear 1.5x up W 64->96", .mode = CLRS_MODE_LINEAR, F32,
+     NCHW(2, 2, 4, 64), .out = {2, 2, 6, 96}, .want = EX_SPAN, .bwd = BWD},
+    {.name = "bwd nearest 2x up asymmetric floor W 64->128",
+     .mode = CLRS_MODE_NEAREST, F32, NCHW(1, 3, 3, 64),
+     .out = {1, 3, 6, 128}, .coord = CLRS_COORD_ASYMMETRIC,
+     .rounding = CLRS_ROUND_FLOOR + 1, .want = EX_SPAN, .bwd = BWD},
+    {.name = "bwd nearest 3x down W 96->32 (one input in three)",
+     .mode = CLRS_MODE_NEAREST, F32, NCHW(2, 2, 3, 96),
+     .out = {2, 2, 3, 32}, .want = EX_SPAN, .bwd = BWD},
+    {.name = "bwd cubic 2x up half_pixel W 64->128", .mode = CLRS_MODE_CUBIC,
+     F32, NCHW(1, 2, 4, 64), .out = {1, 2, 8, 128}, .want = EX_SPAN,
+     .bwd = BWD},
+    /* Variable tap counts forward are only edge groups backward. */
+    {.name = "bwd cubic 2x up exclude_outside W 48->96",
+     .mode = CLRS_MODE_CUBIC, F32, NCHW(2, 2, 3, 48), .out = {2, 2, 5, 96},
+     .exclude_outside = 1, .want = EX_SPAN, .bwd = BWD},
+    {.name = "bwd linear 2x down antialias W 128->64",
+     .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 2, 4, 128),
+     .out = {1, 2, 2, 64}, .antialias = 1, .want = EX_SPAN, .bwd = BWD},
+    {.name = "bwd avg include padding k3 s2 pad 1 W 100->50",
+     .mode = CLRS_MODE_AVG_INCLUDE_PADDING, F32, NCHW(2, 2, 5, 100),
+     .hk = 3, .hs = 2, .hp = 1, .wk = 3, .ws = 2, .wp = 1, .want = EX_SPAN,
+     .partial = 1, .bwd = BWD},
+    {.name = "bwd avg exclude padding k3 s2 pad 1 W 96->48",
+     .mode = CLRS_MODE_AVG_EXCLUDE_PADDING, F32, NCHW(2, 2, 5, 96),
+     .hk = 3, .hs = 2, .hp = 1, .wk = 3, .ws = 2, .wp = 1, .want = EX_SPAN,
+     .bwd = BWD},
+    {.name = "bwd linear 2x up f16 <- f16", .mode = CLRS_MODE_LINEAR,
+     .sdt = CLRS_F16, .ddt = CLRS_F16, NCHW(2, 2, 3, 64),
+     .out = {2, 2, 6, 128}, .want = EX_SPAN, .bwd = BWD},
+    {.name = "bwd linear 2x up bf16 <- f32", .mode = CLRS_MODE_LINEAR,
+     .sdt = CLRS_BF16, .ddt = CLRS_F32, NCHW(2, 2, 3, 64),
+     .out = {2, 2, 6, 128}, .want = EX_SPAN, .bwd = BWD},
+    {.name = "bwd linear 2x up f64 <- f64 (8 lanes) accumulate",
+     .mode = CLRS_MODE_LINEAR, .sdt = CLRS_F64, .ddt = CLRS_F64,
+     NCHW(2, 2, 3, 64), .out = {2, 2, 6, 128}, .want = EX_SPAN,
+     .bwd = BWD_ACC},
+    {.name = "bwd linear 2x up rank 1 W 64->128", .mode = CLRS_MODE_LINEAR,
+     F32, 1, {64}, .out = {128}, .want = EX_SPAN, .bwd = BWD},
+    {.name = "bwd linear 2x up rank 3 NCW 64->128", .mode = CLRS_MODE_LINEAR,
+     F32, 3, {2, 3, 64}, .out = {2, 3, 128}, .want = EX_SPAN, .bwd = BWD},
+    {.name = "bwd linear 2x down 1x16x512x512 <- 256x256 (16 MiB diff_src)",
+     .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 16, 512, 512),
+     .out = {1, 16, 256, 256}, .want = EX_SPAN, .bwd = BWD},
+    /* 20: backward off the span path. */
+    {.name = "bwd linear 4x up W 32->128 (entries span more than 4 "
+             "vectors)",
+     .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 2, 3, 32), .out = {1, 2, 6, 128},
+     .want = EX_NOT_SPAN, .bwd = BWD},
+    {.name = "bwd linear 2x up channels-last (axb)", .mode = CLRS_MODE_LINEAR,
+     F32, NCHW(2, 8, 3, 64), .out = {2, 8, 6, 128}, .axb = 1,
+     .want = EX_AXIS, .bwd = BWD},
+    {.name = "bwd linear down W 40->15 (W out < 16)",
+     .mode = CLRS_MODE_LINEAR, F32, NCHW(2, 2, 3, 40), .out = {2, 2, 6, 15},
+     .want = EX_NOT_SPAN, .bwd = BWD},
+    {.name = "bwd linear 2x up W 6->12 (W in < 16)", .mode = CLRS_MODE_LINEAR,
+     F32, NCHW(2, 2, 3, 6), .out = {2, 2, 6, 12}, .want = EX_NOT_SPAN,
+     .bwd = BWD},
+    {.name = "bwd linear W 37->100 (irregular scale)",
+     .mode = CLRS_MODE_LINEAR, F32, NCHW(2, 2, 3, 37),
+     .out = {2, 2, 6, 100}, .want = EX_ANY, .bwd = BWD},
+    {.name = "bwd linear 2x up CLRS_GENERIC=1", .mode = CLRS_MODE_LINEAR,
+     F32, NCHW(2, 3, 4, 64), .out = {2, 3, 8, 128}, .generic = 1,
+     .want = EX_NONE, .bwd = BWD},
 };
 #define NCASES ((int)(sizeof cases / sizeof cases[0]))
 
@@ -284,6 +379,23 @@ static const scase subset_cases[] = {
     {.name = "linear 2x up + mul per-channel operand W 16->32",
      .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 1, 2, 16),
      .out = {1, 1, 2, 32}, .post = PO_MUL_CHANNEL, .want = EX_SPAN},
+    {.name = "bwd linear 2x up W 16->32", .mode = CLRS_MODE_LINEAR, F32,
+     NCHW(1, 1, 2, 16), .out = {1, 1, 2, 32}, .want = EX_SPAN, .bwd = BWD},
+    {.name = "bwd cubic 2x up W 16->32 accumulate", .mode = CLRS_MODE_CUBIC,
+     F32, NCHW(1, 1, 2, 16), .out = {1, 1, 2, 32}, .want = EX_SPAN,
+     .bwd = BWD_ACC},
+    {.name = "bwd nearest 3x down W 48->16", .mode = CLRS_MODE_NEAREST, F32,
+     NCHW(1, 1, 2, 48), .out = {1, 1, 2, 16}, .want = EX_SPAN, .bwd = BWD},
+    {.name = "bwd avg exclude padding k3 s2 pad 1 W 40->20",
+     .mode = CLRS_MODE_AVG_EXCLUDE_PADDING, F32, NCHW(1, 1, 2, 40),
+     .hk = 1, .hs = 1, .wk = 3, .ws = 2, .wp = 1, .want = EX_SPAN,
+     .partial = 1, .bwd = BWD},
+    {.name = "bwd linear 2x up f16 <- f16 W 16->32",
+     .mode = CLRS_MODE_LINEAR, .sdt = CLRS_F16, .ddt = CLRS_F16,
+     NCHW(1, 1, 2, 16), .out = {1, 1, 2, 32}, .want = EX_SPAN, .bwd = BWD},
+    {.name = "bwd linear 2x up f64 <- f64 W 8->16 (8 lanes)",
+     .mode = CLRS_MODE_LINEAR, .sdt = CLRS_F64, .ddt = CLRS_F64,
+     NCHW(1, 1, 2, 8), .out = {1, 1, 2, 16}, .want = EX_SPAN, .bwd = BWD},
 };
 #define NSUBSET ((int)(sizeof subset_cases / sizeof subset_cases[0]))
 
@@ -541,8 +653,12 @@ static int plan_info(const scase *c, casemem *m, clrs_plan_info *info)
     clrs_status st;
     if (c->generic)
         setenv("CLRS_GENERIC", "1", 1);
-    st = clrs_plan_create_forward(&plan, env.ctx, m->op, m->sd, m->dd,
-                                  c->index ? m->id : NULL);
+    if (c->bwd)
+        st = clrs_plan_create_backward(&plan, env.ctx, m->op, m->sd, m->dd,
+                                       NULL, NULL);
+    else
+        st = clrs_plan_create_forward(&plan, env.ctx, m->op, m->sd, m->dd,
+                                      c->index ? m->id : NULL);
     if (c->generic)
         unsetenv("CLRS_GENERIC");
     if (st != CLRS_SUCCESS) {
@@ -619,6 +735,67 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* Backward: diff_dst (m->y) k/16 in [1, 3], diff_src (m->x) from the
+ * device against clrs_reference_backward, run twice (td_backward: the
+ * same bits both times); accumulate adds to a k/16 diff_src. */
+static void run_backward(const scase *c, casemem *m, tu_rng *r,
+                         const char *head, double tol)
+{
+    clrs_host_args ha;
+    clrs_status st;
+    td_result res;
+    tu_buf init;
+    int64_t bad = 0;
+    int ok;
+
+    memset(&init, 0, sizeof init);
+    tu_fill_sixteenths(&m->y, r, 16, 48);
+    if (c->bwd == BWD_ACC) {
+        if (tu_buf_alloc(&init, m->sd)) {
+            tap_ok(0, "%s: setup: out of memory", head);
+            return;
+        }
+        tu_fill_sixteenths(&init, r, 8, 32);
+    }
+    /* The reference's diff_src. */
+    {
+        tu_buf ref;
+        memset(&ref, 0, sizeof ref);
+        if (tu_buf_alloc(&ref, m->sd)) {
+            tap_ok(0, "%s: setup: out of memory", head);
+            tu_buf_free(&init);
+            return;
+        }
+        if (c->bwd == BWD_ACC)
+            tu_copy(&ref, &init);
+        memset(&ha, 0, sizeof ha);
+        ha.diff_dst = m->y.data;
+        ha.diff_src = ref.data;
+        st = clrs_reference_backward(m->op, m->sd, m->dd, NULL, NULL, &ha);
+        if (st != CLRS_SUCCESS) {
+            tap_ok(0, "%s: reference: %s: %s", head, clrs_status_name(st),
+                   clrs_last_error());
+            tu_buf_free(&ref);
+            tu_buf_free(&init);
+            return;
+        }
+        if (c->generic)
+            setenv("CLRS_GENERIC", "1", 1);
+        ok = td_backward(&env, m->op, &m->y, &m->x, NULL, NULL,
+                         c->bwd == BWD_ACC ? &init : NULL, &ref, &res);
+        if (c->generic)
+            unsetenv("CLRS_GENERIC");
+        if (res.plan_status == CLRS_SUCCESS &&
+            res.exec_status == CLRS_SUCCESS && !res.cl_error)
+            bad = compare(&m->x, &ref, tol, 0, "diff_src");
+        tu_buf_free(&ref);
+    }
+    tap_ok(ok && bad == 0,
+           "%s: %s reference (tolerance %g), run twice: identical bits",
+           head, tol == 0 ? "equals" : "matches", tol);
+    tu_buf_free(&init);
+}
+
 static void run_case(int id, const scase *c)
 {
     casemem m;
@@ -668,6 +845,10 @@ static void run_case(int id, const scase *c)
         casemem_free(&m);
         return;
     }
+    if (c->bwd) {
+        run_backward(c, &m, &r, head, tol);
+        goto path;
+    }
     fill_input(&m.x, &r, c);
     if (c->nan)
         sprinkle_nan(&m.x);
@@ -703,6 +884,7 @@ static void run_case(int id, const scase *c)
     }
     tap_ok(ok && bad == 0, "%s: %s reference (tolerance %g)", head,
            tol == 0 ? "equals" : "matches", tol);
+path:
     /* The kernel accumulates in double for f64 tensors and for s32 ones
      * where the device has fp64 (plan.c). */
     acc_f64 = c->sdt == CLRS_F64 || c->ddt == CLRS_F64 ||
