@@ -348,7 +348,8 @@ static int backward_args(const clrs_gen_config *c, const clrs_gen_values *v,
     }
     if (c->phase) {
         arg(args, &n, CLRS_ARG_OFF, "pg", -1, v->pg, 0);
-        arg(args, &n, CLRS_ARG_OFF, "fg", -1, v->fg, 0);
+        if (wsum)
+            arg(args, &n, CLRS_ARG_OFF, "fg", -1, v->fg, 0);
     }
     if (c->recompute && c->pad_taps)
         arg(args, &n, CLRS_ARG_ACC, "pad", -1, 0, v->pad);
@@ -846,20 +847,22 @@ static int pick_used(const clrs_gen_config *c, const signed char *r)
     return used;
 }
 
-/* "v": lane l of the span at r[l], picked with constant shuffles
+/* `name` (type vt, lanes of 8 bytes when wide, else 4): lane l of the
+ * span vectors sp0, sp1, ... at r[l], picked with constant shuffles
  * (shuffle2 over pairs of span vectors, joined by select); lanes with
  * r[l] < 0 get padval. */
-static void emit_pick(sbuf *b, const clrs_gen_config *c, const signed char *r,
-                      const char *ind, const char *padval)
+static void emit_pick_as(sbuf *b, const clrs_gen_config *c,
+                         const signed char *r, const char *ind,
+                         const char *padval, const char *name,
+                         const char *sp, const char *vt, int wide)
 {
     const int V = c->vec;
-    char at[16], ut[16], mt[16];
+    char ut[16], mt[16];
     int pair, first = 1, haspad = 0, l;
     int mask[CLRS_GEN_MAX_LANES], sel[CLRS_GEN_MAX_LANES];
 
-    vtype(at, sizeof at, acc_type(c), V);
-    vtype(ut, sizeof ut, c->acc_f64 ? "ulong" : "uint", V);
-    vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", V);
+    vtype(ut, sizeof ut, wide ? "ulong" : "uint", V);
+    vtype(mt, sizeof mt, wide ? "long" : "int", V);
     /* Lanes from span vectors 2p and 2p + 1, one pair at a time. */
     for (pair = 0; 2 * pair < c->nspan; ++pair) {
         int lo = 2 * pair * V, two = 2 * pair + 1 < c->nspan, used = 0;
@@ -868,18 +871,19 @@ static void emit_pick(sbuf *b, const clrs_gen_config *c, const signed char *r,
         if (!used)
             continue;
         if (first)
-            sb_add(b, "%s%s v = ", ind, at);
+            sb_add(b, "%s%s %s = ", ind, vt, name);
         else
-            sb_add(b, "%sv = select(v, ", ind);
+            sb_add(b, "%s%s = select(%s, ", ind, name, name);
         for (l = 0; l < V; ++l) {
             int in = r[l] >= lo && r[l] < lo + 2 * V;
             mask[l] = in ? r[l] - lo : 0;
             sel[l] = in ? -1 : 0;
         }
         if (two)
-            sb_add(b, "shuffle2(s%d, s%d, ", 2 * pair, 2 * pair + 1);
+            sb_add(b, "shuffle2(%s%d, %s%d, ", sp, 2 * pair, sp,
+                   2 * pair + 1);
         else
-            sb_add(b, "shuffle(s%d, ", 2 * pair);
+            sb_add(b, "shuffle(%s%d, ", sp, 2 * pair);
         emit_lanes(b, ut, mask, V);
         sb_add(b, ")");
         if (!first) {
@@ -893,14 +897,24 @@ static void emit_pick(sbuf *b, const clrs_gen_config *c, const signed char *r,
     for (l = 0; l < V; ++l)
         haspad |= r[l] < 0;
     if (first) {
-        sb_add(b, "%sconst %s v = (%s)(%s);\n", ind, at, at, padval);
+        sb_add(b, "%sconst %s %s = (%s)(%s);\n", ind, vt, name, vt, padval);
     } else if (haspad) {
         for (l = 0; l < V; ++l)
             sel[l] = r[l] < 0 ? -1 : 0;
-        sb_add(b, "%sv = select(v, (%s)(%s), ", ind, at, padval);
+        sb_add(b, "%s%s = select(%s, (%s)(%s), ", ind, name, name, vt,
+               padval);
         emit_lanes(b, mt, sel, V);
         sb_add(b, ");\n");
     }
+}
+
+/* "v" (the accumulator type) from the value spans s0, s1, .... */
+static void emit_pick(sbuf *b, const clrs_gen_config *c, const signed char *r,
+                      const char *ind, const char *padval)
+{
+    char at[16];
+    vtype(at, sizeof at, acc_type(c), c->vec);
+    emit_pick_as(b, c, r, ind, padval, "v", "s", at, c->acc_f64);
 }
 
 /* Span vector path, the taps of the last slot for a group of c->vec
@@ -1133,7 +1147,9 @@ static void emit_bwd_offsets(sbuf *b, const clrs_gen_config *c)
         emit_offset(b, c, "xob", "xs", offsetof(clrs_gen_axis, x_block), 1);
     /* This element's plane index: what a matching argmax must equal. */
     if ((c->has_index && c->plane) || c->recompute) {
-        sb_add(b, "    const %s myp = 0", off);
+        /* Span path: the group's first element (myg); a lane's is
+         * myg + l. */
+        sb_add(b, "    const %s %s = 0", off, c->phase ? "myg" : "myp");
         for (k = 0; k < c->nslots; ++k)
             sb_add(b, " + i%d * pl%d", axis_of_slot(c, k), k);
         sb_add(b, ";\n");
@@ -1236,18 +1252,25 @@ static void emit_bwd_argmax(sbuf *b, const clrs_gen_config *c, int w,
 /* Backward span vector path: the last slot's entries for a group of
  * c->vec diff_src elements, pattern q. The nspan diff_dst vectors from
  * the group's base (plus the other slots' offset), then per entry the
- * lanes picked with constant shuffles; lanes past their last entry pick
- * 0 with weight 0. Each lane adds its entries in the scalar gather's
- * order, with the same weight products. */
+ * lanes picked with constant shuffles. Weighted sum: lanes past their
+ * last entry pick 0 with weight 0. Max: the index tensor's spans are
+ * picked the same way, and an entry adds its dy where the index names
+ * it (window: the outer code plus the entry's box position; plane: the
+ * lane's own plane index, myg + l) and the lane has the entry. Each lane
+ * adds its entries in the scalar gather's order. */
 static void emit_bwd_phase(sbuf *b, const clrs_gen_config *c, const char *so,
-                           const char *ind, int q)
+                           const char *io, const char *ind, int q)
 {
     const int V = c->vec, n = c->nslots, T = c->ntaps;
     const char *off = off_type(c);
-    char at[16], prev[24], ind2[128];
-    int t;
+    const int wide_ix = c->has_index && c->index == CLRS_S64;
+    const char *ix = wide_ix ? "long" : "int";
+    char at[16], mt[16], xt[16], prev[24], ind2[128];
+    int t, j, l, lanes[CLRS_GEN_MAX_LANES];
 
     vtype(at, sizeof at, acc_type(c), V);
+    vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", V);
+    vtype(xt, sizeof xt, ix, V);
     snprintf(ind2, sizeof ind2, "%s    ", ind);
     if (n > 1)
         snprintf(prev, sizeof prev, "o%d", n - 2);
@@ -1255,16 +1278,54 @@ static void emit_bwd_phase(sbuf *b, const clrs_gen_config *c, const char *so,
         snprintf(prev, sizeof prev, "%s", so);
     sb_add(b, "%sconst %s q = %s + pgb;\n", ind, off, prev);
     emit_span_loads(b, c, at, ind, 0);
+    if (c->cls == CLRS_GEN_MAX) {
+        if (n > 1)
+            snprintf(prev, sizeof prev, "q%d", n - 2);
+        else
+            snprintf(prev, sizeof prev, "%s", io);
+        sb_add(b, "%sconst %s qx = %s + pgb;\n", ind, off, prev);
+        for (j = 0; j < c->nspan; ++j)
+            sb_add(b,
+                   "%sconst %s x%d = convert_%s(vload%d(0, index + qx + "
+                   "%d));\n",
+                   ind, xt, j, xt, V, j * V);
+    }
     for (t = 0; t < T; ++t) {
-        if (!pick_used(c, c->rel[q][t]))
+        const signed char *r = c->rel[q][t];
+        if (!pick_used(c, r))
             continue;
         sb_add(b, "%s{\n", ind);
-        emit_pick(b, c, c->rel[q][t], ind2, "0");
-        if (n > 1)
-            sb_add(b, "%sconst %s wv = w%d * g%d;\n", ind2, at, n - 2, t);
-        else
-            sb_add(b, "%sconst %s wv = g%d;\n", ind2, at, t);
-        sb_add(b, "%sCLRS_WSUM_STEP(acc, wv, v);\n", ind2);
+        emit_pick(b, c, r, ind2, "0");
+        if (c->cls == CLRS_GEN_WSUM) {
+            if (n > 1)
+                sb_add(b, "%sconst %s wv = w%d * g%d;\n", ind2, at, n - 2,
+                       t);
+            else
+                sb_add(b, "%sconst %s wv = g%d;\n", ind2, at, t);
+            sb_add(b, "%sCLRS_WSUM_STEP(acc, wv, v);\n", ind2);
+        } else {
+            emit_pick_as(b, c, r, ind2, "-1", "xv", "x", xt, wide_ix);
+            /* The code each lane's entry must find in the index. */
+            sb_add(b, "%sconst %s want = (%s)(", ind2, xt, xt);
+            if (c->plane)
+                sb_add(b, "myg");
+            else if (n > 1)
+                sb_add(b, "c%d", n - 2);
+            else
+                sb_add(b, "0");
+            sb_add(b, ") + ");
+            for (l = 0; l < V; ++l)
+                lanes[l] = c->plane ? l : c->code[q][t][l];
+            emit_lanes(b, xt, lanes, V);
+            sb_add(b, ";\n");
+            for (l = 0; l < V; ++l)
+                lanes[l] = r[l] >= 0 ? -1 : 0;
+            sb_add(b, "%sconst %s hit = convert_%s((xv == want) & ", ind2,
+                   mt, mt);
+            emit_lanes(b, xt, lanes, V);
+            sb_add(b, ");\n");
+            sb_add(b, "%sacc = select(acc, acc + v, hit);\n", ind2);
+        }
         sb_add(b, "%s}\n", ind);
     }
 }
@@ -1286,7 +1347,7 @@ static void emit_bwd_reduce(sbuf *b, const clrs_gen_config *c, int w,
     vtype(at, sizeof at, acc, w);
     vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", w);
     /* The group's weights, once for every entry of the other slots. */
-    if (phase) {
+    if (phase && wsum) {
         int t;
         for (t = 0; t < c->ntaps; ++t)
             if (pick_used(c, c->rel[q][t]))
@@ -1327,7 +1388,7 @@ static void emit_bwd_reduce(sbuf *b, const clrs_gen_config *c, int w,
     }
     if (phase) {
         snprintf(ind, sizeof ind, "%*s", 8 + 4 * nloops, "");
-        emit_bwd_phase(b, c, so, ind, q);
+        emit_bwd_phase(b, c, so, io, ind, q);
         for (k = nloops; k > 0; --k)
             sb_add(b, "%*s}\n", 8 + 4 * (k - 1), "");
         return;
@@ -1459,6 +1520,8 @@ static void emit_backward(sbuf *b, const clrs_gen_config *c)
                "    const %s b%d = itab[st%d + i0 + l], "
                "e%d = itab[st%d + i0 + l + 1];\n",
                off, k, k, k, k);
+        if (c->has_index && c->plane)
+            sb_add(b, "    const %s myp = myg + l;\n", off);
         emit_bwd_body(b, c, 1, "sob", "(dof + l)", "iob", "xob");
         sb_add(b, "    }\n    }\n");
     } else if (c->vec > 1 && c->tail) {

@@ -938,7 +938,8 @@ static int lower_axes_bwd(const clrs_problem *p, kaxis *k)
 }
 
 /* Span vector path candidate (backward): kernel axis 0 is the last
- * resampled slot, with unit stride in diff_src and diff_dst and no block,
+ * resampled slot, with unit stride in diff_src, diff_dst (and the index
+ * tensor) and no block,
  * and at least one whole group of diff_src elements and of diff_dst
  * elements. Returns the group width, 1 when not a candidate. */
 static int phase_width_bwd(const clrs_problem *p, const kaxis *k, int m,
@@ -951,7 +952,9 @@ static int phase_width_bwd(const clrs_problem *p, const kaxis *k, int m,
         k0->ds != 1 || p->out.strides[k0->axis] != 1 ||
         p->out.block_axis == k0->axis ||
         !clrs__gen_dtype_vector_store(p->in.dtype) || k0->n < V ||
-        p->ax[p->naxes - 1].out < V)
+        p->ax[p->naxes - 1].out < V ||
+        (p->has_index && (p->index.strides[k0->axis] != 1 ||
+                          p->index.block_axis == k0->axis)))
         return 1;
     return V;
 }
@@ -1019,7 +1022,7 @@ static clrs_status lower_backward(clrs_plan *plan, kaxis *k, int *m)
     c->tail = c->vec > 1 && k0->n % c->vec != 0;
     plan->nt_scalar = want_nt(plan, plan->need_diff_src, k, *m, c->vec);
     /* The span vector path, until the tap tables turn it down. */
-    if (c->vec == 1 && c->cls == CLRS_GEN_WSUM) {
+    if (c->vec == 1 && !c->recompute) {
         int V = phase_width_bwd(p, k, *m, c->acc_f64);
         if (V > 1) {
             c->phase = 1;
@@ -1042,6 +1045,8 @@ static clrs_status phase_tables_bwd(clrs_plan *plan, int k,
     clrs_gen_config *c = &plan->cfg;
     const int V = c->vec;
     const int64_t O = p->ax[k].out, I = p->ax[k].in, G = (I + V - 1) / V;
+    const int wsum = c->cls == CLRS_GEN_WSUM;
+    const int window = c->has_index && !c->plane;
     phase_pat *cand = NULL, cur;
     int64_t *base = NULL, g, maxr = 0, covered = 0, i0;
     int *which = NULL, ncand = 0, count[PHASE_CANDIDATES] = {0};
@@ -1074,6 +1079,10 @@ static clrs_status phase_tables_bwd(clrs_plan *plan, int k,
                 lo = -2;
             for (e = 0; e < (int)n && lo != -2; ++e) {
                 int64_t o = tt->t[b + e].o;
+                if (window && tt->t[b + e].j > 127) {
+                    lo = -2; /* no window code constant for it */
+                    break;
+                }
                 if (o < lo)
                     lo = o;
                 if (o > hi)
@@ -1107,8 +1116,11 @@ static clrs_status phase_tables_bwd(clrs_plan *plan, int k,
         memset(cur.rel, -1, sizeof cur.rel);
         for (l = 0; l < V; ++l) {
             int64_t b = tt->start[g * V + l], n = tt->start[g * V + l + 1] - b;
-            for (e = 0; e < (int)n; ++e)
+            for (e = 0; e < (int)n; ++e) {
                 cur.rel[e][l] = (signed char)(tt->t[b + e].o - base[g]);
+                if (window)
+                    cur.code[e][l] = (signed char)tt->t[b + e].j;
+            }
         }
         for (i = 0; i < ncand; ++i)
             if (memcmp(&cand[i], &cur, sizeof cur) == 0)
@@ -1131,6 +1143,7 @@ static clrs_status phase_tables_bwd(clrs_plan *plan, int k,
             break;
         id[best] = nkeep;
         memcpy(c->rel[nkeep], cand[best].rel, sizeof cand[best].rel);
+        memcpy(c->code[nkeep], cand[best].code, sizeof cand[best].code);
         for (e = 0; e < CLRS_GEN_MAX_FIXED; ++e)
             for (l = 0; l < V; ++l)
                 if (cand[best].rel[e][l] >= 0 && e + 1 > T)
@@ -1144,7 +1157,7 @@ static clrs_status phase_tables_bwd(clrs_plan *plan, int k,
     c->npat = nkeep;
     c->ntaps = T;
     plan->span_coverage = (double)covered / (double)G;
-    st = grow(t, (size_t)(2 * G), (size_t)(G * T * V));
+    st = grow(t, (size_t)(2 * G), wsum ? (size_t)(G * T * V) : 0);
     if (st != CLRS_SUCCESS)
         goto out;
     plan->vals.pg = (int64_t)t->ni;
@@ -1153,7 +1166,7 @@ static clrs_status phase_tables_bwd(clrs_plan *plan, int k,
         int q = which[g] >= 0 ? id[which[g]] : -1;
         t->i[t->ni++] = q >= 0 ? base[g] : 0;
         t->i[t->ni++] = q;
-        for (e = 0; e < T; ++e)
+        for (e = 0; e < T && wsum; ++e)
             for (l = 0; l < V; ++l) {
                 int64_t b = 0, n = 0;
                 i0 = g * V + l;

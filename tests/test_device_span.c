@@ -326,7 +326,41 @@ static const scase cases[] = {
     {.name = "bwd linear 2x down 1x16x512x512 <- 256x256 (16 MiB diff_src)",
      .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 16, 512, 512),
      .out = {1, 16, 256, 256}, .want = EX_SPAN, .bwd = BWD},
+    /* Max pooling with an index tensor: an entry adds its dy where the
+     * index names it (window: the entry's box position; plane: the
+     * element's plane index). Edge padding repeats taps (codes 0 and 1
+     * name one element). */
+    {.name = "bwd max k3 s2 pad 1 W 128->64 index=window",
+     .mode = CLRS_MODE_MAX, F32, NCHW(2, 2, 6, 128), .hk = 3, .hs = 2,
+     .hp = 1, .wk = 3, .ws = 2, .wp = 1, .index = IX_WINDOW,
+     .want = EX_SPAN, .bwd = BWD},
+    {.name = "bwd max k2 s2 W 128->64 index=plane", .mode = CLRS_MODE_MAX,
+     F32, NCHW(2, 2, 4, 128), .hk = 2, .hs = 2, .wk = 2, .ws = 2,
+     .index = IX_PLANE, .want = EX_SPAN, .bwd = BWD},
+    {.name = "bwd max k3 s2 pad 1 W 100->50 index=plane accumulate",
+     .mode = CLRS_MODE_MAX, F32, NCHW(1, 3, 5, 100), .hk = 3, .hs = 2,
+     .hp = 1, .wk = 3, .ws = 2, .wp = 1, .index = IX_PLANE,
+     .want = EX_SPAN, .partial = 1, .bwd = BWD_ACC},
+    {.name = "bwd max k3 s1 pad 1 W 64->64 index=window (3 windows each)",
+     .mode = CLRS_MODE_MAX, F32, NCHW(1, 2, 4, 64), .hk = 3, .hs = 1,
+     .hp = 1, .wk = 3, .ws = 1, .wp = 1, .index = IX_WINDOW,
+     .want = EX_SPAN, .bwd = BWD},
+    {.name = "bwd max k3 s2 pad 1 edge padding W 96->48 index=window",
+     .mode = CLRS_MODE_MAX, F32, NCHW(1, 2, 5, 96), .hk = 3, .hs = 2,
+     .hp = 1, .wk = 3, .ws = 2, .wp = 1, .pad = CLRS_PAD_EDGE,
+     .index = IX_WINDOW, .want = EX_SPAN, .bwd = BWD},
+    {.name = "bwd max k2 s2 bf16 <- bf16 W 128->64 index=window",
+     .mode = CLRS_MODE_MAX, .sdt = CLRS_BF16, .ddt = CLRS_BF16,
+     NCHW(1, 2, 4, 128), .hk = 2, .hs = 2, .wk = 2, .ws = 2,
+     .index = IX_WINDOW, .want = EX_SPAN, .bwd = BWD},
+    {.name = "bwd max k2 s2 f64 <- f64 W 64->32 index=plane (8 lanes)",
+     .mode = CLRS_MODE_MAX, .sdt = CLRS_F64, .ddt = CLRS_F64,
+     NCHW(1, 2, 4, 64), .hk = 2, .hs = 2, .wk = 2, .ws = 2,
+     .index = IX_PLANE, .want = EX_SPAN, .bwd = BWD},
     /* 20: backward off the span path. */
+    {.name = "bwd max k3 s2 pad 1 W 128->64 argmax recomputed from src",
+     .mode = CLRS_MODE_MAX, F32, NCHW(1, 2, 4, 128), .hk = 3, .hs = 2,
+     .hp = 1, .wk = 3, .ws = 2, .wp = 1, .want = EX_NOT_SPAN, .bwd = BWD},
     {.name = "bwd linear 4x up W 32->128 (entries span more than 4 "
              "vectors)",
      .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 2, 3, 32), .out = {1, 2, 6, 128},
@@ -396,6 +430,13 @@ static const scase subset_cases[] = {
     {.name = "bwd linear 2x up f64 <- f64 W 8->16 (8 lanes)",
      .mode = CLRS_MODE_LINEAR, .sdt = CLRS_F64, .ddt = CLRS_F64,
      NCHW(1, 1, 2, 8), .out = {1, 1, 2, 16}, .want = EX_SPAN, .bwd = BWD},
+    {.name = "bwd max k3 s2 pad 1 W 40->20 index=window",
+     .mode = CLRS_MODE_MAX, F32, NCHW(1, 1, 2, 40), .hk = 1, .hs = 1,
+     .wk = 3, .ws = 2, .wp = 1, .index = IX_WINDOW, .want = EX_SPAN,
+     .partial = 1, .bwd = BWD},
+    {.name = "bwd max k2 s2 W 32->16 index=plane", .mode = CLRS_MODE_MAX,
+     F32, NCHW(1, 1, 2, 32), .hk = 1, .hs = 1, .wk = 2, .ws = 2,
+     .index = IX_PLANE, .want = EX_SPAN, .bwd = BWD},
 };
 #define NSUBSET ((int)(sizeof subset_cases / sizeof subset_cases[0]))
 
@@ -654,8 +695,9 @@ static int plan_info(const scase *c, casemem *m, clrs_plan_info *info)
     if (c->generic)
         setenv("CLRS_GENERIC", "1", 1);
     if (c->bwd)
-        st = clrs_plan_create_backward(&plan, env.ctx, m->op, m->sd, m->dd,
-                                       NULL, NULL);
+        st = clrs_plan_create_backward(
+            &plan, env.ctx, m->op, m->sd, m->dd, c->index ? m->id : NULL,
+            c->mode == CLRS_MODE_MAX && !c->index ? m->sd : NULL);
     else
         st = clrs_plan_create_forward(&plan, env.ctx, m->op, m->sd, m->dd,
                                       c->index ? m->id : NULL);
@@ -737,7 +779,10 @@ static double now_s(void)
 
 /* Backward: diff_dst (m->y) k/16 in [1, 3], diff_src (m->x) from the
  * device against clrs_reference_backward, run twice (td_backward: the
- * same bits both times); accumulate adds to a k/16 diff_src. */
+ * same bits both times); accumulate adds to a k/16 diff_src. Max
+ * pooling: the index (m->iref) from the reference forward of a random
+ * src with ties (integers in [-4, 4]), or without an index the argmax
+ * recomputed from that src (m->ix keeps it). */
 static void run_backward(const scase *c, casemem *m, tu_rng *r,
                          const char *head, double tol)
 {
@@ -746,9 +791,32 @@ static void run_backward(const scase *c, casemem *m, tu_rng *r,
     td_result res;
     tu_buf init;
     int64_t bad = 0;
-    int ok;
+    int ok, recompute_src = c->mode == CLRS_MODE_MAX && !c->index;
 
     memset(&init, 0, sizeof init);
+    if (c->mode == CLRS_MODE_MAX) {
+        int recompute = !c->index;
+        clrs_host_args fa;
+        if (recompute && tu_buf_alloc(&m->ix, m->sd)) {
+            tap_ok(0, "%s: setup: out of memory", head);
+            return;
+        }
+        tu_fill_ints(recompute ? &m->ix : &m->x, r, -4, 4);
+        memset(&fa, 0, sizeof fa);
+        fa.src = recompute ? m->ix.data : m->x.data;
+        fa.dst = m->yref.data;
+        fa.index = c->index ? m->iref.data : NULL;
+        st = c->index ? clrs_reference_forward(m->op, m->sd, m->dd, m->id,
+                                               &fa)
+                      : CLRS_SUCCESS;
+        if (st != CLRS_SUCCESS) {
+            tap_ok(0, "%s: reference forward: %s", head,
+                   clrs_last_error());
+            return;
+        }
+        if (c->index)
+            tu_buf_snapshot(&m->iref);
+    }
     tu_fill_sixteenths(&m->y, r, 16, 48);
     if (c->bwd == BWD_ACC) {
         if (tu_buf_alloc(&init, m->sd)) {
@@ -771,7 +839,11 @@ static void run_backward(const scase *c, casemem *m, tu_rng *r,
         memset(&ha, 0, sizeof ha);
         ha.diff_dst = m->y.data;
         ha.diff_src = ref.data;
-        st = clrs_reference_backward(m->op, m->sd, m->dd, NULL, NULL, &ha);
+        ha.index = c->index ? m->iref.data : NULL;
+        ha.src = recompute_src ? m->ix.data : NULL;
+        st = clrs_reference_backward(m->op, m->sd, m->dd,
+                                     c->index ? m->id : NULL,
+                                     recompute_src ? m->sd : NULL, &ha);
         if (st != CLRS_SUCCESS) {
             tap_ok(0, "%s: reference: %s: %s", head, clrs_status_name(st),
                    clrs_last_error());
@@ -781,7 +853,9 @@ static void run_backward(const scase *c, casemem *m, tu_rng *r,
         }
         if (c->generic)
             setenv("CLRS_GENERIC", "1", 1);
-        ok = td_backward(&env, m->op, &m->y, &m->x, NULL, NULL,
+        ok = td_backward(&env, m->op, &m->y, &m->x,
+                         c->index ? &m->iref : NULL,
+                         recompute_src ? &m->ix : NULL,
                          c->bwd == BWD_ACC ? &init : NULL, &ref, &res);
         if (c->generic)
             unsetenv("CLRS_GENERIC");
