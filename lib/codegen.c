@@ -1126,10 +1126,11 @@ static void emit_body(sbuf *b, const clrs_gen_config *c, int w,
 
 /* ---- backward ------------------------------------------------------------
  * One work-item per diff_src element (or vector of a contiguous identity
- * axis): it walks the Cartesian product of the transposed tap lists of
- * its input indices, slot 0 outermost and each list by increasing output
- * index, so the sum is formed in one fixed order on every run (no
- * atomics: bit-identical results). */
+ * axis, or group of the span path along the last slot): it walks the
+ * Cartesian product of the transposed tap lists of its input indices,
+ * slot 0 outermost and each list by increasing output index, so the sum
+ * is formed in one fixed order on every run (no atomics: bit-identical
+ * results). */
 
 /* Offsets and tap ranges of a backward work-item. */
 static void emit_bwd_offsets(sbuf *b, const clrs_gen_config *c)

@@ -8,7 +8,7 @@
 /* Bump whenever the generated code changes for an unchanged configuration:
  * it is part of every key, so cached programs never outlive the generator
  * that wrote them. */
-#define CLRS_GEN_VERSION 5
+#define CLRS_GEN_VERSION 6
 
 /* The embedded cl/ files (lib/embed.awk writes the table). */
 typedef struct clrs_cl_snippet {
@@ -62,7 +62,8 @@ typedef struct clrs_gen_post {
  * every shape of a configuration. */
 typedef struct clrs_gen_config {
     /* Backward (kernel "clrs_backward"): one work-item per diff_src
-     * element gathers from diff_dst through transposed tap tables. In the
+     * element (or vector, or span group) gathers from diff_dst through
+     * transposed tap tables. In the
      * generator's words src is then diff_dst (read) and dst diff_src
      * (written); the kernel axes are diff_src's. */
     int backward;
