@@ -200,6 +200,12 @@ static const char *off_type(const clrs_gen_config *c)
     return c->long_off ? "long" : "int";
 }
 
+/* Forward span path over a last slot whose tap count varies. */
+static int span_var(const clrs_gen_config *c)
+{
+    return c->phase && !c->backward && !c->fixed[c->nslots - 1];
+}
+
 static const char *const class_names[] = {"wsum", "max"};
 
 clrs_status clrs__gen_key(const clrs_gen_config *c, char **key)
@@ -393,6 +399,8 @@ int clrs__gen_args(const clrs_gen_config *c, const clrs_gen_values *v,
     }
     if (c->phase)
         arg(args, &n, CLRS_ARG_OFF, "pg", -1, v->pg, 0);
+    if (span_var(c))
+        arg(args, &n, CLRS_ARG_OFF, "fg", -1, v->fg, 0);
     if (c->pad_taps)
         arg(args, &n, CLRS_ARG_ACC, "pad", -1, 0, v->pad);
     arg(args, &n, CLRS_ARG_ACC, "empty", -1, 0, v->empty);
@@ -597,7 +605,7 @@ static void emit_offsets(sbuf *b, const clrs_gen_config *c)
     }
     /* Tap ranges of each resampled axis; an empty range means no taps
      * (crop extrapolation, or an average window without pixels). */
-    for (k = 0; k < c->nslots; ++k) {
+    for (k = 0; k < c->nslots - (span_var(c) ? 1 : 0); ++k) {
         p = axis_of_slot(c, k);
         if (!c->fixed[k])
             sb_add(b,
@@ -611,8 +619,10 @@ static void emit_offsets(sbuf *b, const clrs_gen_config *c)
                "    const %s pgb = itab[pg + 2 * gq], pgp = itab[pg + 2 * gq "
                "+ 1];\n",
                off, off, off);
+    /* The span path's groups have taps in every lane: its lane by lane
+     * code adds the last slot's own test (none_l). */
     sb_add(b, "    const int none = 0");
-    for (k = 0; k < c->nslots; ++k)
+    for (k = 0; k < c->nslots - (span_var(c) ? 1 : 0); ++k)
         if (!c->fixed[k])
             sb_add(b, " || b%d == e%d", k, k);
     sb_add(b, ";\n");
@@ -850,7 +860,7 @@ static int pick_used(const clrs_gen_config *c, const signed char *r)
 /* `name` (type vt, lanes of 8 bytes when wide, else 4): lane l of the
  * span vectors sp0, sp1, ... at r[l], picked with constant shuffles
  * (shuffle2 over pairs of span vectors, joined by select); lanes with
- * r[l] < 0 get padval. */
+ * r[l] == -1 get padval, lanes with r[l] <= -2 (no such tap) 0. */
 static void emit_pick_as(sbuf *b, const clrs_gen_config *c,
                          const signed char *r, const char *ind,
                          const char *padval, const char *name,
@@ -858,7 +868,7 @@ static void emit_pick_as(sbuf *b, const clrs_gen_config *c,
 {
     const int V = c->vec;
     char ut[16], mt[16];
-    int pair, first = 1, haspad = 0, l;
+    int pair, first = 1, haspad = 0, absent = 0, l;
     int mask[CLRS_GEN_MAX_LANES], sel[CLRS_GEN_MAX_LANES];
 
     vtype(ut, sizeof ut, wide ? "ulong" : "uint", V);
@@ -894,15 +904,31 @@ static void emit_pick_as(sbuf *b, const clrs_gen_config *c,
         sb_add(b, ";\n");
         first = 0;
     }
-    for (l = 0; l < V; ++l)
-        haspad |= r[l] < 0;
-    if (first) {
+    for (l = 0; l < V; ++l) {
+        haspad |= r[l] == -1;
+        absent |= r[l] <= -2;
+    }
+    if (first && !absent) {
         sb_add(b, "%sconst %s %s = (%s)(%s);\n", ind, vt, name, vt, padval);
-    } else if (haspad) {
+        return;
+    }
+    if (first) {
+        sb_add(b, "%s%s %s = (%s)(%s);\n", ind, vt, name, vt, padval);
+        haspad = 0;
+    }
+    if (haspad) {
         for (l = 0; l < V; ++l)
-            sel[l] = r[l] < 0 ? -1 : 0;
+            sel[l] = r[l] == -1 ? -1 : 0;
         sb_add(b, "%s%s = select(%s, (%s)(%s), ", ind, name, name, vt,
                padval);
+        emit_lanes(b, mt, sel, V);
+        sb_add(b, ");\n");
+    }
+    /* A lane without this tap (its output has fewer): 0, weight 0. */
+    if (absent) {
+        for (l = 0; l < V; ++l)
+            sel[l] = r[l] <= -2 ? -1 : 0;
+        sb_add(b, "%s%s = select(%s, (%s)(0), ", ind, name, name, vt);
         emit_lanes(b, mt, sel, V);
         sb_add(b, ");\n");
     }
@@ -950,8 +976,15 @@ static void emit_phase(sbuf *b, const clrs_gen_config *c, const char *so,
             sb_add(b, "%s        const %s wv = ", ind, at);
             if (n > 1)
                 sb_add(b, "w%d * ", n - 2);
-            sb_add(b, "CLRS_VLOAD(%s, %d, ftab, fw%d + %d * n0 + i0);\n",
-                   acc, V, k, t);
+            if (c->fixed[k])
+                sb_add(b,
+                       "CLRS_VLOAD(%s, %d, ftab, fw%d + %d * n0 + i0);\n",
+                       acc, V, k, t);
+            else /* group-major: (group, tap, lane) */
+                sb_add(b,
+                       "CLRS_VLOAD(%s, %d, ftab, fg + (gq * %d + %d) * "
+                       "%d);\n",
+                       acc, V, K, t, V);
             sb_add(b, "%s        CLRS_WSUM_STEP(acc, wv, v);\n", ind);
         } else {
             sb_add(b, "%s        const %s cv = (%s)(", ind, ot, ot);
@@ -982,7 +1015,8 @@ static void emit_phase(sbuf *b, const clrs_gen_config *c, const char *so,
  * kernel axis 0 into the declared acc (weighted sum) or best / win /
  * have / stop (max); pat: the span vector path's pattern. */
 static void emit_reduce(sbuf *b, const clrs_gen_config *c, int w,
-                        const char *so, const char *i0name, int pat)
+                        const char *so, const char *i0name, int pat,
+                        const char *none)
 {
     const char *off = off_type(c), *acc = acc_type(c);
     char at[16], ot[16], mt[16], inner[16], code[24];
@@ -1002,8 +1036,8 @@ static void emit_reduce(sbuf *b, const clrs_gen_config *c, int w,
 
     if (c->cls == CLRS_GEN_WSUM) {
         sb_add(b, "        acc = (%s)(0);\n", at);
-        sb_add(b, "        if (none) {\n            acc = (%s)(empty);\n"
-                  "        } else {\n", at);
+        sb_add(b, "        if (%s) {\n            acc = (%s)(empty);\n"
+                  "        } else {\n", none, at);
         emit_loops(b, c, so, nloops, i0name);
         if (phase) {
             emit_phase(b, c, so, ind, pat);
@@ -1027,7 +1061,7 @@ static void emit_reduce(sbuf *b, const clrs_gen_config *c, int w,
                mt);
     else
         sb_add(b, "        have = 0;\n        stop = 0;\n");
-    sb_add(b, "        if (!none) {\n");
+    sb_add(b, "        if (!%s) {\n", none);
     if (c->has_index && n > 0) {
         /* The first tap's code: what an all-NaN window reports under
          * NaN ignore. */
@@ -1075,7 +1109,7 @@ static void emit_reduce(sbuf *b, const clrs_gen_config *c, int w,
  * stores from several branches: half the bandwidth on PoCL). */
 static void emit_body(sbuf *b, const clrs_gen_config *c, int w,
                       const char *so, const char *dof, const char *iof,
-                      int lane, const char *i0name)
+                      int lane, const char *i0name, const char *none)
 {
     const char *off = off_type(c), *acc = acc_type(c);
     char at[16], ot[16], mt[16];
@@ -1101,7 +1135,7 @@ static void emit_body(sbuf *b, const clrs_gen_config *c, int w,
             sb_add(b, "        } else if (pgp == %d) {\n", q);
         else if (npat > 1)
             sb_add(b, "        } else {\n");
-        emit_reduce(b, c, w, so, i0name, q);
+        emit_reduce(b, c, w, so, i0name, q, none);
     }
     if (npat > 1)
         sb_add(b, "        }\n");
@@ -1319,12 +1353,14 @@ static void emit_bwd_phase(sbuf *b, const clrs_gen_config *c, const char *so,
                 lanes[l] = c->plane ? l : c->code[q][t][l];
             emit_lanes(b, xt, lanes, V);
             sb_add(b, ";\n");
-            for (l = 0; l < V; ++l)
-                lanes[l] = r[l] >= 0 ? -1 : 0;
-            sb_add(b, "%sconst %s hit = convert_%s((xv == want) & ", ind2,
-                   mt, mt);
-            emit_lanes(b, xt, lanes, V);
-            sb_add(b, ");\n");
+            /* A lane without the entry picked -1, which no code (>= 0)
+             * equals. (An explicit lane mask, `(xv == want) & mask`, is
+             * miscompiled by Oclgrind 21.10: true lanes come out 1.) */
+            if (strcmp(xt, mt) == 0)
+                sb_add(b, "%sconst %s hit = xv == want;\n", ind2, mt);
+            else
+                sb_add(b, "%sconst %s hit = convert_%s(xv == want);\n",
+                       ind2, mt, mt);
             sb_add(b, "%sacc = select(acc, acc + v, hit);\n", ind2);
         }
         sb_add(b, "%s}\n", ind);
@@ -1627,21 +1663,37 @@ clrs_status clrs__gen_source(const clrs_gen_config *c, const char *key,
          * output i0 + l of the resampled axis 0 (dst, index and operands
          * are contiguous there). */
         sb_add(&b, "    if (pgp >= 0) {\n");
-        emit_body(&b, c, c->vec, "sob", "dof", "iof", 0, "i0");
+        emit_body(&b, c, c->vec, "sob", "dof", "iof", 0, "i0", "none");
         sb_add(&b, "    } else {\n");
-        sb_add(&b, "    for (%s l = 0; l < %d && i0 + l < n0; ++l)\n",
-               off_type(c), c->vec);
-        emit_body(&b, c, 1, "sob", "(dof + l)", "(iof + l)", 1, "(i0 + l)");
+        if (span_var(c)) {
+            int k = c->nslots - 1;
+            sb_add(&b, "    for (%s l = 0; l < %d && i0 + l < n0; ++l) {\n",
+                   off_type(c), c->vec);
+            sb_add(&b,
+                   "    const %s b%d = itab[st%d + i0 + l], "
+                   "e%d = itab[st%d + i0 + l + 1];\n"
+                   "    const int none_l = none || b%d == e%d;\n",
+                   off_type(c), k, k, k, k, k, k);
+            emit_body(&b, c, 1, "sob", "(dof + l)", "(iof + l)", 1,
+                      "(i0 + l)", "none_l");
+            sb_add(&b, "    }\n");
+        } else {
+            sb_add(&b, "    for (%s l = 0; l < %d && i0 + l < n0; ++l)\n",
+                   off_type(c), c->vec);
+            emit_body(&b, c, 1, "sob", "(dof + l)", "(iof + l)", 1,
+                      "(i0 + l)", "none");
+        }
         sb_add(&b, "    }\n");
     } else if (c->vec > 1 && c->tail) {
         sb_add(&b, "    if (i0 + %d <= n0) {\n", c->vec);
-        emit_body(&b, c, c->vec, "sob", "dof", "iof", 0, "i0");
+        emit_body(&b, c, c->vec, "sob", "dof", "iof", 0, "i0", "none");
         sb_add(&b, "    } else {\n");
         sb_add(&b, "    for (%s l = 0; i0 + l < n0; ++l)\n", off_type(c));
-        emit_body(&b, c, 1, "(sob + l)", "(dof + l)", "(iof + l)", 1, "i0");
+        emit_body(&b, c, 1, "(sob + l)", "(dof + l)", "(iof + l)", 1, "i0",
+                  "none");
         sb_add(&b, "    }\n");
     } else {
-        emit_body(&b, c, c->vec, "sob", "dof", "iof", 0, "i0");
+        emit_body(&b, c, c->vec, "sob", "dof", "iof", 0, "i0", "none");
     }
     sb_add(&b, "}\n");
     return sb_finish(&b, source);

@@ -100,8 +100,10 @@ typedef struct clrs_gen_config {
      * repeats (a rational scale), so the group table names one of npat
      * patterns; the other groups (edges, partial groups, irregular
      * scales) take one lane at a time. rel: the input index of lane l's
-     * tap t minus the group base, -1 for a padding tap; code: its window
-     * position (max pooling index codes).
+     * tap t minus the group base, -1 for a padding tap, -2 past the
+     * lane's last tap when the slot's tap count varies (weighted sums:
+     * value 0, weight 0, weights then from the group-major table at
+     * vals.fg); code: its window position (max pooling index codes).
      * Backward (weighted sum): the same over the transposed taps. A group
      * is vec consecutive diff_src elements, its span the diff_dst
      * elements that read them; rel[t][l] is lane l's t-th entry (by
@@ -173,8 +175,9 @@ typedef struct clrs_gen_values {
     double pa[CLRS_MAX_POST_OPS], pb[CLRS_MAX_POST_OPS];
     int64_t pg; /* span vector path: itab position of the group table
                    (base input index and pattern, -1: lane by lane) */
-    int64_t fg; /* backward span vector path: ftab position of the group
-                   weights, [group][entry][lane], 0 past a lane's end */
+    int64_t fg; /* span vector path, backward or a varying tap count:
+                   ftab position of the group weights, [group][entry or
+                   tap][lane], 0 past a lane's end */
     double pad;                /* value of a padding tap */
     double empty;              /* output with no taps (crop extrapolation) */
 } clrs_gen_values;

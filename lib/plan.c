@@ -614,16 +614,19 @@ static clrs_status phase_tables(clrs_plan *plan, int k,
 {
     const clrs_problem *p = &plan->problem;
     clrs_gen_config *c = &plan->cfg;
-    const int V = c->vec, K = c->fixed[k];
+    const int V = c->vec, K = c->fixed[k], wsum = c->cls == CLRS_GEN_WSUM;
     const int64_t O = p->ax[k].out, I = p->ax[k].in, G = (O + V - 1) / V;
     const int plane_idx = c->has_index && c->plane;
     phase_pat *cand = NULL, cur;
     int64_t *base = NULL, g, maxr = 0, covered = 0;
     int *which = NULL, ncand = 0, count[PHASE_CANDIDATES] = {0};
-    int keep[PHASE_CANDIDATES], nkeep = 0, i, j, l, tp;
+    int keep[PHASE_CANDIDATES], nkeep = 0, i, j, l, tp, T = K;
     clrs_status st = CLRS_SUCCESS;
 
-    if (K < 1 || K > CLRS_GEN_MAX_FIXED || V > CLRS_GEN_MAX_LANES) {
+    /* A varying tap count (K = 0): weighted sums only, each lane's own
+     * taps, the missing ones absent (-2: value 0, weight 0). */
+    if ((K == 0 && !wsum) || K > CLRS_GEN_MAX_FIXED ||
+        V > CLRS_GEN_MAX_LANES) {
         phase_off(plan);
         return CLRS_SUCCESS;
     }
@@ -642,9 +645,12 @@ static clrs_status phase_tables(clrs_plan *plan, int k,
         base[g] = -1;
         if ((g + 1) * V > O)
             continue;
-        for (l = 0; l < V; ++l)
-            for (tp = 0; tp < K; ++tp) {
-                int64_t idx = tl->t[(g * V + l) * K + tp].idx;
+        for (l = 0; l < V; ++l) {
+            int64_t o = g * V + l, n = tl->start[o + 1] - tl->start[o];
+            if (n < 1 || n > CLRS_GEN_MAX_FIXED)
+                lo = -2; /* no taps (the empty value), or too many */
+            for (tp = 0; tp < (int)n && lo != -2; ++tp) {
+                int64_t idx = tl->t[tl->start[o] + tp].idx;
                 if (idx < 0 && plane_idx)
                     lo = -2; /* no plane code for a padding lane */
                 if (idx >= 0 && idx < lo)
@@ -652,6 +658,7 @@ static clrs_status phase_tables(clrs_plan *plan, int k,
                 if (idx > hi)
                     hi = idx;
             }
+        }
         if (lo == -2)
             continue;
         if (hi < 0)
@@ -676,13 +683,16 @@ static clrs_status phase_tables(clrs_plan *plan, int k,
         if (base[g] + (int64_t)c->nspan * V > I)
             base[g] = I - (int64_t)c->nspan * V;
         memset(&cur, 0, sizeof cur);
-        for (tp = 0; tp < K; ++tp)
-            for (l = 0; l < V; ++l) {
-                const clrs_tap *q = &tl->t[(g * V + l) * K + tp];
+        memset(cur.rel, -2, sizeof cur.rel);
+        for (l = 0; l < V; ++l) {
+            int64_t o = g * V + l, n = tl->start[o + 1] - tl->start[o];
+            for (tp = 0; tp < (int)n; ++tp) {
+                const clrs_tap *q = &tl->t[tl->start[o] + tp];
                 cur.rel[tp][l] =
                     (signed char)(q->idx < 0 ? -1 : q->idx - base[g]);
                 cur.code[tp][l] = (signed char)q->j;
             }
+        }
         for (i = 0; i < ncand; ++i)
             if (memcmp(&cand[i], &cur, sizeof cur) == 0)
                 break;
@@ -703,6 +713,10 @@ static clrs_status phase_tables(clrs_plan *plan, int k,
         keep[nkeep] = best;
         memcpy(c->rel[nkeep], cand[best].rel, sizeof cand[best].rel);
         memcpy(c->code[nkeep], cand[best].code, sizeof cand[best].code);
+        for (tp = 0; tp < CLRS_GEN_MAX_FIXED && !K; ++tp)
+            for (l = 0; l < V; ++l)
+                if (cand[best].rel[tp][l] != -2 && tp + 1 > T)
+                    T = tp + 1;
         covered += count[best];
         count[best] = 0;
         ++nkeep;
@@ -711,12 +725,13 @@ static clrs_status phase_tables(clrs_plan *plan, int k,
     if (covered * 2 < G)
         goto off;
     c->npat = nkeep;
-    c->ntaps = K;
+    c->ntaps = T;
     plan->span_coverage = (double)covered / (double)G;
-    st = grow(t, (size_t)(2 * G), 0);
+    st = grow(t, (size_t)(2 * G), K ? 0 : (size_t)(G * T * V));
     if (st != CLRS_SUCCESS)
         goto out;
     plan->vals.pg = (int64_t)t->ni;
+    plan->vals.fg = (int64_t)t->nf;
     for (g = 0; g < G; ++g) {
         int id = -1;
         for (j = 0; j < nkeep && which[g] >= 0; ++j)
@@ -724,6 +739,15 @@ static clrs_status phase_tables(clrs_plan *plan, int k,
                 id = j;
         t->i[t->ni++] = id >= 0 ? base[g] : 0;
         t->i[t->ni++] = id;
+        /* Varying tap counts: the group-major weights, 0 where a lane
+         * has no such tap. */
+        for (tp = 0; tp < T && !K; ++tp)
+            for (l = 0; l < V; ++l) {
+                int64_t o = g * V + l, n = 0;
+                if (id >= 0)
+                    n = tl->start[o + 1] - tl->start[o];
+                t->f[t->nf++] = tp < n ? tl->t[tl->start[o] + tp].w : 0.0;
+            }
     }
     goto out;
 off:

@@ -14,10 +14,11 @@
  * tap patterns, partial last groups, every dtype (f64: 8 lanes), binary
  * post-op operands contiguous and broadcast along W, rank 1, 3 and 4,
  * one output over 8 MiB (non-temporal stores); and cases that must not
- * take the path: channels-last, W too short, variable tap counts
- * (tf_crop_and_resize extrapolation; cubic exclude_outside, average
- * pooling excluding padding and antialias, whose edge outputs have fewer
- * taps), CLRS_GENERIC=1.
+ * take the path: channels-last, W too short, CLRS_GENERIC=1. Tap counts
+ * that vary along W (cubic exclude_outside, average pooling excluding
+ * padding and antialias, whose edge outputs have fewer taps; outputs
+ * without taps past a tf_crop_and_resize roi) take group-major weights
+ * with absent taps.
  * Backward (the weighted sums; diff_src against clrs_reference_backward,
  * run twice with identical bits): linear, nearest, cubic (exclude_outside
  * too), antialias and average pooling, up and down, partial last groups,
@@ -107,12 +108,13 @@ static const scase cases[] = {
     {.name = "cubic 2x up half_pixel W 64->128", .mode = CLRS_MODE_CUBIC,
      F32, NCHW(1, 2, 4, 64), .out = {1, 2, 8, 128}, .want = EX_SPAN},
     /* exclude_outside drops the taps outside the input (taps.c), so the
-     * edge outputs have fewer than 4 and the count is not fixed: the
-     * scalar path; with every tap inside (a roi well inside the input)
-     * the count is 4 again and the path is span. */
-    {.name = "cubic 2x up half_pixel exclude_outside W 48->96",
+     * edge outputs have fewer than 4 and the count varies: group-major
+     * weights, the missing taps absent; with every tap inside (a roi
+     * well inside the input) the count is a fixed 4 again. */
+    {.name = "cubic 2x up half_pixel exclude_outside W 48->96 (varying "
+             "tap count)",
      .mode = CLRS_MODE_CUBIC, F32, NCHW(2, 2, 3, 48), .out = {2, 2, 5, 96},
-     .exclude_outside = 1, .want = EX_NOT_SPAN},
+     .exclude_outside = 1, .want = EX_SPAN},
     {.name = "cubic exclude_outside tf_crop_and_resize roi inside W 48->96",
      .mode = CLRS_MODE_CUBIC, F32, NCHW(2, 2, 3, 48), .out = {2, 2, 5, 96},
      .exclude_outside = 1, .roi = ROI_INSIDE, .want = EX_SPAN},
@@ -128,10 +130,13 @@ static const scase cases[] = {
      .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 2, 4, 256),
      .out = {1, 2, 2, 64}, .want = EX_SPAN},
     /* Antialias: 4 taps inside, fewer at the ends (clipped to the
-     * input): not a fixed count, the scalar path. */
+     * input): a varying count. */
     {.name = "linear 2x down antialias W 128->64", .mode = CLRS_MODE_LINEAR,
      F32, NCHW(1, 2, 4, 128), .out = {1, 2, 2, 64}, .antialias = 1,
-     .want = EX_NOT_SPAN},
+     .want = EX_SPAN},
+    {.name = "cubic 3x down antialias W 192->64 (12 taps: over 8)",
+     .mode = CLRS_MODE_CUBIC, F32, NCHW(1, 2, 3, 192),
+     .out = {1, 2, 2, 64}, .antialias = 1, .want = EX_NOT_SPAN},
     /* 9: average pooling. */
     {.name = "avg k2 s2 W 128->64", .mode = CLRS_MODE_AVG_INCLUDE_PADDING,
      F32, NCHW(2, 3, 4, 128), .hk = 2, .hs = 2, .wk = 2, .ws = 2,
@@ -141,12 +146,17 @@ static const scase cases[] = {
      .hk = 3, .hs = 2, .hp = 1, .wk = 3, .ws = 2, .wp = 1, .want = EX_SPAN,
      .partial = 1},
     /* Excluding padding drops the padding taps (taps.c): 2 taps at the
-     * ends, 3 elsewhere, not a fixed count, so the scalar path; without
-     * padding every window has its 3 taps and the path is span. */
+     * ends, 3 elsewhere, a varying count; without padding every window
+     * has its 3 taps. */
     {.name = "avg exclude padding k3 s2 pad 1 W 100->50",
      .mode = CLRS_MODE_AVG_EXCLUDE_PADDING, F32, NCHW(2, 2, 5, 100),
-     .hk = 3, .hs = 2, .hp = 1, .wk = 3, .ws = 2, .wp = 1,
-     .want = EX_NOT_SPAN},
+     .hk = 3, .hs = 2, .hp = 1, .wk = 3, .ws = 2, .wp = 1, .want = EX_SPAN,
+     .partial = 1},
+    {.name = "avg exclude padding k3 s2 pad 1 W 100->50 f16 + relu + add",
+     .mode = CLRS_MODE_AVG_EXCLUDE_PADDING, .sdt = CLRS_F16,
+     .ddt = CLRS_F16, NCHW(1, 2, 5, 100), .hk = 3, .hs = 2, .hp = 1,
+     .wk = 3, .ws = 2, .wp = 1, .post = PO_RELU_ADD, .want = EX_SPAN,
+     .partial = 1},
     {.name = "avg exclude padding k3 s2 W 100->49 (3 spans)",
      .mode = CLRS_MODE_AVG_EXCLUDE_PADDING, F32, NCHW(2, 2, 5, 100),
      .hk = 3, .hs = 2, .hp = 1, .wk = 3, .ws = 2, .want = EX_SPAN,
@@ -194,9 +204,12 @@ static const scase cases[] = {
     {.name = "linear 2x up zero padding W 64->128", .mode = CLRS_MODE_LINEAR,
      F32, NCHW(1, 2, 3, 64), .out = {1, 2, 6, 128}, .pad = CLRS_PAD_ZERO,
      .want = EX_SPAN},
+    /* Outputs past the roi's ends have no taps (the extrapolation
+     * value): their groups go lane by lane. */
     {.name = "linear tf_crop_and_resize roi past the ends W 64->128",
      .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 2, 3, 64),
-     .out = {1, 2, 6, 128}, .roi = ROI_PAST_ENDS, .want = EX_NOT_SPAN},
+     .out = {1, 2, 6, 128}, .roi = ROI_PAST_ENDS, .want = EX_SPAN,
+     .partial = 1},
     /* 14: dtypes. */
     {.name = "linear 2x up f16 -> f16", .mode = CLRS_MODE_LINEAR,
      .sdt = CLRS_F16, .ddt = CLRS_F16, NCHW(2, 2, 3, 64),
@@ -413,6 +426,13 @@ static const scase subset_cases[] = {
     {.name = "linear 2x up + mul per-channel operand W 16->32",
      .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 1, 2, 16),
      .out = {1, 1, 2, 32}, .post = PO_MUL_CHANNEL, .want = EX_SPAN},
+    {.name = "avg exclude padding k3 s2 pad 1 W 40->20",
+     .mode = CLRS_MODE_AVG_EXCLUDE_PADDING, F32, NCHW(1, 1, 2, 40),
+     .hk = 1, .hs = 1, .wk = 3, .ws = 2, .wp = 1, .want = EX_SPAN,
+     .partial = 1},
+    {.name = "linear tf_crop_and_resize roi past the ends W 16->32",
+     .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 1, 2, 16),
+     .out = {1, 1, 2, 32}, .roi = ROI_PAST_ENDS, .want = EX_ANY},
     {.name = "bwd linear 2x up W 16->32", .mode = CLRS_MODE_LINEAR, F32,
      NCHW(1, 1, 2, 16), .out = {1, 1, 2, 32}, .want = EX_SPAN, .bwd = BWD},
     {.name = "bwd cubic 2x up W 16->32 accumulate", .mode = CLRS_MODE_CUBIC,
