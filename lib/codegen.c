@@ -1011,6 +1011,19 @@ static void emit_phase(sbuf *b, const clrs_gen_config *c, const char *so,
     }
 }
 
+/* The span path's branch for pattern q of npat (none when there is one):
+ * groups reach it with pgp in [0, npat), so the last is "else"; the
+ * caller closes the chain. */
+static void emit_pattern_case(sbuf *b, int q, int npat)
+{
+    if (npat > 1 && q == 0)
+        sb_add(b, "        if (pgp == 0) {\n");
+    else if (npat > 1 && q + 1 < npat)
+        sb_add(b, "        } else if (pgp == %d) {\n", q);
+    else if (npat > 1)
+        sb_add(b, "        } else {\n");
+}
+
 /* The reduction of one output (w == 1) or w consecutive outputs along
  * kernel axis 0 into the declared acc (weighted sum) or best / win /
  * have / stop (max); pat: the span vector path's pattern. */
@@ -1128,13 +1141,7 @@ static void emit_body(sbuf *b, const clrs_gen_config *c, int w,
         sb_add(b, "        %s have, stop;\n", w > 1 ? mt : "int");
     }
     for (q = 0; q < npat; ++q) {
-        /* Groups reach here with pgp in [0, npat): the last is "else". */
-        if (npat > 1 && q == 0)
-            sb_add(b, "        if (pgp == 0) {\n");
-        else if (npat > 1 && q + 1 < npat)
-            sb_add(b, "        } else if (pgp == %d) {\n", q);
-        else if (npat > 1)
-            sb_add(b, "        } else {\n");
+        emit_pattern_case(b, q, npat);
         emit_reduce(b, c, w, so, i0name, q, none);
     }
     if (npat > 1)
@@ -1525,12 +1532,7 @@ static void emit_bwd_body(sbuf *b, const clrs_gen_config *c, int w,
         sb_add(b, "        %s acc = (%s)(0);\n", at, at);
     }
     for (q = 0; q < npat; ++q) {
-        if (npat > 1 && q == 0)
-            sb_add(b, "        if (pgp == 0) {\n");
-        else if (npat > 1 && q + 1 < npat)
-            sb_add(b, "        } else if (pgp == %d) {\n", q);
-        else if (npat > 1)
-            sb_add(b, "        } else {\n");
+        emit_pattern_case(b, q, npat);
         emit_bwd_reduce(b, c, w, so, io, xo, q);
     }
     if (npat > 1)

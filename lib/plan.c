@@ -607,29 +607,56 @@ typedef struct phase_pat {
 /* Distinct patterns tracked before the most frequent are kept. */
 #define PHASE_CANDIDATES 32
 
-/* Builds slot k's group table from its tap list, or turns the path down
- * (phase_off) when too few groups share a pattern. */
-static clrs_status phase_tables(clrs_plan *plan, int k,
-                                const clrs_taplist *tl, tables *t)
+/* What the span path groups, forward or backward: position i of the
+ * written axis (an output forward, an input backward) has the entries
+ * start[i] .. start[i + 1] - 1, each naming an element of the read axis
+ * (-1: a padding tap), a window code and a weight. */
+typedef struct phase_lists {
+    const int64_t *start;
+    const clrs_tap *fwd;  /* forward: the tap list's taps, or */
+    const clrs_ttap *bwd; /* backward: the transposed entries */
+    int64_t npos;         /* positions along the written axis */
+    int64_t nread;        /* elements along the read axis */
+    int fixed;            /* K: every position has K taps (ntaps = K) */
+    signed char absent;   /* rel past a lane's last entry */
+    int empty_ok;         /* a lane without entries can take a pattern */
+    int pad_stops;        /* a padding entry keeps its group off */
+    int codes;            /* patterns carry the window codes */
+    int codes_used;       /* ... which the kernel reads as constants */
+    int weights;          /* write the group-major weights (vals.fg) */
+} phase_lists;
+
+static int64_t phase_idx(const phase_lists *s, int64_t e)
 {
-    const clrs_problem *p = &plan->problem;
+    return s->fwd ? s->fwd[e].idx : s->bwd[e].o;
+}
+
+static int phase_code(const phase_lists *s, int64_t e)
+{
+    return s->fwd ? s->fwd[e].j : s->bwd[e].j;
+}
+
+static double phase_weight(const phase_lists *s, int64_t e)
+{
+    return s->fwd ? s->fwd[e].w : s->bwd[e].w;
+}
+
+/* The group table (and weights) of the last slot from its lists, or the
+ * path turned down (phase_off) when too few groups share a pattern. */
+static clrs_status phase_build(clrs_plan *plan, const phase_lists *s,
+                               tables *t)
+{
     clrs_gen_config *c = &plan->cfg;
-    const int V = c->vec, K = c->fixed[k], wsum = c->cls == CLRS_GEN_WSUM;
-    const int64_t O = p->ax[k].out, I = p->ax[k].in, G = (O + V - 1) / V;
-    const int plane_idx = c->has_index && c->plane;
+    const int V = c->vec;
+    const int64_t G = (s->npos + V - 1) / V;
     phase_pat *cand = NULL, cur;
     int64_t *base = NULL, g, maxr = 0, covered = 0;
     int *which = NULL, ncand = 0, count[PHASE_CANDIDATES] = {0};
-    int keep[PHASE_CANDIDATES], nkeep = 0, i, j, l, tp, T = K;
+    int id[PHASE_CANDIDATES], nkeep = 0, i, l, e, T = s->fixed;
     clrs_status st = CLRS_SUCCESS;
 
-    /* A varying tap count (K = 0): weighted sums only, each lane's own
-     * taps, the missing ones absent (-2: value 0, weight 0). */
-    if ((K == 0 && !wsum) || K > CLRS_GEN_MAX_FIXED ||
-        V > CLRS_GEN_MAX_LANES) {
-        phase_off(plan);
-        return CLRS_SUCCESS;
-    }
+    if (V > CLRS_GEN_MAX_LANES)
+        goto off;
     base = malloc((size_t)G * sizeof *base);
     which = malloc((size_t)G * sizeof *which);
     cand = malloc(PHASE_CANDIDATES * sizeof *cand);
@@ -638,22 +665,25 @@ static clrs_status phase_tables(clrs_plan *plan, int k,
                          "out of memory for %" PRId64 " vector groups", G);
         goto out;
     }
-    /* Pass 1: each whole group's input range (-1: no pattern). */
+    /* Pass 1: each whole group's range on the read axis (-1: no
+     * pattern). */
     for (g = 0; g < G; ++g) {
         int64_t lo = INT64_MAX, hi = -1;
         which[g] = -1;
         base[g] = -1;
-        if ((g + 1) * V > O)
+        if ((g + 1) * V > s->npos)
             continue;
         for (l = 0; l < V; ++l) {
-            int64_t o = g * V + l, n = tl->start[o + 1] - tl->start[o];
-            if (n < 1 || n > CLRS_GEN_MAX_FIXED)
+            int64_t b = s->start[g * V + l], n = s->start[g * V + l + 1] - b;
+            if ((n < 1 && !s->empty_ok) || n > CLRS_GEN_MAX_FIXED)
                 lo = -2; /* no taps (the empty value), or too many */
-            for (tp = 0; tp < (int)n && lo != -2; ++tp) {
-                int64_t idx = tl->t[tl->start[o] + tp].idx;
-                if (idx < 0 && plane_idx)
-                    lo = -2; /* no plane code for a padding lane */
-                if (idx >= 0 && idx < lo)
+            for (e = 0; e < (int)n && lo != -2; ++e) {
+                int64_t idx = phase_idx(s, b + e);
+                if ((idx < 0 && s->pad_stops) ||
+                    (s->codes_used && phase_code(s, b + e) > 127))
+                    lo = -2; /* no plane code for a padding lane, or no
+                                window code constant */
+                else if (idx >= 0 && idx < lo)
                     lo = idx;
                 if (idx > hi)
                     hi = idx;
@@ -662,7 +692,7 @@ static clrs_status phase_tables(clrs_plan *plan, int k,
         if (lo == -2)
             continue;
         if (hi < 0)
-            lo = hi = 0; /* padding only */
+            lo = hi = 0; /* padding only, or no entries at all */
         if (hi - lo + 1 > 4 * (int64_t)V)
             continue;
         base[g] = lo;
@@ -673,24 +703,24 @@ static clrs_status phase_tables(clrs_plan *plan, int k,
     c->nspan = (int)((maxr + V - 1) / V);
     if (c->nspan < 1)
         c->nspan = 1;
-    if (I < (int64_t)c->nspan * V)
+    if (s->nread < (int64_t)c->nspan * V)
         goto off;
     /* Pass 2: patterns relative to the base, moved back where the loads
-     * would pass the end of the axis. */
+     * would pass the end of the read axis. */
     for (g = 0; g < G; ++g) {
         if (which[g] < 0)
             continue;
-        if (base[g] + (int64_t)c->nspan * V > I)
-            base[g] = I - (int64_t)c->nspan * V;
+        if (base[g] + (int64_t)c->nspan * V > s->nread)
+            base[g] = s->nread - (int64_t)c->nspan * V;
         memset(&cur, 0, sizeof cur);
-        memset(cur.rel, -2, sizeof cur.rel);
+        memset(cur.rel, s->absent, sizeof cur.rel);
         for (l = 0; l < V; ++l) {
-            int64_t o = g * V + l, n = tl->start[o + 1] - tl->start[o];
-            for (tp = 0; tp < (int)n; ++tp) {
-                const clrs_tap *q = &tl->t[tl->start[o] + tp];
-                cur.rel[tp][l] =
-                    (signed char)(q->idx < 0 ? -1 : q->idx - base[g]);
-                cur.code[tp][l] = (signed char)q->j;
+            int64_t b = s->start[g * V + l], n = s->start[g * V + l + 1] - b;
+            for (e = 0; e < (int)n; ++e) {
+                int64_t idx = phase_idx(s, b + e);
+                cur.rel[e][l] = (signed char)(idx < 0 ? -1 : idx - base[g]);
+                if (s->codes)
+                    cur.code[e][l] = (signed char)phase_code(s, b + e);
             }
         }
         for (i = 0; i < ncand; ++i)
@@ -702,7 +732,10 @@ static clrs_status phase_tables(clrs_plan *plan, int k,
         if (which[g] >= 0)
             ++count[i];
     }
-    /* The most frequent patterns (first seen first among equals). */
+    /* The most frequent patterns (first seen first among equals); without
+     * a fixed count, ntaps is the longest lane they hold. */
+    for (i = 0; i < PHASE_CANDIDATES; ++i)
+        id[i] = -1;
     while (nkeep < CLRS_GEN_MAX_PAT) {
         int best = -1;
         for (i = 0; i < ncand; ++i)
@@ -710,43 +743,41 @@ static clrs_status phase_tables(clrs_plan *plan, int k,
                 best = i;
         if (best < 0)
             break;
-        keep[nkeep] = best;
+        id[best] = nkeep;
         memcpy(c->rel[nkeep], cand[best].rel, sizeof cand[best].rel);
         memcpy(c->code[nkeep], cand[best].code, sizeof cand[best].code);
-        for (tp = 0; tp < CLRS_GEN_MAX_FIXED && !K; ++tp)
+        for (e = 0; e < CLRS_GEN_MAX_FIXED && !s->fixed; ++e)
             for (l = 0; l < V; ++l)
-                if (cand[best].rel[tp][l] != -2 && tp + 1 > T)
-                    T = tp + 1;
+                if (cand[best].rel[e][l] != s->absent && e + 1 > T)
+                    T = e + 1;
         covered += count[best];
         count[best] = 0;
         ++nkeep;
     }
     /* Mostly lane by lane: the plain scalar kernel does better. */
-    if (covered * 2 < G)
+    if (covered * 2 < G || T < 1)
         goto off;
     c->npat = nkeep;
     c->ntaps = T;
     plan->span_coverage = (double)covered / (double)G;
-    st = grow(t, (size_t)(2 * G), K ? 0 : (size_t)(G * T * V));
+    st = grow(t, (size_t)(2 * G), s->weights ? (size_t)(G * T * V) : 0);
     if (st != CLRS_SUCCESS)
         goto out;
     plan->vals.pg = (int64_t)t->ni;
     plan->vals.fg = (int64_t)t->nf;
     for (g = 0; g < G; ++g) {
-        int id = -1;
-        for (j = 0; j < nkeep && which[g] >= 0; ++j)
-            if (keep[j] == which[g])
-                id = j;
-        t->i[t->ni++] = id >= 0 ? base[g] : 0;
-        t->i[t->ni++] = id;
-        /* Varying tap counts: the group-major weights, 0 where a lane
-         * has no such tap. */
-        for (tp = 0; tp < T && !K; ++tp)
+        int q = which[g] >= 0 ? id[which[g]] : -1;
+        t->i[t->ni++] = q >= 0 ? base[g] : 0;
+        t->i[t->ni++] = q;
+        /* Group-major weights, 0 where a lane has no such entry. */
+        for (e = 0; e < T && s->weights; ++e)
             for (l = 0; l < V; ++l) {
-                int64_t o = g * V + l, n = 0;
-                if (id >= 0)
-                    n = tl->start[o + 1] - tl->start[o];
-                t->f[t->nf++] = tp < n ? tl->t[tl->start[o] + tp].w : 0.0;
+                int64_t b = 0, n = 0;
+                if (q >= 0) {
+                    b = s->start[g * V + l];
+                    n = s->start[g * V + l + 1] - b;
+                }
+                t->f[t->nf++] = e < n ? phase_weight(s, b + e) : 0.0;
             }
     }
     goto out;
@@ -757,6 +788,35 @@ out:
     free(which);
     free(cand);
     return st;
+}
+
+/* Forward: slot k's group table from its tap list. A varying tap count
+ * (K = 0): weighted sums only, each lane's own taps, the missing ones
+ * absent (-2: value 0, weight 0), weights group-major. */
+static clrs_status phase_tables(clrs_plan *plan, int k,
+                                const clrs_taplist *tl, tables *t)
+{
+    const clrs_problem *p = &plan->problem;
+    const clrs_gen_config *c = &plan->cfg;
+    const int K = c->fixed[k];
+    phase_lists s;
+
+    if ((K == 0 && c->cls != CLRS_GEN_WSUM) || K > CLRS_GEN_MAX_FIXED) {
+        phase_off(plan);
+        return CLRS_SUCCESS;
+    }
+    memset(&s, 0, sizeof s);
+    s.start = tl->start;
+    s.fwd = tl->t;
+    s.npos = p->ax[k].out;
+    s.nread = p->ax[k].in;
+    s.fixed = K;
+    s.absent = -2;
+    s.pad_stops = c->has_index && c->plane;
+    s.codes = 1;
+    s.codes_used = c->has_index && !c->plane;
+    s.weights = K == 0;
+    return phase_build(plan, &s, t);
 }
 
 /* Slot k's tables, from exactly the taps the reference uses (taps.c):
@@ -1059,156 +1119,26 @@ static clrs_status lower_backward(clrs_plan *plan, kaxis *k, int *m)
     return CLRS_SUCCESS;
 }
 
-/* Backward span vector path: slot k's group table and group-major
- * weights from its transposed taps, or the path turned down (phase_off)
- * when too few groups of diff_src elements share a pattern. */
+/* Backward: slot k's group table and group-major weights from its
+ * transposed taps: groups of diff_src elements, each lane's entries by
+ * increasing output index, -1 past a lane's last one. */
 static clrs_status phase_tables_bwd(clrs_plan *plan, int k,
                                     const clrs_ttaplist *tt, tables *t)
 {
     const clrs_problem *p = &plan->problem;
-    clrs_gen_config *c = &plan->cfg;
-    const int V = c->vec;
-    const int64_t O = p->ax[k].out, I = p->ax[k].in, G = (I + V - 1) / V;
-    const int wsum = c->cls == CLRS_GEN_WSUM;
-    const int window = c->has_index && !c->plane;
-    phase_pat *cand = NULL, cur;
-    int64_t *base = NULL, g, maxr = 0, covered = 0, i0;
-    int *which = NULL, ncand = 0, count[PHASE_CANDIDATES] = {0};
-    int id[PHASE_CANDIDATES], nkeep = 0, T = 0;
-    int i, l, e;
-    clrs_status st = CLRS_SUCCESS;
+    const clrs_gen_config *c = &plan->cfg;
+    phase_lists s;
 
-    if (V > CLRS_GEN_MAX_LANES) {
-        phase_off(plan);
-        return CLRS_SUCCESS;
-    }
-    base = malloc((size_t)G * sizeof *base);
-    which = malloc((size_t)G * sizeof *which);
-    cand = malloc(PHASE_CANDIDATES * sizeof *cand);
-    if (!base || !which || !cand) {
-        st = clrs__error(CLRS_ERR_OUT_OF_MEMORY,
-                         "out of memory for %" PRId64 " vector groups", G);
-        goto out;
-    }
-    /* Pass 1: each whole group's diff_dst range (-1: no pattern). */
-    for (g = 0; g < G; ++g) {
-        int64_t lo = INT64_MAX, hi = -1;
-        which[g] = -1;
-        base[g] = -1;
-        if ((g + 1) * V > I)
-            continue;
-        for (l = 0; l < V; ++l) {
-            int64_t b = tt->start[g * V + l], n = tt->start[g * V + l + 1] - b;
-            if (n > CLRS_GEN_MAX_FIXED)
-                lo = -2;
-            for (e = 0; e < (int)n && lo != -2; ++e) {
-                int64_t o = tt->t[b + e].o;
-                if (window && tt->t[b + e].j > 127) {
-                    lo = -2; /* no window code constant for it */
-                    break;
-                }
-                if (o < lo)
-                    lo = o;
-                if (o > hi)
-                    hi = o;
-            }
-        }
-        if (lo == -2)
-            continue;
-        if (hi < 0)
-            lo = hi = 0; /* no entries at all */
-        if (hi - lo + 1 > 4 * (int64_t)V)
-            continue;
-        base[g] = lo;
-        which[g] = 0;
-        if (hi - lo + 1 > maxr)
-            maxr = hi - lo + 1;
-    }
-    c->nspan = (int)((maxr + V - 1) / V);
-    if (c->nspan < 1)
-        c->nspan = 1;
-    if (O < (int64_t)c->nspan * V)
-        goto off;
-    /* Pass 2: patterns relative to the base, moved back where the loads
-     * would pass the end of the axis. */
-    for (g = 0; g < G; ++g) {
-        if (which[g] < 0)
-            continue;
-        if (base[g] + (int64_t)c->nspan * V > O)
-            base[g] = O - (int64_t)c->nspan * V;
-        memset(&cur, 0, sizeof cur);
-        memset(cur.rel, -1, sizeof cur.rel);
-        for (l = 0; l < V; ++l) {
-            int64_t b = tt->start[g * V + l], n = tt->start[g * V + l + 1] - b;
-            for (e = 0; e < (int)n; ++e) {
-                cur.rel[e][l] = (signed char)(tt->t[b + e].o - base[g]);
-                if (window)
-                    cur.code[e][l] = (signed char)tt->t[b + e].j;
-            }
-        }
-        for (i = 0; i < ncand; ++i)
-            if (memcmp(&cand[i], &cur, sizeof cur) == 0)
-                break;
-        if (i == ncand && ncand < PHASE_CANDIDATES)
-            cand[ncand++] = cur;
-        which[g] = i < ncand ? i : -1;
-        if (which[g] >= 0)
-            ++count[i];
-    }
-    /* The most frequent patterns (first seen first among equals). */
-    for (i = 0; i < PHASE_CANDIDATES; ++i)
-        id[i] = -1;
-    while (nkeep < CLRS_GEN_MAX_PAT) {
-        int best = -1;
-        for (i = 0; i < ncand; ++i)
-            if (count[i] > 0 && (best < 0 || count[i] > count[best]))
-                best = i;
-        if (best < 0)
-            break;
-        id[best] = nkeep;
-        memcpy(c->rel[nkeep], cand[best].rel, sizeof cand[best].rel);
-        memcpy(c->code[nkeep], cand[best].code, sizeof cand[best].code);
-        for (e = 0; e < CLRS_GEN_MAX_FIXED; ++e)
-            for (l = 0; l < V; ++l)
-                if (cand[best].rel[e][l] >= 0 && e + 1 > T)
-                    T = e + 1;
-        covered += count[best];
-        count[best] = 0;
-        ++nkeep;
-    }
-    if (covered * 2 < G || T < 1)
-        goto off;
-    c->npat = nkeep;
-    c->ntaps = T;
-    plan->span_coverage = (double)covered / (double)G;
-    st = grow(t, (size_t)(2 * G), wsum ? (size_t)(G * T * V) : 0);
-    if (st != CLRS_SUCCESS)
-        goto out;
-    plan->vals.pg = (int64_t)t->ni;
-    plan->vals.fg = (int64_t)t->nf;
-    for (g = 0; g < G; ++g) {
-        int q = which[g] >= 0 ? id[which[g]] : -1;
-        t->i[t->ni++] = q >= 0 ? base[g] : 0;
-        t->i[t->ni++] = q;
-        for (e = 0; e < T && wsum; ++e)
-            for (l = 0; l < V; ++l) {
-                int64_t b = 0, n = 0;
-                i0 = g * V + l;
-                if (q >= 0) {
-                    b = tt->start[i0];
-                    n = tt->start[i0 + 1] - b;
-                }
-                t->f[t->nf++] = e < n ? tt->t[b + e].w : 0.0;
-            }
-    }
-    goto out;
-off:
-    phase_off(plan);
-out:
-    free(base);
-    free(which);
-    free(cand);
-    return st;
+    memset(&s, 0, sizeof s);
+    s.start = tt->start;
+    s.bwd = tt->t;
+    s.npos = p->ax[k].in;
+    s.nread = p->ax[k].out;
+    s.absent = -1;
+    s.empty_ok = 1;
+    s.codes = s.codes_used = c->has_index && !c->plane;
+    s.weights = c->cls == CLRS_GEN_WSUM;
+    return phase_build(plan, &s, t);
 }
 
 /* Slot k's backward tables: transposed starts by input index, then per
