@@ -474,7 +474,14 @@ CLRS_API clrs_status clrs_plan_create_forward(clrs_plan **plan,
  * that read it): no atomics, and the same bits on every run. An index
  * value that names no pixel of its window (out of range) sends its
  * gradient nowhere on the device and is never used as an address; the
- * CPU reference rejects such a tensor with CLRS_ERR_BAD_INDEX_TENSOR. */
+ * CPU reference rejects such a tensor with CLRS_ERR_BAD_INDEX_TENSOR.
+ * Recomputing takes two kernels per clrs_execute: the forward argmax
+ * writes a window index (and the max) into device memory the plan
+ * allocates at creation (diff_dst's element count times src's dtype size
+ * plus 1 byte, 4 for windows of more than 127 taps: clrs_plan_info's
+ * scratch_bytes), then the index backward reads it. Runs of one plan
+ * therefore follow each other on the device, even on an out-of-order
+ * queue: each run's argmax waits for the previous run's backward. */
 CLRS_API clrs_status clrs_plan_create_backward(
     clrs_plan **plan, clrs_context *ctx, const clrs_resample_desc *op,
     const clrs_tensor_desc *diff_src, const clrs_tensor_desc *diff_dst,
@@ -510,6 +517,11 @@ typedef struct clrs_plan_info {
     double span_coverage;    /* SPAN: fraction of the vector groups that
                                 take the pattern code (the others go lane
                                 by lane) */
+    int kernels;             /* kernels one clrs_execute enqueues: 2 for
+                                max pooling backward without an index
+                                tensor (the argmax, then the scatter; the
+                                fields above describe the scatter) */
+    size_t scratch_bytes;    /* device memory the plan holds for them */
 } clrs_plan_info;
 
 /* "none", "axis", "block", "span"; NULL for an unknown value. */

@@ -187,6 +187,23 @@ static void dense_strides(struct clrs_tensor_desc *t, const int *order)
     }
 }
 
+void clrs__tensor_dense_like(const struct clrs_tensor_desc *like,
+                             clrs_dtype dtype, struct clrs_tensor_desc *out)
+{
+    int order[CLRS_MAX_RANK], i, k;
+    *out = *like;
+    out->dtype = dtype;
+    /* outermost first: larger strides first, ties in axis order
+     * (insertion sort keeps it stable) */
+    for (i = 0; i < like->rank; ++i) {
+        for (k = i; k > 0 && like->strides[order[k - 1]] < like->strides[i];
+             --k)
+            order[k] = order[k - 1];
+        order[k] = i;
+    }
+    dense_strides(out, order);
+}
+
 static clrs_status tensor_new(clrs_tensor_desc **desc, clrs_dtype dtype,
                               int rank, const int64_t *dims, int block_axis,
                               int block, const int64_t *strides,

@@ -166,6 +166,11 @@ clrs_status clrs__tensor_check_no_overlap(const struct clrs_tensor_desc *t,
                                           const char *what);
 /* Largest element offset + 1 (elements, padding lanes included). */
 int64_t clrs__tensor_span(const struct clrs_tensor_desc *t);
+/* out: like's dims and blocking with dtype, densely packed in the order
+ * of like's strides (the largest outermost): scratch tensors that keep a
+ * caller's layout without its gaps or broadcast (zero) strides. */
+void clrs__tensor_dense_like(const struct clrs_tensor_desc *like,
+                             clrs_dtype dtype, struct clrs_tensor_desc *out);
 int64_t clrs__tensor_offset(const struct clrs_tensor_desc *t,
                             const int64_t *idx);
 double clrs__fraction_value(clrs_fraction f);

@@ -49,6 +49,15 @@ struct clrs_plan {
     size_t need_src, need_dst, need_diff_src, need_diff_dst, need_index;
     size_t need_post[CLRS_MAX_POST_OPS];
 
+    /* Max pooling backward without an index tensor, in two passes: the
+     * forward argmax writes a window index into plan-owned scratch, then
+     * the index backward reads it (plan_two_pass). Both NULL for a plan
+     * with its own kernel. */
+    clrs_plan *argmax, *scatter;
+    cl_mem scratch_dst, scratch_index;
+    cl_event scratch_busy; /* the last backward pass, which reads the
+                              scratch: the next argmax pass waits for it */
+
     /* clSetKernelArg followed by enqueue must not interleave between
      * threads sharing one cl_kernel (OpenCL 1.2 A.2). */
     pthread_mutex_t lock;
@@ -1396,6 +1405,86 @@ static clrs_status build_kernel(clrs_plan *plan)
     return CLRS_SUCCESS;
 }
 
+/* ---- two-pass argmax recompute ------------------------------------------ */
+
+static clrs_status plan_create(clrs_plan **out, clrs_context *ctx,
+                               const clrs_resample_desc *op,
+                               const clrs_tensor_desc *in,
+                               const clrs_tensor_desc *outt,
+                               const clrs_tensor_desc *index,
+                               const clrs_tensor_desc *src, int backward);
+
+/* The one-kernel recompute searches every window that may hold a diff_src
+ * element for each element (0.2 GB/s); the forward argmax into a scratch
+ * index followed by the index backward reads each tensor once and takes
+ * the vector paths. One kernel remains for CLRS_GENERIC and for scratch
+ * that the device cannot allocate. */
+static int want_two_pass(const clrs_plan *plan, size_t *dst_bytes,
+                         size_t *index_bytes, struct clrs_tensor_desc *sdst,
+                         struct clrs_tensor_desc *sidx)
+{
+    const clrs_problem *p = &plan->problem;
+    if (!p->backward || p->mode != CLRS_MODE_MAX || p->has_index ||
+        !p->has_src || env_flag("CLRS_GENERIC"))
+        return 0;
+    /* Scratch in diff_dst's layout, so that both passes take the same
+     * vector path as the tensors around them. The argmax pass writes its
+     * max into dst in src's dtype (the values are not used). */
+    clrs__tensor_dense_like(&p->out, p->src.dtype, sdst);
+    clrs__tensor_dense_like(&p->out,
+                            p->window_volume <= 127 ? CLRS_S8 : CLRS_S32,
+                            sidx);
+    if (check_bytes(plan->ctx, sdst, "scratch dst", dst_bytes) < 0 ||
+        check_bytes(plan->ctx, sidx, "scratch index", index_bytes) < 0) {
+        clrs__clear_error();
+        return 0;
+    }
+    return 1;
+}
+
+static clrs_status scratch_buffer(clrs_plan *plan, size_t bytes, cl_mem *out,
+                                  const char *what)
+{
+    cl_int err;
+    *out = clCreateBuffer(plan->ctx->cl_ctx, CL_MEM_READ_WRITE, bytes, NULL,
+                          &err);
+    if (err != CL_SUCCESS) {
+        char call[64];
+        *out = NULL;
+        snprintf(call, sizeof call, "clCreateBuffer(%s, %zu bytes)", what,
+                 bytes);
+        return clrs__cl_error(err, call);
+    }
+    return CLRS_SUCCESS;
+}
+
+/* The argmax plan (forward, training, window index) and the scatter plan
+ * (backward from that index), with their scratch. */
+static clrs_status plan_two_pass(clrs_plan *plan, const clrs_resample_desc *op,
+                                 size_t dst_bytes, size_t index_bytes,
+                                 const struct clrs_tensor_desc *sdst,
+                                 const struct clrs_tensor_desc *sidx)
+{
+    const clrs_problem *p = &plan->problem;
+    struct clrs_resample_desc fop = *op, bop = *op;
+
+    fop.inference = 0;
+    fop.accumulate = 0;
+    fop.index_format = CLRS_INDEX_WINDOW;
+    fop.n_post_ops = 0;
+    bop.inference = 0;
+    bop.index_format = CLRS_INDEX_WINDOW;
+    CLRS_TRY(plan_create(&plan->argmax, plan->ctx, &fop, &p->src, sdst, sidx,
+                         NULL, 0));
+    CLRS_TRY(plan_create(&plan->scatter, plan->ctx, &bop, &p->in, &p->out,
+                         sidx, NULL, 1));
+    CLRS_TRY(scratch_buffer(plan, dst_bytes, &plan->scratch_dst,
+                            "argmax scratch dst"));
+    CLRS_TRY(scratch_buffer(plan, index_bytes, &plan->scratch_index,
+                            "argmax scratch index"));
+    return CLRS_SUCCESS;
+}
+
 /* ---- creation ----------------------------------------------------------- */
 
 static clrs_status plan_create(clrs_plan **out, clrs_context *ctx,
@@ -1429,8 +1518,15 @@ static clrs_status plan_create(clrs_plan **out, clrs_context *ctx,
             st = clrs__error(CLRS_ERR_OUT_OF_MEMORY,
                              "cannot initialise the plan mutex");
     }
-    if (st >= 0)
-        st = build_kernel(plan);
+    if (st >= 0) {
+        struct clrs_tensor_desc sdst, sidx;
+        size_t dst_bytes, index_bytes;
+        if (want_two_pass(plan, &dst_bytes, &index_bytes, &sdst, &sidx))
+            st = plan_two_pass(plan, op, dst_bytes, index_bytes, &sdst,
+                               &sidx);
+        else
+            st = build_kernel(plan);
+    }
     if (st < 0) {
         clrs_plan_destroy(plan);
         return st;
@@ -1469,6 +1565,14 @@ void clrs_plan_destroy(clrs_plan *plan)
 {
     if (!plan)
         return;
+    clrs_plan_destroy(plan->argmax);
+    clrs_plan_destroy(plan->scatter);
+    if (plan->scratch_dst)
+        clReleaseMemObject(plan->scratch_dst);
+    if (plan->scratch_index)
+        clReleaseMemObject(plan->scratch_index);
+    if (plan->scratch_busy)
+        clReleaseEvent(plan->scratch_busy);
     if (plan->kernel)
         clReleaseKernel(plan->kernel);
     if (plan->program)
@@ -1487,6 +1591,19 @@ clrs_status clrs_plan_get_info(const clrs_plan *plan, clrs_plan_info *info)
     CLRS_CHECK_PTR(plan);
     CLRS_CHECK_PTR(info);
     memset(info, 0, sizeof *info);
+    if (plan->scatter) {
+        /* Two passes: the backward's vector path, both passes' costliest
+         * program source. */
+        clrs_plan_get_info(plan->scatter, info);
+        if (plan->argmax->cache_source > info->cache)
+            info->cache = plan->argmax->cache_source;
+        info->create_ms = plan->create_ms;
+        info->kernels = 2;
+        info->scratch_bytes = plan->argmax->need_dst +
+                              plan->argmax->need_index;
+        return CLRS_SUCCESS;
+    }
+    info->kernels = 1;
     info->cache = plan->cache_source;
     info->create_ms = plan->create_ms;
     info->vector_lanes = plan->cfg.vec;
@@ -1590,6 +1707,66 @@ static clrs_status enqueue(clrs_plan *plan, const clrs_args *args,
     return st;
 }
 
+/* The argmax pass (after the caller's events and the previous run's
+ * scatter, which read the same scratch), then the scatter pass after it.
+ * The lock keeps another thread's passes from interleaving with ours on
+ * the scratch. */
+static clrs_status enqueue_two_pass(clrs_plan *plan, const clrs_args *args,
+                                    cl_uint num_events,
+                                    const cl_event *wait_list,
+                                    cl_event *event)
+{
+    clrs_args fa, ba;
+    cl_event local[16], *waits = local, first = NULL, second = NULL;
+    cl_uint n = num_events;
+    clrs_status st;
+
+    memset(&fa, 0, sizeof fa);
+    fa.src = args->src;
+    fa.dst = plan->scratch_dst;
+    fa.index = plan->scratch_index;
+    memset(&ba, 0, sizeof ba);
+    ba.diff_src = args->diff_src;
+    ba.diff_dst = args->diff_dst;
+    ba.index = plan->scratch_index;
+
+    pthread_mutex_lock(&plan->lock);
+    if (plan->scratch_busy) {
+        if (n + 1 > sizeof local / sizeof local[0])
+            waits = malloc((n + 1) * sizeof *waits);
+        if (!waits) {
+            pthread_mutex_unlock(&plan->lock);
+            return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
+                               "out of memory for %u events", n + 1);
+        }
+        if (n)
+            memcpy(waits, wait_list, n * sizeof *waits);
+        waits[n++] = plan->scratch_busy;
+    } else {
+        waits = (cl_event *)wait_list;
+    }
+    st = enqueue(plan->argmax, &fa, n, n ? waits : NULL, &first);
+    if (waits != local && waits != wait_list)
+        free(waits);
+    if (st == CLRS_SUCCESS) {
+        st = enqueue(plan->scatter, &ba, 1, &first, &second);
+        if (plan->scratch_busy)
+            clReleaseEvent(plan->scratch_busy);
+        if (st == CLRS_SUCCESS) {
+            plan->scratch_busy = second;
+            clReleaseEvent(first);
+        } else {
+            plan->scratch_busy = first; /* still writing the scratch */
+        }
+    }
+    if (st == CLRS_SUCCESS && event) {
+        clRetainEvent(second);
+        *event = second;
+    }
+    pthread_mutex_unlock(&plan->lock);
+    return st;
+}
+
 static clrs_status execute(clrs_plan *plan, const clrs_args *args,
                            cl_uint num_events, const cl_event *wait_list,
                            cl_event *event)
@@ -1629,6 +1806,8 @@ static clrs_status execute(clrs_plan *plan, const clrs_args *args,
         CLRS_CHECK(args->index != args->src, CLRS_ERR_ALIASING,
                    "the index buffer is also the src buffer");
 
+    if (plan->argmax)
+        return enqueue_two_pass(plan, args, num_events, wait_list, event);
     return enqueue(plan, args, num_events, wait_list, event);
 }
 

@@ -32,14 +32,14 @@ keep=0
 # subset has 104 cases, the backward one 116 (every class twice), the
 # dtype one 38 (every type as src and dst, backward types, and the
 # blocked layouts forward and backward in every mode), the post-op one 4
-# chains (channels-last vector, blocked, dense), the span one 38 points
-# (19 cases, 11 forward and 8 backward, values and path each). The last
+# chains (channels-last vector, blocked, dense), the span one 40 points
+# (20 cases, 11 forward and 9 backward, values and path each). The last
 # spec
 # builds (does not run) the native half kernels: Oclgrind's compiler takes
 # cl_khr_fp16, its simulator cannot execute half, and no other device
 # here has it (test_device_dtypes --fp16-native-build: 8 kernels).
 for spec in test_device_forward:104 test_device_backward:116 \
-    test_device_dtypes:38 test_device_postops:4 test_device_span:38 \
+    test_device_dtypes:38 test_device_postops:4 test_device_span:40 \
     test_device_dtypes/fp16:8; do
     name=${spec%%:*}
     want=${spec#*:}

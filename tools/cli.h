@@ -223,6 +223,7 @@ typedef struct cli_result {
     const char *cache;
     const char *vector; /* clrs_vector_path_name(), "-" before a plan */
     int lanes;
+    int kernels; /* kernels per execute (2: max backward recomputing) */
     double gbps, roof_pct;
     char worst[1024]; /* worst points, one per line */
 } cli_result;

@@ -163,8 +163,8 @@ void cli_report_problem(cli_report *rep, const cli_prb *p,
         printf(",\"build_ms\":");
         num_json(r->build_ms, "%.3f");
         printf(",\"cache\":\"%s\",\"vector\":\"%s\",\"lanes\":%d,"
-               "\"detail\":",
-               r->cache, r->vector ? r->vector : "-", r->lanes);
+               "\"kernels\":%d,\"detail\":",
+               r->cache, r->vector ? r->vector : "-", r->lanes, r->kernels);
         str_json(r->detail);
         printf("}\n");
     } else if (rep->tpl == TPL_CSV) {
@@ -208,11 +208,12 @@ void cli_report_problem(cli_report *rep, const cli_prb *p,
             else
                 snprintf(build, sizeof build, "-");
             printf("perf,%s,%s,%s,min_ms:%.4f,avg_ms:%.4f,GB/s:%.2f,"
-                   "roofline:%s,build_ms:%s,cache:%s,vector:%s/%d\n",
+                   "roofline:%s,build_ms:%s,cache:%s,vector:%s/%d,"
+                   "kernels:%d\n",
                    p->g.engine == ENGINE_REF ? "ref" : "device",
                    p->d.name[0] ? p->d.name : "-", p->repro, r->min_ms,
                    r->avg_ms, r->gbps, roof, build, r->cache,
-                   r->vector ? r->vector : "-", r->lanes);
+                   r->vector ? r->vector : "-", r->lanes, r->kernels);
         }
     }
     /* Worst points: on stdout beside a def line, on stderr otherwise so

@@ -647,6 +647,7 @@ static int device_plan(job *j)
         j->r->build_ms = info.create_ms;
         j->r->vector = clrs_vector_path_name(info.vector_path);
         j->r->lanes = info.vector_lanes;
+        j->r->kernels = info.kernels;
     }
     if (st < 0) {
         j->plan = NULL;

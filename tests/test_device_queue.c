@@ -1,0 +1,415 @@
+/* Runs of one plan in flight together. Max pooling backward without an
+ * index tensor runs two kernels through scratch the plan owns, so its runs
+ * must follow each other on the device whatever the queue allows. Checked
+ * against the CPU reference (clrs_reference_backward), bit for bit:
+ *   - back-to-back runs with different inputs on an out-of-order queue
+ *     (when the device offers one) and on the in-order queue;
+ *   - two threads sharing one plan;
+ *   - a caller's user event in the wait list holds both kernels back, and
+ *     the returned event completes after the second;
+ *   - clrs_plan_info (two kernels and their scratch) and argument errors.
+ * A light program: it builds two kernels. */
+#define _POSIX_C_SOURCE 200809L
+#include "devutil.h"
+#include "tap.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define NRUNS 6
+
+static td_env env;
+
+/* x: 1 x 3 x 21 x 70, max 3x3 stride 2 pad 1 -> dy: 1 x 3 x 11 x 35. */
+static const int64_t xdims[4] = {1, 3, 21, 70};
+static const int64_t ydims[4] = {1, 3, 11, 35};
+
+typedef struct problem {
+    clrs_resample_desc *op;
+    clrs_tensor_desc *xd, *yd;
+    size_t xbytes, ybytes;
+} problem;
+
+/* One run's tensors: x and dy with values that differ per run (small
+ * integers, so that windows tie and sums are exact), the reference dx,
+ * and the device buffers. */
+typedef struct run {
+    tu_buf x, dy, want;
+    cl_mem dx_mem, x_mem, dy_mem;
+    float *got;
+} run;
+
+static int problem_init(problem *p)
+{
+    static const int64_t win[2] = {3, 3}, str[2] = {2, 2}, pad[2] = {1, 1};
+    memset(p, 0, sizeof *p);
+    if (clrs_resample_desc_create(&p->op, CLRS_MODE_MAX) != CLRS_SUCCESS ||
+        clrs_resample_desc_set_window(p->op, 2, win) != CLRS_SUCCESS ||
+        clrs_resample_desc_set_stride(p->op, 2, str) != CLRS_SUCCESS ||
+        clrs_resample_desc_set_padding_sizes(p->op, 2, pad, pad) !=
+            CLRS_SUCCESS ||
+        clrs_tensor_desc_create(&p->xd, CLRS_F32, 4, xdims, NULL) !=
+            CLRS_SUCCESS ||
+        clrs_tensor_desc_create(&p->yd, CLRS_F32, 4, ydims, NULL) !=
+            CLRS_SUCCESS) {
+        tap_diag("problem: %s", clrs_last_error());
+        return -1;
+    }
+    p->xbytes = clrs_tensor_desc_bytes(p->xd);
+    p->ybytes = clrs_tensor_desc_bytes(p->yd);
+    return 0;
+}
+
+static void problem_free(problem *p)
+{
+    clrs_resample_desc_destroy(p->op);
+    clrs_tensor_desc_destroy(p->xd);
+    clrs_tensor_desc_destroy(p->yd);
+}
+
+static cl_mem buffer(const void *host, size_t bytes)
+{
+    cl_int err;
+    cl_mem m = clCreateBuffer(env.cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                              bytes, (void *)host, &err);
+    if (err != CL_SUCCESS) {
+        tap_diag("clCreateBuffer: %d", (int)err);
+        return NULL;
+    }
+    return m;
+}
+
+/* Inputs for run `seed`, the reference, and device buffers with dx
+ * poisoned (NaN). */
+static int run_init(const problem *p, run *r, uint64_t seed)
+{
+    clrs_host_args ha;
+    tu_rng g;
+    clrs_status st;
+
+    memset(r, 0, sizeof *r);
+    if (tu_buf_alloc(&r->x, p->xd) || tu_buf_alloc(&r->dy, p->yd) ||
+        tu_buf_alloc(&r->want, p->xd))
+        return -1;
+    tu_rng_seed(&g, tu_mix_seed(UINT64_C(0x0DE5), seed));
+    tu_fill_ints(&r->x, &g, -3, 3);
+    tu_fill_ints(&r->dy, &g, 1, 9);
+    memset(&ha, 0, sizeof ha);
+    ha.src = r->x.data;
+    ha.diff_dst = r->dy.data;
+    ha.diff_src = r->want.data;
+    st = clrs_reference_backward(p->op, p->xd, p->yd, NULL, p->xd, &ha);
+    if (st != CLRS_SUCCESS) {
+        tap_diag("reference: %s: %s", clrs_status_name(st),
+                 clrs_last_error());
+        return -1;
+    }
+    r->got = malloc(p->xbytes);
+    if (!r->got)
+        return -1;
+    memset(r->got, 0xFF, p->xbytes); /* NaN */
+    r->x_mem = buffer(r->x.data, p->xbytes);
+    r->dy_mem = buffer(r->dy.data, p->ybytes);
+    r->dx_mem = buffer(r->got, p->xbytes);
+    return r->x_mem && r->dy_mem && r->dx_mem ? 0 : -1;
+}
+
+static void run_free(run *r)
+{
+    tu_buf_free(&r->x);
+    tu_buf_free(&r->dy);
+    tu_buf_free(&r->want);
+    if (r->x_mem)
+        clReleaseMemObject(r->x_mem);
+    if (r->dy_mem)
+        clReleaseMemObject(r->dy_mem);
+    if (r->dx_mem)
+        clReleaseMemObject(r->dx_mem);
+    free(r->got);
+}
+
+static clrs_status execute(clrs_plan *plan, run *r, cl_uint nwait,
+                           const cl_event *wait, cl_event *event)
+{
+    clrs_args a;
+    memset(&a, 0, sizeof a);
+    a.src = r->x_mem;
+    a.diff_dst = r->dy_mem;
+    a.diff_src = r->dx_mem;
+    return clrs_execute(plan, &a, nwait, wait, event);
+}
+
+/* Reads dx back (blocking, after the queue's work) and compares it with
+ * the reference bit for bit; returns the number of differing elements. */
+static size_t compare(cl_command_queue q, const problem *p, run *r)
+{
+    size_t i, n = p->xbytes / sizeof(float), bad = 0;
+    const float *want = (const float *)r->want.data;
+    cl_int err = clEnqueueReadBuffer(q, r->dx_mem, CL_TRUE, 0, p->xbytes,
+                                     r->got, 0, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        tap_diag("clEnqueueReadBuffer: %d", (int)err);
+        return n;
+    }
+    for (i = 0; i < n; ++i)
+        if (memcmp(&r->got[i], &want[i], sizeof(float)) != 0) {
+            if (bad == 0)
+                tap_diag("  element %zu: got %g, want %g", i,
+                         (double)r->got[i], (double)want[i]);
+            ++bad;
+        }
+    return bad;
+}
+
+/* NRUNS runs enqueued back to back (no wait lists between them), then one
+ * clFinish: each run must still see its own argmax. */
+static void back_to_back(clrs_context *ctx, cl_command_queue q,
+                         const problem *p, const char *what)
+{
+    clrs_plan *plan = NULL;
+    run runs[NRUNS];
+    size_t bad = 0;
+    int i, ok = 1;
+    clrs_status st;
+
+    memset(runs, 0, sizeof runs);
+    st = clrs_plan_create_backward(&plan, ctx, p->op, p->xd, p->yd, NULL,
+                                   p->xd);
+    if (st != CLRS_SUCCESS) {
+        tap_diag("plan: %s: %s", clrs_status_name(st),
+                 clrs_context_last_error(ctx));
+        ok = 0;
+    }
+    for (i = 0; ok && i < NRUNS; ++i)
+        ok = run_init(p, &runs[i], (uint64_t)i) == 0;
+    for (i = 0; ok && i < NRUNS; ++i) {
+        st = execute(plan, &runs[i], 0, NULL, NULL);
+        if (st != CLRS_SUCCESS) {
+            tap_diag("execute %d: %s: %s", i, clrs_status_name(st),
+                     clrs_context_last_error(ctx));
+            ok = 0;
+        }
+    }
+    if (ok && clFinish(q) != CL_SUCCESS)
+        ok = 0;
+    for (i = 0; ok && i < NRUNS; ++i)
+        bad += compare(q, p, &runs[i]);
+    tap_ok(ok && bad == 0,
+           "%s: %d back-to-back runs of one recomputing plan, each equal "
+           "to the reference (%zu elements differ)",
+           what, NRUNS, bad);
+    for (i = 0; i < NRUNS; ++i)
+        run_free(&runs[i]);
+    clrs_plan_destroy(plan);
+}
+
+/* ---- two threads, one plan --------------------------------------------- */
+
+typedef struct worker {
+    clrs_plan *plan;
+    run *runs;
+    int n;
+    int failed;
+} worker;
+
+static void *work(void *arg)
+{
+    worker *w = arg;
+    int i, k;
+    for (k = 0; k < 4; ++k)
+        for (i = 0; i < w->n; ++i)
+            if (execute(w->plan, &w->runs[i], 0, NULL, NULL) != CLRS_SUCCESS)
+                w->failed = 1;
+    return NULL;
+}
+
+static void two_threads(const problem *p)
+{
+    clrs_plan *plan = NULL;
+    run runs[NRUNS];
+    worker w[2];
+    pthread_t th[2];
+    size_t bad = 0;
+    int i, ok = 1;
+
+    memset(runs, 0, sizeof runs);
+    if (clrs_plan_create_backward(&plan, env.ctx, p->op, p->xd, p->yd, NULL,
+                                  p->xd) != CLRS_SUCCESS) {
+        tap_diag("plan: %s", clrs_context_last_error(env.ctx));
+        ok = 0;
+    }
+    for (i = 0; ok && i < NRUNS; ++i)
+        ok = run_init(p, &runs[i], (uint64_t)(100 + i)) == 0;
+    if (ok) {
+        for (i = 0; i < 2; ++i) {
+            w[i].plan = plan;
+            w[i].runs = &runs[i * (NRUNS / 2)];
+            w[i].n = NRUNS / 2;
+            w[i].failed = 0;
+            pthread_create(&th[i], NULL, work, &w[i]);
+        }
+        for (i = 0; i < 2; ++i) {
+            pthread_join(th[i], NULL);
+            ok = ok && !w[i].failed;
+        }
+        ok = ok && clFinish(env.queue) == CL_SUCCESS;
+    }
+    for (i = 0; ok && i < NRUNS; ++i)
+        bad += compare(env.queue, p, &runs[i]);
+    tap_ok(ok && bad == 0,
+           "two threads, one recomputing plan, %d runs each: every "
+           "result equals the reference (%zu elements differ)",
+           4 * (NRUNS / 2), bad);
+    for (i = 0; i < NRUNS; ++i)
+        run_free(&runs[i]);
+    clrs_plan_destroy(plan);
+}
+
+/* ---- events --------------------------------------------------------------- */
+
+static cl_int event_status(cl_event e)
+{
+    cl_int s = -1;
+    clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, NULL);
+    return s;
+}
+
+static void events(const problem *p)
+{
+    clrs_plan *plan = NULL;
+    run r;
+    cl_event gate = NULL, done = NULL;
+    cl_int err;
+    size_t bad;
+    struct timespec pause = {0, 50 * 1000 * 1000};
+    int ok = 1, held;
+
+    memset(&r, 0, sizeof r);
+    if (clrs_plan_create_backward(&plan, env.ctx, p->op, p->xd, p->yd, NULL,
+                                  p->xd) != CLRS_SUCCESS ||
+        run_init(p, &r, 7) != 0) {
+        tap_ok(0, "events: setup");
+        run_free(&r);
+        clrs_plan_destroy(plan);
+        return;
+    }
+    gate = clCreateUserEvent(env.cl, &err);
+    ok = err == CL_SUCCESS &&
+         execute(plan, &r, 1, &gate, &done) == CLRS_SUCCESS && done != NULL;
+    if (ok) {
+        clFlush(env.queue);
+        nanosleep(&pause, NULL);
+        held = event_status(done) != CL_COMPLETE;
+        tap_ok(held, "events: both kernels wait for the caller's user event "
+                     "(status %d after 50 ms)",
+               (int)event_status(done));
+        clSetUserEventStatus(gate, CL_COMPLETE);
+        ok = clWaitForEvents(1, &done) == CL_SUCCESS &&
+             event_status(done) == CL_COMPLETE;
+        bad = ok ? compare(env.queue, p, &r) : 1;
+        tap_ok(ok && bad == 0,
+               "events: the returned event completes after the second "
+               "kernel (dx equals the reference: %zu elements differ)",
+               bad);
+    } else {
+        tap_ok(0, "events: execute with a wait list");
+        tap_ok(0, "events: returned event");
+        if (gate)
+            clSetUserEventStatus(gate, CL_COMPLETE);
+        clFinish(env.queue);
+    }
+    if (gate)
+        clReleaseEvent(gate);
+    if (done)
+        clReleaseEvent(done);
+    run_free(&r);
+    clrs_plan_destroy(plan);
+}
+
+/* ---- plan info and argument errors ------------------------------------- */
+
+static void info_and_errors(const problem *p)
+{
+    clrs_plan *plan = NULL;
+    clrs_plan_info in;
+    run r;
+    clrs_args a;
+    clrs_status st;
+    size_t want_scratch = p->ybytes + p->ybytes / sizeof(float); /* f32+s8 */
+
+    memset(&r, 0, sizeof r);
+    if (clrs_plan_create_backward(&plan, env.ctx, p->op, p->xd, p->yd, NULL,
+                                  p->xd) != CLRS_SUCCESS ||
+        run_init(p, &r, 9) != 0 ||
+        clrs_plan_get_info(plan, &in) != CLRS_SUCCESS) {
+        tap_ok(0, "plan info: setup");
+        run_free(&r);
+        clrs_plan_destroy(plan);
+        return;
+    }
+    tap_ok(in.kernels == 2 && in.scratch_bytes == want_scratch,
+           "plan info: %d kernels, %zu scratch bytes (want 2, %zu)",
+           in.kernels, in.scratch_bytes, want_scratch);
+
+    memset(&a, 0, sizeof a);
+    a.diff_dst = r.dy_mem;
+    a.diff_src = r.dx_mem;
+    st = clrs_execute(plan, &a, 0, NULL, NULL);
+    tap_ok(st == CLRS_ERR_NULL_POINTER, "args->src NULL: %s (%s)",
+           clrs_status_name(st), clrs_last_error());
+    a.src = r.x_mem;
+    a.index = r.dy_mem;
+    st = clrs_execute(plan, &a, 0, NULL, NULL);
+    tap_ok(st == CLRS_ERR_INVALID_VALUE, "args->index set: %s (%s)",
+           clrs_status_name(st), clrs_last_error());
+    a.index = NULL;
+    a.diff_src = r.x_mem;
+    st = clrs_execute(plan, &a, 0, NULL, NULL);
+    tap_ok(st == CLRS_ERR_ALIASING, "diff_src is src: %s (%s)",
+           clrs_status_name(st), clrs_last_error());
+    clFinish(env.queue);
+    run_free(&r);
+    clrs_plan_destroy(plan);
+}
+
+int main(void)
+{
+    problem p;
+    cl_command_queue_properties props = 0;
+
+    td_open(&env);
+    if (problem_init(&p) != 0) {
+        printf("Bail out! problem setup\n");
+        return 1;
+    }
+    back_to_back(env.ctx, env.queue, &p, "in-order queue");
+
+    clGetDeviceInfo(env.dev, CL_DEVICE_QUEUE_PROPERTIES, sizeof props, &props,
+                    NULL);
+    if (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) {
+        cl_int err;
+        clrs_context *ooo = NULL;
+        cl_command_queue q = clCreateCommandQueue(
+            env.cl, env.dev, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+        if (err == CL_SUCCESS &&
+            clrs_context_create_from_cl(&ooo, env.cl, env.dev, q) ==
+                CLRS_SUCCESS)
+            back_to_back(ooo, q, &p, "out-of-order queue");
+        else
+            tap_ok(0, "out-of-order queue: context (%d: %s)", (int)err,
+                   clrs_last_error());
+        clrs_context_destroy(ooo);
+        if (err == CL_SUCCESS)
+            clReleaseCommandQueue(q);
+    } else {
+        tap_skip("the device has no out-of-order queues");
+    }
+    two_threads(&p);
+    events(&p);
+    info_and_errors(&p);
+    problem_free(&p);
+    td_close(&env);
+    return tap_done();
+}
