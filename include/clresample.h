@@ -476,10 +476,10 @@ CLRS_API clrs_status clrs_plan_create_forward(clrs_plan **plan,
  * gradient nowhere on the device and is never used as an address; the
  * CPU reference rejects such a tensor with CLRS_ERR_BAD_INDEX_TENSOR.
  * Recomputing takes two kernels per clrs_execute: the forward argmax
- * writes a window index (and the max) into device memory the plan
- * allocates at creation (diff_dst's element count times src's dtype size
- * plus 1 byte, 4 for windows of more than 127 taps: clrs_plan_info's
- * scratch_bytes), then the index backward reads it. Runs of one plan
+ * writes a window index into device memory the plan allocates at
+ * creation (a byte per diff_dst element, 4 for windows of more than 127
+ * taps: clrs_plan_info's scratch_bytes), then the index backward reads
+ * it. Runs of one plan
  * therefore follow each other on the device, even on an out-of-order
  * queue: each run's argmax waits for the previous run's backward. */
 CLRS_API clrs_status clrs_plan_create_backward(

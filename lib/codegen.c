@@ -241,8 +241,8 @@ clrs_status clrs__gen_key(const clrs_gen_config *c, char **key)
     sb_add(&b, "] src=%s dst=%s acc=%s", row_of(c->src)->name,
            row_of(c->dst)->name, acc_type(c));
     if (c->has_index)
-        sb_add(&b, " index=%s/%s", clrs_dtype_name(c->index),
-               c->plane ? "plane" : "window");
+        sb_add(&b, " index=%s/%s%s", clrs_dtype_name(c->index),
+               c->plane ? "plane" : "window", c->index_only ? "/only" : "");
     if (c->recompute)
         sb_add(&b, " x=%s", row_of(c->x) ? row_of(c->x)->name : "?");
     if (c->backward && c->accumulate)
@@ -373,7 +373,8 @@ int clrs__gen_args(const clrs_gen_config *c, const clrs_gen_values *v,
     if (c->backward)
         return backward_args(c, v, args);
     arg(args, &n, CLRS_ARG_SRC, "src", -1, 0, 0);
-    arg(args, &n, CLRS_ARG_DST, "dst", -1, 0, 0);
+    if (!c->index_only)
+        arg(args, &n, CLRS_ARG_DST, "dst", -1, 0, 0);
     if (c->has_index)
         arg(args, &n, CLRS_ARG_INDEX, "index", -1, 0, 0);
     arg(args, &n, CLRS_ARG_ITAB, "itab", -1, 0, 0);
@@ -572,7 +573,9 @@ static void emit_pad_guard(sbuf *b, const clrs_gen_config *c)
 {
     int p;
     for (p = 0; p < c->rank; ++p)
-        if (c->ax[p].dst_block && !(p == 0 && c->vec > 1))
+        if (c->ax[p].dst_block && !(p == 0 && c->vec > 1) && c->index_only)
+            sb_add(b, "    if (i%d >= nr%d)\n        return;\n", p, p);
+        else if (c->ax[p].dst_block && !(p == 0 && c->vec > 1))
             sb_add(b,
                    "    if (i%d >= nr%d) {\n"
                    "        CLRS_ST_%s(dst, dof, (%s)(0));\n"
@@ -586,7 +589,9 @@ static void emit_offsets(sbuf *b, const clrs_gen_config *c)
     const char *off = off_type(c);
     int p, k;
 
-    emit_offset(b, c, "dof", "ds", offsetof(clrs_gen_axis, dst_block), 0);
+    if (!c->index_only)
+        emit_offset(b, c, "dof", "ds", offsetof(clrs_gen_axis, dst_block),
+                    0);
     emit_pad_guard(b, c);
     emit_offset(b, c, "sob", "ss", offsetof(clrs_gen_axis, src_block), 1);
     if (c->has_index)
@@ -816,11 +821,23 @@ static void emit_lanes(sbuf *b, const char *type, const int *v, int n)
     sb_add(b, ")");
 }
 
-/* Span vector path: the nspan vectors of c->vec elements at src + q into
- * s0, s1, ... (type at); pad: q < 0 means a padding tap of another slot
- * and every lane is `pad`. */
+/* The span vectors pattern q picks from: those up to its furthest tap
+ * (c->nspan covers every pattern). */
+static int pat_spans(const clrs_gen_config *c, int q)
+{
+    int t, l, hi = 0;
+    for (t = 0; t < CLRS_GEN_MAX_FIXED; ++t)
+        for (l = 0; l < c->vec; ++l)
+            if (c->rel[q][t][l] + 1 > hi)
+                hi = c->rel[q][t][l] + 1;
+    return hi > c->vec ? (hi + c->vec - 1) / c->vec : 1;
+}
+
+/* Span vector path: ns vectors of c->vec elements at src + q into s0,
+ * s1, ... (type at); pad: q < 0 means a padding tap of another slot and
+ * every lane is `pad`. */
 static void emit_span_loads(sbuf *b, const clrs_gen_config *c,
-                            const char *at, const char *ind, int pad)
+                            const char *at, const char *ind, int pad, int ns)
 {
     const int V = c->vec;
     const dtype_row *s = row_of(c->src);
@@ -831,18 +848,18 @@ static void emit_span_loads(sbuf *b, const clrs_gen_config *c,
         snprintf(conv, sizeof conv, "convert_%s", at);
     if (pad) {
         sb_add(b, "%s%s s0", ind, at);
-        for (j = 1; j < c->nspan; ++j)
+        for (j = 1; j < ns; ++j)
             sb_add(b, ", s%d", j);
         sb_add(b, ";\n%sif (q < 0) {\n", ind);
-        for (j = 0; j < c->nspan; ++j)
+        for (j = 0; j < ns; ++j)
             sb_add(b, "%s    s%d = (%s)(pad);\n", ind, j, at);
         sb_add(b, "%s} else {\n", ind);
-        for (j = 0; j < c->nspan; ++j)
+        for (j = 0; j < ns; ++j)
             sb_add(b, "%s    s%d = %s(CLRS_LDV_%s(%d, src, q + %d));\n", ind,
                    j, conv, s->name, V, j * V);
         sb_add(b, "%s}\n", ind);
     } else {
-        for (j = 0; j < c->nspan; ++j)
+        for (j = 0; j < ns; ++j)
             sb_add(b, "%sconst %s s%d = %s(CLRS_LDV_%s(%d, src, q + %d));\n",
                    ind, at, j, conv, s->name, V, j * V);
     }
@@ -864,7 +881,7 @@ static int pick_used(const clrs_gen_config *c, const signed char *r)
 static void emit_pick_as(sbuf *b, const clrs_gen_config *c,
                          const signed char *r, const char *ind,
                          const char *padval, const char *name,
-                         const char *sp, const char *vt, int wide)
+                         const char *sp, const char *vt, int wide, int ns)
 {
     const int V = c->vec;
     char ut[16], mt[16];
@@ -874,8 +891,8 @@ static void emit_pick_as(sbuf *b, const clrs_gen_config *c,
     vtype(ut, sizeof ut, wide ? "ulong" : "uint", V);
     vtype(mt, sizeof mt, wide ? "long" : "int", V);
     /* Lanes from span vectors 2p and 2p + 1, one pair at a time. */
-    for (pair = 0; 2 * pair < c->nspan; ++pair) {
-        int lo = 2 * pair * V, two = 2 * pair + 1 < c->nspan, used = 0;
+    for (pair = 0; 2 * pair < ns; ++pair) {
+        int lo = 2 * pair * V, two = 2 * pair + 1 < ns, used = 0;
         for (l = 0; l < V; ++l)
             used |= r[l] >= lo && r[l] < lo + 2 * V;
         if (!used)
@@ -936,11 +953,11 @@ static void emit_pick_as(sbuf *b, const clrs_gen_config *c,
 
 /* "v" (the accumulator type) from the value spans s0, s1, .... */
 static void emit_pick(sbuf *b, const clrs_gen_config *c, const signed char *r,
-                      const char *ind, const char *padval)
+                      const char *ind, const char *padval, int ns)
 {
     char at[16];
     vtype(at, sizeof at, acc_type(c), c->vec);
-    emit_pick_as(b, c, r, ind, padval, "v", "s", at, c->acc_f64);
+    emit_pick_as(b, c, r, ind, padval, "v", "s", at, c->acc_f64, ns);
 }
 
 /* Span vector path, the taps of the last slot for a group of c->vec
@@ -953,6 +970,7 @@ static void emit_phase(sbuf *b, const clrs_gen_config *c, const char *so,
                        const char *ind, int q)
 {
     const int V = c->vec, n = c->nslots, k = n - 1, K = c->ntaps;
+    const int ns = pat_spans(c, q);
     const char *off = off_type(c), *acc = acc_type(c);
     char at[16], mt[16], ot[16], prev[24], ind2[128];
     int t, l, wsum = c->cls == CLRS_GEN_WSUM;
@@ -967,11 +985,11 @@ static void emit_phase(sbuf *b, const clrs_gen_config *c, const char *so,
     else
         snprintf(prev, sizeof prev, "%s", so);
     sb_add(b, "%sconst %s q = %s + pgb;\n", ind, off, prev);
-    emit_span_loads(b, c, at, ind, c->pad_taps);
+    emit_span_loads(b, c, at, ind, c->pad_taps, ns);
     for (t = 0; t < K; ++t) {
         const signed char *r = c->rel[q][t];
         sb_add(b, "%s    {\n", ind);
-        emit_pick(b, c, r, ind2, "pad");
+        emit_pick(b, c, r, ind2, "pad", ns);
         if (wsum) {
             sb_add(b, "%s        const %s wv = ", ind, at);
             if (n > 1)
@@ -1146,8 +1164,10 @@ static void emit_body(sbuf *b, const clrs_gen_config *c, int w,
     }
     if (npat > 1)
         sb_add(b, "        }\n");
-    emit_post(b, c, w, dof, val, lane);
-    emit_store(b, c, w, dof, val);
+    if (!c->index_only) {
+        emit_post(b, c, w, dof, val, lane);
+        emit_store(b, c, w, dof, val);
+    }
     if (c->cls == CLRS_GEN_MAX && c->has_index) {
         const char *it = index_ctype(c->index);
         /* Plane codes of padding taps are negative: the index is -1. */
@@ -1304,6 +1324,7 @@ static void emit_bwd_phase(sbuf *b, const clrs_gen_config *c, const char *so,
                            const char *io, const char *ind, int q)
 {
     const int V = c->vec, n = c->nslots, T = c->ntaps;
+    const int ns = pat_spans(c, q);
     const char *off = off_type(c);
     const int wide_ix = c->has_index && c->index == CLRS_S64;
     const char *ix = wide_ix ? "long" : "int";
@@ -1319,14 +1340,14 @@ static void emit_bwd_phase(sbuf *b, const clrs_gen_config *c, const char *so,
     else
         snprintf(prev, sizeof prev, "%s", so);
     sb_add(b, "%sconst %s q = %s + pgb;\n", ind, off, prev);
-    emit_span_loads(b, c, at, ind, 0);
+    emit_span_loads(b, c, at, ind, 0, ns);
     if (c->cls == CLRS_GEN_MAX) {
         if (n > 1)
             snprintf(prev, sizeof prev, "q%d", n - 2);
         else
             snprintf(prev, sizeof prev, "%s", io);
         sb_add(b, "%sconst %s qx = %s + pgb;\n", ind, off, prev);
-        for (j = 0; j < c->nspan; ++j)
+        for (j = 0; j < ns; ++j)
             sb_add(b,
                    "%sconst %s x%d = convert_%s(vload%d(0, index + qx + "
                    "%d));\n",
@@ -1337,7 +1358,7 @@ static void emit_bwd_phase(sbuf *b, const clrs_gen_config *c, const char *so,
         if (!pick_used(c, r))
             continue;
         sb_add(b, "%s{\n", ind);
-        emit_pick(b, c, r, ind2, "0");
+        emit_pick(b, c, r, ind2, "0", ns);
         if (c->cls == CLRS_GEN_WSUM) {
             if (n > 1)
                 sb_add(b, "%sconst %s wv = w%d * g%d;\n", ind2, at, n - 2,
@@ -1346,7 +1367,7 @@ static void emit_bwd_phase(sbuf *b, const clrs_gen_config *c, const char *so,
                 sb_add(b, "%sconst %s wv = g%d;\n", ind2, at, t);
             sb_add(b, "%sCLRS_WSUM_STEP(acc, wv, v);\n", ind2);
         } else {
-            emit_pick_as(b, c, r, ind2, "-1", "xv", "x", xt, wide_ix);
+            emit_pick_as(b, c, r, ind2, "-1", "xv", "x", xt, wide_ix, ns);
             /* The code each lane's entry must find in the index. */
             sb_add(b, "%sconst %s want = (%s)(", ind2, xt, xt);
             if (c->plane)

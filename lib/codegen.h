@@ -84,6 +84,9 @@ typedef struct clrs_gen_config {
      * cl_khr_fp16); otherwise through vload_half / vstore_half_rte. */
     int f16_native;
     int has_index; /* max: write the index tensor */
+    /* Forward max: write the index tensor alone (no dst argument): the
+     * argmax pass of a backward that recomputes it. */
+    int index_only;
     clrs_dtype index;
     int plane;      /* index format plane (else window) */
     int nan_ignore; /* max: CLRS_NAN_IGNORE */

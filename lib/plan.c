@@ -30,6 +30,7 @@ struct clrs_plan {
     cl_mem itab, ftab; /* tap tables, written once at creation */
     cl_uint arg_src, arg_dst, arg_index; /* kernel argument positions */
     cl_uint arg_x; /* backward max recompute: the forward src */
+    int index_only; /* forward max writing the index alone (argmax pass) */
     cl_uint arg_post[CLRS_MAX_POST_OPS]; /* binary post-op operands */
     cl_uint work_dim;
     size_t global[3];
@@ -54,7 +55,7 @@ struct clrs_plan {
      * the index backward reads it (plan_two_pass). Both NULL for a plan
      * with its own kernel. */
     clrs_plan *argmax, *scatter;
-    cl_mem scratch_dst, scratch_index;
+    cl_mem scratch_index;
     cl_event scratch_busy; /* the last backward pass, which reads the
                               scratch: the next argmax pass waits for it */
 
@@ -486,6 +487,7 @@ static clrs_status lower(clrs_plan *plan, kaxis *k, int *m)
                  (c->src == CLRS_S32 && plan->ctx->info.has_fp64);
     c->f16_native = f16_native(plan);
     c->has_index = p->has_index;
+    c->index_only = plan->index_only;
     c->index = p->index.dtype;
     c->plane = p->index_format == CLRS_INDEX_PLANE;
     c->nan_ignore = p->mode == CLRS_MODE_MAX &&
@@ -766,6 +768,7 @@ static clrs_status phase_build(clrs_plan *plan, const phase_lists *s,
     /* Mostly lane by lane: the plain scalar kernel does better. */
     if (covered * 2 < G || T < 1)
         goto off;
+
     c->npat = nkeep;
     c->ntaps = T;
     plan->span_coverage = (double)covered / (double)G;
@@ -1412,76 +1415,65 @@ static clrs_status plan_create(clrs_plan **out, clrs_context *ctx,
                                const clrs_tensor_desc *in,
                                const clrs_tensor_desc *outt,
                                const clrs_tensor_desc *index,
-                               const clrs_tensor_desc *src, int backward);
+                               const clrs_tensor_desc *src, int backward,
+                               int index_only);
 
 /* The one-kernel recompute searches every window that may hold a diff_src
  * element for each element (0.2 GB/s); the forward argmax into a scratch
  * index followed by the index backward reads each tensor once and takes
  * the vector paths. One kernel remains for CLRS_GENERIC and for scratch
- * that the device cannot allocate. */
-static int want_two_pass(const clrs_plan *plan, size_t *dst_bytes,
-                         size_t *index_bytes, struct clrs_tensor_desc *sdst,
+ * that the device cannot allocate. The scratch index is dense in
+ * diff_dst's layout, so that both passes take the vector path the
+ * tensors around them allow. */
+static int want_two_pass(const clrs_plan *plan, size_t *index_bytes,
                          struct clrs_tensor_desc *sidx)
 {
     const clrs_problem *p = &plan->problem;
     if (!p->backward || p->mode != CLRS_MODE_MAX || p->has_index ||
         !p->has_src || env_flag("CLRS_GENERIC"))
         return 0;
-    /* Scratch in diff_dst's layout, so that both passes take the same
-     * vector path as the tensors around them. The argmax pass writes its
-     * max into dst in src's dtype (the values are not used). */
-    clrs__tensor_dense_like(&p->out, p->src.dtype, sdst);
     clrs__tensor_dense_like(&p->out,
                             p->window_volume <= 127 ? CLRS_S8 : CLRS_S32,
                             sidx);
-    if (check_bytes(plan->ctx, sdst, "scratch dst", dst_bytes) < 0 ||
-        check_bytes(plan->ctx, sidx, "scratch index", index_bytes) < 0) {
+    if (check_bytes(plan->ctx, sidx, "scratch index", index_bytes) < 0) {
         clrs__clear_error();
         return 0;
     }
     return 1;
 }
 
-static clrs_status scratch_buffer(clrs_plan *plan, size_t bytes, cl_mem *out,
-                                  const char *what)
-{
-    cl_int err;
-    *out = clCreateBuffer(plan->ctx->cl_ctx, CL_MEM_READ_WRITE, bytes, NULL,
-                          &err);
-    if (err != CL_SUCCESS) {
-        char call[64];
-        *out = NULL;
-        snprintf(call, sizeof call, "clCreateBuffer(%s, %zu bytes)", what,
-                 bytes);
-        return clrs__cl_error(err, call);
-    }
-    return CLRS_SUCCESS;
-}
-
-/* The argmax plan (forward, training, window index) and the scatter plan
- * (backward from that index), with their scratch. */
+/* The argmax plan (forward, training, window index alone: its dst
+ * descriptor gives the shape), the scatter plan (backward from that
+ * index) and the scratch between them. */
 static clrs_status plan_two_pass(clrs_plan *plan, const clrs_resample_desc *op,
-                                 size_t dst_bytes, size_t index_bytes,
-                                 const struct clrs_tensor_desc *sdst,
+                                 size_t index_bytes,
                                  const struct clrs_tensor_desc *sidx)
 {
     const clrs_problem *p = &plan->problem;
     struct clrs_resample_desc fop = *op, bop = *op;
+    struct clrs_tensor_desc sdst = *sidx;
+    cl_int err;
 
+    sdst.dtype = p->src.dtype;
     fop.inference = 0;
     fop.accumulate = 0;
     fop.index_format = CLRS_INDEX_WINDOW;
     fop.n_post_ops = 0;
     bop.inference = 0;
     bop.index_format = CLRS_INDEX_WINDOW;
-    CLRS_TRY(plan_create(&plan->argmax, plan->ctx, &fop, &p->src, sdst, sidx,
-                         NULL, 0));
+    CLRS_TRY(plan_create(&plan->argmax, plan->ctx, &fop, &p->src, &sdst,
+                         sidx, NULL, 0, 1));
     CLRS_TRY(plan_create(&plan->scatter, plan->ctx, &bop, &p->in, &p->out,
-                         sidx, NULL, 1));
-    CLRS_TRY(scratch_buffer(plan, dst_bytes, &plan->scratch_dst,
-                            "argmax scratch dst"));
-    CLRS_TRY(scratch_buffer(plan, index_bytes, &plan->scratch_index,
-                            "argmax scratch index"));
+                         sidx, NULL, 1, 0));
+    plan->scratch_index = clCreateBuffer(plan->ctx->cl_ctx, CL_MEM_READ_WRITE,
+                                         index_bytes, NULL, &err);
+    if (err != CL_SUCCESS) {
+        char call[64];
+        plan->scratch_index = NULL;
+        snprintf(call, sizeof call, "clCreateBuffer(argmax index, %zu bytes)",
+                 index_bytes);
+        return clrs__cl_error(err, call);
+    }
     return CLRS_SUCCESS;
 }
 
@@ -1492,7 +1484,8 @@ static clrs_status plan_create(clrs_plan **out, clrs_context *ctx,
                                const clrs_tensor_desc *in,
                                const clrs_tensor_desc *outt,
                                const clrs_tensor_desc *index,
-                               const clrs_tensor_desc *src, int backward)
+                               const clrs_tensor_desc *src, int backward,
+                               int index_only)
 {
     clrs_plan *plan;
     clrs_status st;
@@ -1511,6 +1504,10 @@ static clrs_status plan_create(clrs_plan **out, clrs_context *ctx,
                             backward);
     if (st >= 0)
         st = check_device(plan);
+    if (st >= 0 && index_only) {
+        plan->index_only = 1;
+        plan->need_dst = 0; /* dst gives the shape only */
+    }
     if (st >= 0) {
         if (pthread_mutex_init(&plan->lock, NULL) == 0)
             plan->lock_init = 1;
@@ -1519,11 +1516,10 @@ static clrs_status plan_create(clrs_plan **out, clrs_context *ctx,
                              "cannot initialise the plan mutex");
     }
     if (st >= 0) {
-        struct clrs_tensor_desc sdst, sidx;
-        size_t dst_bytes, index_bytes;
-        if (want_two_pass(plan, &dst_bytes, &index_bytes, &sdst, &sidx))
-            st = plan_two_pass(plan, op, dst_bytes, index_bytes, &sdst,
-                               &sidx);
+        struct clrs_tensor_desc sidx;
+        size_t index_bytes;
+        if (want_two_pass(plan, &index_bytes, &sidx))
+            st = plan_two_pass(plan, op, index_bytes, &sidx);
         else
             st = build_kernel(plan);
     }
@@ -1547,7 +1543,7 @@ clrs_status clrs_plan_create_forward(clrs_plan **plan, clrs_context *ctx,
 {
     return clrs__ctx_error(ctx,
                            plan_create(plan, ctx, op, src, dst, index, NULL,
-                                       0));
+                                       0, 0));
 }
 
 clrs_status clrs_plan_create_backward(clrs_plan **plan, clrs_context *ctx,
@@ -1558,7 +1554,7 @@ clrs_status clrs_plan_create_backward(clrs_plan **plan, clrs_context *ctx,
                                       const clrs_tensor_desc *src)
 {
     return clrs__ctx_error(ctx, plan_create(plan, ctx, op, diff_src,
-                                            diff_dst, index, src, 1));
+                                            diff_dst, index, src, 1, 0));
 }
 
 void clrs_plan_destroy(clrs_plan *plan)
@@ -1567,8 +1563,6 @@ void clrs_plan_destroy(clrs_plan *plan)
         return;
     clrs_plan_destroy(plan->argmax);
     clrs_plan_destroy(plan->scatter);
-    if (plan->scratch_dst)
-        clReleaseMemObject(plan->scratch_dst);
     if (plan->scratch_index)
         clReleaseMemObject(plan->scratch_index);
     if (plan->scratch_busy)
@@ -1599,8 +1593,7 @@ clrs_status clrs_plan_get_info(const clrs_plan *plan, clrs_plan_info *info)
             info->cache = plan->argmax->cache_source;
         info->create_ms = plan->create_ms;
         info->kernels = 2;
-        info->scratch_bytes = plan->argmax->need_dst +
-                              plan->argmax->need_index;
+        info->scratch_bytes = plan->argmax->need_index;
         return CLRS_SUCCESS;
     }
     info->kernels = 1;
@@ -1679,7 +1672,7 @@ static clrs_status enqueue(clrs_plan *plan, const clrs_args *args,
     pthread_mutex_lock(&plan->lock);
     st = set_arg(plan->kernel, plan->arg_src, sizeof(cl_mem), rd,
                  p->backward ? "diff_dst" : "src");
-    if (st == CLRS_SUCCESS)
+    if (st == CLRS_SUCCESS && !plan->index_only)
         st = set_arg(plan->kernel, plan->arg_dst, sizeof(cl_mem), wr,
                      p->backward ? "diff_src" : "dst");
     if (st == CLRS_SUCCESS && p->has_index)
@@ -1723,7 +1716,6 @@ static clrs_status enqueue_two_pass(clrs_plan *plan, const clrs_args *args,
 
     memset(&fa, 0, sizeof fa);
     fa.src = args->src;
-    fa.dst = plan->scratch_dst;
     fa.index = plan->scratch_index;
     memset(&ba, 0, sizeof ba);
     ba.diff_src = args->diff_src;

@@ -337,7 +337,7 @@ static void info_and_errors(const problem *p)
     run r;
     clrs_args a;
     clrs_status st;
-    size_t want_scratch = p->ybytes + p->ybytes / sizeof(float); /* f32+s8 */
+    size_t want_scratch = p->ybytes / sizeof(float); /* s8 window index */
 
     memset(&r, 0, sizeof r);
     if (clrs_plan_create_backward(&plan, env.ctx, p->op, p->xd, p->yd, NULL,
