@@ -902,13 +902,16 @@ static clrs_status slot_tables(clrs_plan *plan, int k, tables *t,
     return st;
 }
 
+/* A device buffer the plan owns: a table copied from host (read only) or,
+ * with host NULL, scratch the kernels write. */
 static clrs_status make_buffer(clrs_plan *plan, size_t bytes, void *host,
                                cl_mem *out, const char *what)
 {
     cl_int err;
     *out = clCreateBuffer(plan->ctx->cl_ctx,
-                          CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes,
-                          host, &err);
+                          host ? CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR
+                               : CL_MEM_READ_WRITE,
+                          bytes, host, &err);
     if (err != CL_SUCCESS) {
         char call[64];
         *out = NULL;
@@ -1452,7 +1455,6 @@ static clrs_status plan_two_pass(clrs_plan *plan, const clrs_resample_desc *op,
     const clrs_problem *p = &plan->problem;
     struct clrs_resample_desc fop = *op, bop = *op;
     struct clrs_tensor_desc sdst = *sidx;
-    cl_int err;
 
     sdst.dtype = p->src.dtype;
     fop.inference = 0;
@@ -1465,16 +1467,8 @@ static clrs_status plan_two_pass(clrs_plan *plan, const clrs_resample_desc *op,
                          sidx, NULL, 0, 1));
     CLRS_TRY(plan_create(&plan->scatter, plan->ctx, &bop, &p->in, &p->out,
                          sidx, NULL, 1, 0));
-    plan->scratch_index = clCreateBuffer(plan->ctx->cl_ctx, CL_MEM_READ_WRITE,
-                                         index_bytes, NULL, &err);
-    if (err != CL_SUCCESS) {
-        char call[64];
-        plan->scratch_index = NULL;
-        snprintf(call, sizeof call, "clCreateBuffer(argmax index, %zu bytes)",
-                 index_bytes);
-        return clrs__cl_error(err, call);
-    }
-    return CLRS_SUCCESS;
+    return make_buffer(plan, index_bytes, NULL, &plan->scratch_index,
+                       "argmax index");
 }
 
 /* ---- creation ----------------------------------------------------------- */
