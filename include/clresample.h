@@ -479,9 +479,9 @@ CLRS_API clrs_status clrs_plan_create_forward(clrs_plan **plan,
  * writes a window index into device memory the plan allocates at
  * creation (a byte per diff_dst element, 4 for windows of more than 127
  * taps: clrs_plan_info's scratch_bytes), then the index backward reads
- * it. Runs of one plan
- * therefore follow each other on the device, even on an out-of-order
- * queue: each run's argmax waits for the previous run's backward. */
+ * it. Runs of one plan therefore follow each other on the device, even
+ * on an out-of-order queue: each run's argmax waits for the previous
+ * run's backward. */
 CLRS_API clrs_status clrs_plan_create_backward(
     clrs_plan **plan, clrs_context *ctx, const clrs_resample_desc *op,
     const clrs_tensor_desc *diff_src, const clrs_tensor_desc *diff_dst,

@@ -961,7 +961,8 @@ static void emit_pick(sbuf *b, const clrs_gen_config *c, const signed char *r,
 }
 
 /* Span vector path, the taps of the last slot for a group of c->vec
- * outputs along kernel axis 0: nspan vectors loaded from the group's base
+ * outputs along kernel axis 0: the pattern's span vectors (pat_spans)
+ * loaded from the group's base
  * (q: the other slots' offset plus pgb; negative under a padding tap of
  * another slot), then per pattern and tap the lanes picked with constant
  * shuffles and the padding lanes set to pad. Weights are the tap-major

@@ -97,8 +97,9 @@ typedef struct clrs_gen_config {
     int nt;         /* non-temporal stores of dst */
     /* Span vector path (forward, channels-first): kernel axis 0 is the
      * last resampled slot, contiguous in src and dst. A work-item takes a
-     * group of vec consecutive outputs, loads nspan vectors of vec
-     * elements from the group's base input index and picks each tap's
+     * group of vec consecutive outputs, loads up to nspan vectors of vec
+     * elements (those its pattern reads) from the group's base input
+     * index and picks each tap's
      * lanes with constant shuffles: the tap pattern of most groups
      * repeats (a rational scale), so the group table names one of npat
      * patterns; the other groups (edges, partial groups, irregular

@@ -443,6 +443,28 @@ static int want_nt(const clrs_plan *plan, size_t need, const kaxis *k,
 }
 
 /* Fills plan->cfg and the shape part of plan->vals. */
+/* The kernel axes' blocks into the configuration and their sizes and
+ * strides into the values (x's only backward, where the argmax is
+ * recomputed; zero otherwise). */
+static void kaxes_to_config(clrs_plan *plan, const kaxis *k, int m)
+{
+    clrs_gen_config *c = &plan->cfg;
+    int i;
+    for (i = 0; i < m; ++i) {
+        c->ax[i].slot = k[i].slot;
+        c->ax[i].src_block = k[i].sblk;
+        c->ax[i].dst_block = k[i].dblk;
+        c->ax[i].idx_block = k[i].xblk;
+        c->ax[i].x_block = k[i].gblk;
+        plan->vals.n[i] = k[i].n;
+        plan->vals.nr[i] = k[i].nr;
+        plan->vals.ds[i] = k[i].ds;
+        plan->vals.ss[i] = k[i].ss;
+        plan->vals.is[i] = k[i].is;
+        plan->vals.xs[i] = k[i].xs;
+    }
+}
+
 static clrs_status lower(clrs_plan *plan, kaxis *k, int *m)
 {
     const clrs_problem *p = &plan->problem;
@@ -468,17 +490,7 @@ static clrs_status lower(clrs_plan *plan, kaxis *k, int *m)
     c->cls = p->mode == CLRS_MODE_MAX ? CLRS_GEN_MAX : CLRS_GEN_WSUM;
     c->rank = *m;
     c->nslots = p->naxes;
-    for (i = 0; i < *m; ++i) {
-        c->ax[i].slot = k[i].slot;
-        c->ax[i].src_block = k[i].sblk;
-        c->ax[i].dst_block = k[i].dblk;
-        c->ax[i].idx_block = k[i].xblk;
-        plan->vals.n[i] = k[i].n;
-        plan->vals.nr[i] = k[i].nr;
-        plan->vals.ds[i] = k[i].ds;
-        plan->vals.ss[i] = k[i].ss;
-        plan->vals.is[i] = k[i].is;
-    }
+    kaxes_to_config(plan, k, *m);
     c->src = p->in.dtype;
     c->dst = p->out.dtype;
     /* f64 tensors accumulate in double (SPEC 1); so do s32 ones where the
@@ -768,7 +780,6 @@ static clrs_status phase_build(clrs_plan *plan, const phase_lists *s,
     /* Mostly lane by lane: the plain scalar kernel does better. */
     if (covered * 2 < G || T < 1)
         goto off;
-
     c->npat = nkeep;
     c->ntaps = T;
     plan->span_coverage = (double)covered / (double)G;
@@ -1063,7 +1074,7 @@ static clrs_status lower_backward(clrs_plan *plan, kaxis *k, int *m)
 {
     const clrs_problem *p = &plan->problem;
     clrs_gen_config *c = &plan->cfg;
-    int i, has_x = p->has_src && !p->has_index;
+    int has_x = p->has_src && !p->has_index;
     const kaxis *k0 = &k[0];
 
     memset(c, 0, sizeof *c);
@@ -1082,19 +1093,7 @@ static clrs_status lower_backward(clrs_plan *plan, kaxis *k, int *m)
     c->cls = p->mode == CLRS_MODE_MAX ? CLRS_GEN_MAX : CLRS_GEN_WSUM;
     c->rank = *m;
     c->nslots = p->naxes;
-    for (i = 0; i < *m; ++i) {
-        c->ax[i].slot = k[i].slot;
-        c->ax[i].src_block = k[i].sblk;
-        c->ax[i].dst_block = k[i].dblk;
-        c->ax[i].idx_block = k[i].xblk;
-        c->ax[i].x_block = k[i].gblk;
-        plan->vals.n[i] = k[i].n;
-        plan->vals.nr[i] = k[i].nr;
-        plan->vals.ds[i] = k[i].ds;
-        plan->vals.ss[i] = k[i].ss;
-        plan->vals.is[i] = k[i].is;
-        plan->vals.xs[i] = k[i].xs;
-    }
+    kaxes_to_config(plan, k, *m);
     c->src = p->out.dtype; /* read: diff_dst */
     c->dst = p->in.dtype;  /* written: diff_src */
     c->acc_f64 = c->src == CLRS_F64 || c->dst == CLRS_F64 ||
@@ -1704,7 +1703,8 @@ static clrs_status enqueue_two_pass(clrs_plan *plan, const clrs_args *args,
                                     cl_event *event)
 {
     clrs_args fa, ba;
-    cl_event local[16], *waits = local, first = NULL, second = NULL;
+    cl_event local[16], *buf = NULL, first = NULL, second = NULL;
+    const cl_event *waits = wait_list;
     cl_uint n = num_events;
     clrs_status st;
 
@@ -1718,22 +1718,22 @@ static clrs_status enqueue_two_pass(clrs_plan *plan, const clrs_args *args,
 
     pthread_mutex_lock(&plan->lock);
     if (plan->scratch_busy) {
-        if (n + 1 > sizeof local / sizeof local[0])
-            waits = malloc((n + 1) * sizeof *waits);
-        if (!waits) {
+        buf = n + 1 <= sizeof local / sizeof local[0]
+                  ? local
+                  : malloc((n + 1) * sizeof *buf);
+        if (!buf) {
             pthread_mutex_unlock(&plan->lock);
             return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
                                "out of memory for %u events", n + 1);
         }
         if (n)
-            memcpy(waits, wait_list, n * sizeof *waits);
-        waits[n++] = plan->scratch_busy;
-    } else {
-        waits = (cl_event *)wait_list;
+            memcpy(buf, wait_list, n * sizeof *buf);
+        buf[n++] = plan->scratch_busy;
+        waits = buf;
     }
-    st = enqueue(plan->argmax, &fa, n, n ? waits : NULL, &first);
-    if (waits != local && waits != wait_list)
-        free(waits);
+    st = enqueue(plan->argmax, &fa, n, waits, &first);
+    if (buf != local)
+        free(buf);
     if (st == CLRS_SUCCESS) {
         st = enqueue(plan->scatter, &ba, 1, &first, &second);
         if (plan->scratch_busy)
