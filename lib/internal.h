@@ -254,6 +254,53 @@ clrs_status clrs__taplist_transpose(const clrs_taplist *tl, int64_t nout,
                                     clrs_ttaplist *tt);
 void clrs__ttaplist_free(clrs_ttaplist *tt);
 
+/* Every resampled slot's taps, computed once per plan from the problem:
+ * the forward lists and, for a backward problem, their transposes (merged
+ * unless window codes must tell duplicate taps apart). The lowering and
+ * the tables read them. */
+typedef struct clrs_slot_taps {
+    int n; /* slots */
+    clrs_taplist tl[CLRS_MAX_RANK];
+    clrs_ttaplist tt[CLRS_MAX_RANK];
+} clrs_slot_taps;
+
+clrs_status clrs__slot_taps(const clrs_problem *p, clrs_slot_taps *st);
+void clrs__slot_taps_free(clrs_slot_taps *st);
+
+/* Slot k's entries seen from the axis a kernel writes: position i holds
+ * entries start[i] .. start[i + 1] - 1, each reading one element of the
+ * read axis (-1: a padding tap) with a window position and a weight.
+ * Forward lists: the written axis is the output, the entries the taps;
+ * transposed lists (the backward gather): the written axis is the input,
+ * the entries the outputs that read it. */
+typedef struct clrs_lists {
+    const int64_t *start;
+    const clrs_tap *fwd;  /* forward taps, or */
+    const clrs_ttap *bwd; /* transposed entries */
+    int64_t npos;         /* positions along the written axis */
+    int64_t nread;        /* elements along the read axis */
+    size_t n;             /* entries */
+} clrs_lists;
+
+/* The forward lists of slot k (transposed = 0) or its transposed ones. */
+void clrs__lists_of(const clrs_problem *p, const clrs_slot_taps *st, int k,
+                    int transposed, clrs_lists *l);
+
+static inline int64_t clrs__lists_read(const clrs_lists *l, size_t e)
+{
+    return l->fwd ? l->fwd[e].idx : l->bwd[e].o;
+}
+
+static inline int clrs__lists_code(const clrs_lists *l, size_t e)
+{
+    return l->fwd ? l->fwd[e].j : l->bwd[e].j;
+}
+
+static inline double clrs__lists_weight(const clrs_lists *l, size_t e)
+{
+    return l->fwd ? l->fwd[e].w : l->bwd[e].w;
+}
+
 /* ---- dtype conversion (convert.c) ------------------------------------ */
 
 /* Element i (in elements from base) of dtype dt, as double. */

@@ -386,3 +386,53 @@ void clrs__ttaplist_free(clrs_ttaplist *tt)
     free(tt->t);
     memset(tt, 0, sizeof *tt);
 }
+
+clrs_status clrs__slot_taps(const clrs_problem *p, clrs_slot_taps *st)
+{
+    /* Window codes tell duplicate taps of one output apart; everywhere
+     * else one entry per (input, output) pair, or a plane index match
+     * would count an output twice. */
+    int window = p->has_index && p->index_format != CLRS_INDEX_PLANE;
+    int k;
+
+    memset(st, 0, sizeof *st);
+    for (k = 0; k < p->naxes; ++k) {
+        const clrs_axis_map *ax = &p->ax[k];
+        st->n = k + 1;
+        CLRS_TRY(clrs__axis_taps(p, ax->axis, &st->tl[k]));
+        if (p->backward)
+            CLRS_TRY(clrs__taplist_transpose(&st->tl[k], ax->out, ax->in,
+                                             !window, &st->tt[k]));
+    }
+    return CLRS_SUCCESS;
+}
+
+void clrs__slot_taps_free(clrs_slot_taps *st)
+{
+    int k;
+    for (k = 0; k < st->n; ++k) {
+        clrs__taplist_free(&st->tl[k]);
+        clrs__ttaplist_free(&st->tt[k]);
+    }
+    st->n = 0;
+}
+
+void clrs__lists_of(const clrs_problem *p, const clrs_slot_taps *st, int k,
+                    int transposed, clrs_lists *l)
+{
+    const clrs_axis_map *ax = &p->ax[k];
+    memset(l, 0, sizeof *l);
+    if (transposed) {
+        l->start = st->tt[k].start;
+        l->bwd = st->tt[k].t;
+        l->npos = ax->in;
+        l->nread = ax->out;
+        l->n = st->tt[k].n;
+    } else {
+        l->start = st->tl[k].start;
+        l->fwd = st->tl[k].t;
+        l->npos = ax->out;
+        l->nread = ax->in;
+        l->n = st->tl[k].n;
+    }
+}

@@ -1,0 +1,882 @@
+/* The lowering stage: problem + taps -> kernel axes, kernel class, vector
+ * path and width, span patterns, stores, offset width, table layout and
+ * NDRange, decided once. Forward and backward share one path, told apart
+ * by a small direction description: the backward kernel writes diff_src
+ * and gathers from diff_dst through the transposed taps. */
+#include "lower.h"
+
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Outputs at least this large get non-temporal stores: they do not fit
+ * the caches anyway, and skipping the read-for-ownership doubles store
+ * bandwidth on PoCL. Smaller outputs are likely re-read soon. */
+#define CLRS_NT_MIN_BYTES ((size_t)8 << 20)
+
+/* Which way the kernel goes: forward writes dst (out) reading src (in)
+ * through the taps; backward writes diff_src (in) reading diff_dst (out)
+ * through the transposed taps. */
+typedef struct direction {
+    int gather;                        /* backward */
+    const struct clrs_tensor_desc *wr; /* the written tensor */
+    const struct clrs_tensor_desc *rd; /* the read tensor */
+    int index_written; /* forward: the index tensor is an output, shaped
+                          like wr; backward: an input shaped like rd */
+    int has_x;         /* backward max recompute reads x (src) */
+} direction;
+
+static void direction_of(const clrs_problem *p, direction *d)
+{
+    d->gather = p->backward;
+    d->wr = p->backward ? &p->in : &p->out;
+    d->rd = p->backward ? &p->out : &p->in;
+    d->index_written = !p->backward;
+    d->has_x = p->backward && p->has_src && !p->has_index;
+}
+
+static int env_flag(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+/* ---- kernel axes ---------------------------------------------------------- */
+
+/* One axis of the written tensor as the kernel iterates it. */
+typedef struct kaxis {
+    int64_t n, ss, ds, is;
+    int64_t nr; /* the written blocked axis: real extent (n is padded) */
+    int64_t bs[CLRS_MAX_POST_OPS]; /* binary operand strides (0: bcast) */
+    int bblk[CLRS_MAX_POST_OPS];   /* and blocks */
+    int slot; /* resampled slot, -1: identity */
+    int sblk, dblk, xblk;
+    int64_t xs; /* backward max recompute: x (forward src) stride */
+    int gblk;   /* and x's block */
+    int axis; /* tensor axis (the innermost one after merging) */
+} kaxis;
+
+static int blk_of(const struct clrs_tensor_desc *t, int a)
+{
+    return t->block_axis == a ? t->block : 0;
+}
+
+/* Iteration order: the written axis with the smallest stride first, so
+ * that consecutive work-items write consecutive addresses (on PoCL this
+ * decides everything). A blocked axis steps by 1 inside its block. */
+static int64_t order_key(const kaxis *k) { return k->dblk ? 1 : k->ds; }
+
+static int kaxis_before(const kaxis *x, const kaxis *y)
+{
+    if (order_key(x) != order_key(y))
+        return order_key(x) < order_key(y);
+    return x->axis > y->axis; /* ties: the later tensor axis is faster */
+}
+
+/* Binary post-op operands chain too (broadcast ones: 0 == 0 * n). */
+static int post_chain(const kaxis *in, const kaxis *out)
+{
+    int i;
+    for (i = 0; i < CLRS_MAX_POST_OPS; ++i)
+        if (in->bblk[i] || out->bblk[i] || out->bs[i] != in->bs[i] * in->n)
+            return 0;
+    return 1;
+}
+
+/* Operand strides of tensor axis a for every binary post-op: an operand
+ * of size 1 there broadcasts (stride 0, no block). */
+static void post_strides(const clrs_problem *p, int a, kaxis *t)
+{
+    int i;
+    for (i = 0; i < p->n_post_ops; ++i) {
+        const struct clrs_tensor_desc *o = &p->post_ops[i].operand;
+        if (p->post_ops[i].kind != CLRS_POST_BINARY || o->dims[a] == 1)
+            continue;
+        t->bs[i] = o->strides[a];
+        t->bblk[i] = blk_of(o, a);
+    }
+}
+
+/* Two identity axes whose strides chain in every tensor are one axis to
+ * the kernel: fewer divisions per work-item and fewer distinct kernels. */
+static int mergeable(const kaxis *in, const kaxis *out, int has_index)
+{
+    return in->slot < 0 && out->slot < 0 && !in->sblk && !out->sblk &&
+           !in->dblk && !out->dblk && !in->xblk && !out->xblk &&
+           !in->gblk && !out->gblk && out->xs == in->xs * in->n &&
+           out->ss == in->ss * in->n && out->ds == in->ds * in->n &&
+           (!has_index || out->is == in->is * in->n) && post_chain(in, out);
+}
+
+/* Inserts t into k[0..m) kept in iteration order (insertion sort: at
+ * most six axes); returns the new count. */
+static int insert_sorted(kaxis *k, int m, const kaxis *t)
+{
+    int i;
+    for (i = m; i > 0 && kaxis_before(t, &k[i - 1]); --i)
+        k[i] = k[i - 1];
+    k[i] = *t;
+    return m + 1;
+}
+
+/* Merges adjacent identity axes whose strides chain in every tensor;
+ * with no axis left (every axis of size 1), one axis of one element.
+ * Returns the new count. */
+static int merge_axes(kaxis *k, int m, int has_index)
+{
+    int i, j;
+    for (i = 0; i + 1 < m;) {
+        if (mergeable(&k[i], &k[i + 1], has_index)) {
+            k[i].n *= k[i + 1].n;
+            for (j = i + 1; j + 1 < m; ++j)
+                k[j] = k[j + 1];
+            --m;
+        } else {
+            ++i;
+        }
+    }
+    if (m == 0) {
+        memset(&k[0], 0, sizeof k[0]);
+        k[0].n = 1;
+        k[0].slot = -1;
+        m = 1;
+    }
+    return m;
+}
+
+/* Kernel axes over the written tensor, fastest stride first. Identity
+ * axes carry the read tensor's strides (resampled ones find theirs in
+ * the tables), the index tensor's where it is shaped like the written
+ * one or the axis is an identity, x's on identity axes. The written
+ * blocked axis is iterated over whole blocks, so that the kernel writes
+ * its padding lanes as zeros. */
+static int lower_axes(const clrs_problem *p, const direction *d, kaxis *k)
+{
+    int a, m = 0;
+
+    for (a = 0; a < p->rank; ++a) {
+        kaxis t;
+        memset(&t, 0, sizeof t);
+        t.n = d->wr->dims[a];
+        t.slot = p->slot[a];
+        t.axis = a;
+        t.dblk = blk_of(d->wr, a);
+        /* A size-1 identity axis contributes nothing to any offset,
+         * unless it is blocked: its padding lanes are written too. */
+        if (t.slot < 0 && t.n == 1 && !t.dblk)
+            continue;
+        t.nr = t.n;
+        if (t.dblk)
+            t.n = (t.n + t.dblk - 1) / t.dblk * t.dblk;
+        post_strides(p, a, &t);
+        t.ds = d->wr->strides[a];
+        if (t.slot < 0) {
+            t.ss = d->rd->strides[a];
+            t.sblk = blk_of(d->rd, a);
+        }
+        if (p->has_index && (d->index_written || t.slot < 0)) {
+            t.is = p->index.strides[a];
+            t.xblk = blk_of(&p->index, a);
+        }
+        if (d->has_x && t.slot < 0) {
+            t.xs = p->src.strides[a];
+            t.gblk = blk_of(&p->src, a);
+        }
+        m = insert_sorted(k, m, &t);
+    }
+    return merge_axes(k, m, p->has_index);
+}
+
+/* ---- vector path ---------------------------------------------------------- */
+
+/* Lanes per work-item along kernel axis 0: a contiguous identity axis of
+ * every tensor touched gets vloadN/vstoreN, at most one 64-byte line per
+ * vector, preferring a width that divides the axis (no scalar tail). */
+static int vec_width(int64_t n, int acc_f64)
+{
+    int vmax = acc_f64 ? 8 : 16, v, best = 1;
+
+    for (v = vmax; v >= 2; v /= 2)
+        if (v <= n && n % v == 0) {
+            best = v;
+            break;
+        }
+    if (best < 4) /* a longer vector with a tail beats 2 lanes */
+        for (v = vmax; v > best; v /= 2)
+            if (v <= n) {
+                best = v;
+                break;
+            }
+    return best;
+}
+
+/* Whether the written tensor is blocked on a kernel axis other than k[0]
+ * (its padding guard then needs a scalar work-item). */
+static int blocked_beyond_0(const kaxis *k, int m)
+{
+    int i;
+    for (i = 1; i < m; ++i)
+        if (k[i].dblk)
+            return 1;
+    return 0;
+}
+
+/* Binary operands along a vector on k0: broadcast (one load) or lanes
+ * laid out like dst's (contiguous, or the same block); anything else
+ * runs scalar. */
+static int operands_vector_ok(const clrs_problem *p, const kaxis *k0)
+{
+    int i;
+    for (i = 0; i < p->n_post_ops; ++i)
+        if (p->post_ops[i].kind == CLRS_POST_BINARY && k0->bs[i] != 0 &&
+            !(k0->dblk ? k0->bblk[i] == k0->dblk
+                       : k0->bs[i] == 1 && !k0->bblk[i]))
+            return 0;
+    return 1;
+}
+
+/* The axis and block vector paths: lanes along kernel axis 0. Block: k0
+ * is the written blocked axis and every other tensor the work-item
+ * touches has the same block there, so a block's lanes are contiguous
+ * everywhere (one vloadB / vstoreB per block, the padding lanes computed
+ * from the inputs' own padding and then zeroed); a forward index
+ * tensor's padding lanes are not ours to write. Axis: a contiguous
+ * identity axis of every tensor. */
+static int choose_vec(const clrs_problem *p, const direction *d,
+                      const kaxis *k, int m, int acc_f64)
+{
+    const kaxis *k0 = &k[0];
+    int idx_ok = d->index_written ? !p->has_index
+                                  : !p->has_index || k0->xblk == k0->dblk;
+
+    if (env_flag("CLRS_GENERIC") || blocked_beyond_0(k, m) ||
+        !operands_vector_ok(p, k0) ||
+        !clrs__gen_dtype_vector_store(d->wr->dtype))
+        return 1;
+    if (k0->slot < 0 && k0->dblk && k0->sblk == k0->dblk && idx_ok &&
+        (!d->has_x || k0->gblk == k0->dblk))
+        return acc_f64 && k0->dblk > 8 ? 8 : k0->dblk;
+    if (k0->slot >= 0 || k0->sblk || k0->dblk || k0->xblk || k0->gblk ||
+        k0->ss != 1 || k0->ds != 1 || (p->has_index && k0->is != 1) ||
+        (d->has_x && k0->xs != 1) || k0->n < 2)
+        return 1;
+    return vec_width(k0->n, acc_f64);
+}
+
+/* Span path candidate: kernel axis 0 is the last resampled slot, with
+ * unit stride and no block in the written, read (and index) tensors,
+ * binary operands broadcast or contiguous there, and at least one whole
+ * group of written and of read elements. Returns the group width, 1
+ * when not a candidate. */
+static int span_width(const clrs_problem *p, const direction *d,
+                      const kaxis *k, int m, int acc_f64)
+{
+    const kaxis *k0 = &k[0];
+    const clrs_axis_map *last = &p->ax[p->naxes > 0 ? p->naxes - 1 : 0];
+    int V = acc_f64 ? 8 : 16, a = k0->axis;
+
+    if (env_flag("CLRS_GENERIC") || blocked_beyond_0(k, m) || d->has_x ||
+        p->naxes < 1 || k0->slot != p->naxes - 1 || k0->dblk ||
+        k0->ds != 1 || d->rd->strides[a] != 1 || d->rd->block_axis == a ||
+        (p->has_index &&
+         (p->index.strides[a] != 1 || p->index.block_axis == a)) ||
+        !clrs__gen_dtype_vector_store(d->wr->dtype) || k0->n < V ||
+        (d->gather ? last->out : last->in) < V ||
+        !operands_vector_ok(p, k0))
+        return 1;
+    return V;
+}
+
+/* ---- span patterns -------------------------------------------------------
+ * The written positions along kernel axis 0 (the last resampled slot,
+ * contiguous) are cut into groups of V. A group whose entries all lie
+ * within 4 * V read elements of a base index is described by its base
+ * and the pattern of its entries relative to the base; at a rational
+ * scale the interior groups share a few patterns, which the generator
+ * compiles into constant shuffles. */
+
+typedef struct span_pat {
+    signed char rel[CLRS_GEN_MAX_FIXED][CLRS_GEN_MAX_LANES];
+    signed char code[CLRS_GEN_MAX_FIXED][CLRS_GEN_MAX_LANES];
+} span_pat;
+
+/* Distinct patterns tracked before the most frequent are kept. */
+#define SPAN_CANDIDATES 32
+
+/* How one direction's lists become patterns. */
+typedef struct span_rules {
+    int fixed;          /* K: every position has K taps (ntaps = K) */
+    signed char absent; /* rel past a lane's last entry */
+    int empty_ok;       /* a lane without entries can take a pattern */
+    int pad_stops;      /* a padding entry keeps its group off */
+    int codes;          /* patterns carry the window codes */
+    int codes_used;     /* ... which the kernel reads as constants */
+    int weights;        /* the tables hold group-major weights */
+} span_rules;
+
+/* Pass 1: each whole group's range on the read axis: base[g] its lowest
+ * read index, ok[g] 0 when it has no pattern; returns the widest
+ * range. */
+static int64_t span_ranges(const clrs_lists *s, const span_rules *r, int V,
+                           int64_t G, int64_t *base, int *ok)
+{
+    int64_t g, maxr = 0;
+    int l, e;
+
+    for (g = 0; g < G; ++g) {
+        int64_t lo = INT64_MAX, hi = -1;
+        ok[g] = 0;
+        base[g] = -1;
+        if ((g + 1) * V > s->npos)
+            continue;
+        for (l = 0; l < V; ++l) {
+            int64_t b = s->start[g * V + l], n = s->start[g * V + l + 1] - b;
+            if ((n < 1 && !r->empty_ok) || n > CLRS_GEN_MAX_FIXED)
+                lo = -2; /* no taps (the empty value), or too many */
+            for (e = 0; e < (int)n && lo != -2; ++e) {
+                int64_t idx = clrs__lists_read(s, (size_t)(b + e));
+                if ((idx < 0 && r->pad_stops) ||
+                    (r->codes_used &&
+                     clrs__lists_code(s, (size_t)(b + e)) > 127))
+                    lo = -2; /* no plane code for a padding lane, or no
+                                window code constant */
+                else if (idx >= 0 && idx < lo)
+                    lo = idx;
+                if (idx > hi)
+                    hi = idx;
+            }
+        }
+        if (lo == -2)
+            continue;
+        if (hi < 0)
+            lo = hi = 0; /* padding only, or no entries at all */
+        if (hi - lo + 1 > 4 * (int64_t)V)
+            continue;
+        base[g] = lo;
+        ok[g] = 1;
+        if (hi - lo + 1 > maxr)
+            maxr = hi - lo + 1;
+    }
+    return maxr;
+}
+
+/* Pass 2: group g's pattern relative to its base. */
+static void span_pattern(const clrs_lists *s, const span_rules *r, int V,
+                         int64_t g, int64_t base, span_pat *cur)
+{
+    int l, e;
+    memset(cur, 0, sizeof *cur);
+    memset(cur->rel, r->absent, sizeof cur->rel);
+    for (l = 0; l < V; ++l) {
+        int64_t b = s->start[g * V + l], n = s->start[g * V + l + 1] - b;
+        for (e = 0; e < (int)n; ++e) {
+            int64_t idx = clrs__lists_read(s, (size_t)(b + e));
+            cur->rel[e][l] = (signed char)(idx < 0 ? -1 : idx - base);
+            if (r->codes)
+                cur->code[e][l] =
+                    (signed char)clrs__lists_code(s, (size_t)(b + e));
+        }
+    }
+}
+
+/* The span groups and patterns of the last slot, into low->span and the
+ * configuration; returns 0 (nothing kept, low->span empty) when too few
+ * groups share a pattern: the plain kernel does better then. */
+static clrs_status span_choose(clrs_lowered *low, const clrs_lists *s,
+                               const span_rules *r, int V, int *kept)
+{
+    clrs_gen_config *c = &low->cfg;
+    const int64_t G = (s->npos + V - 1) / V;
+    span_pat *cand = NULL, cur;
+    int64_t *base = NULL, g, covered = 0;
+    int *which = NULL, ncand = 0, count[SPAN_CANDIDATES] = {0};
+    int id[SPAN_CANDIDATES], nkeep = 0, nspan, i, l, e, T = r->fixed;
+
+    *kept = 0;
+    base = malloc((size_t)G * sizeof *base);
+    which = malloc((size_t)G * sizeof *which);
+    cand = malloc(SPAN_CANDIDATES * sizeof *cand);
+    if (!base || !which || !cand) {
+        free(base);
+        free(which);
+        free(cand);
+        return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
+                           "out of memory for %" PRId64 " vector groups", G);
+    }
+    nspan = (int)((span_ranges(s, r, V, G, base, which) + V - 1) / V);
+    if (nspan < 1)
+        nspan = 1;
+    if (s->nread < (int64_t)nspan * V)
+        goto out;
+    /* Patterns relative to the base, moved back where the loads would
+     * pass the end of the read axis. */
+    for (g = 0; g < G; ++g) {
+        if (!which[g]) {
+            which[g] = -1;
+            continue;
+        }
+        if (base[g] + (int64_t)nspan * V > s->nread)
+            base[g] = s->nread - (int64_t)nspan * V;
+        span_pattern(s, r, V, g, base[g], &cur);
+        for (i = 0; i < ncand; ++i)
+            if (memcmp(&cand[i], &cur, sizeof cur) == 0)
+                break;
+        if (i == ncand && ncand < SPAN_CANDIDATES)
+            cand[ncand++] = cur;
+        which[g] = i < ncand ? i : -1;
+        if (which[g] >= 0)
+            ++count[i];
+    }
+    /* The most frequent patterns (first seen first among equals); without
+     * a fixed count, ntaps is the longest lane they hold. */
+    for (i = 0; i < SPAN_CANDIDATES; ++i)
+        id[i] = -1;
+    while (nkeep < CLRS_GEN_MAX_PAT) {
+        int best = -1;
+        for (i = 0; i < ncand; ++i)
+            if (count[i] > 0 && (best < 0 || count[i] > count[best]))
+                best = i;
+        if (best < 0)
+            break;
+        id[best] = nkeep;
+        memcpy(c->rel[nkeep], cand[best].rel, sizeof cand[best].rel);
+        memcpy(c->code[nkeep], cand[best].code, sizeof cand[best].code);
+        for (e = 0; e < CLRS_GEN_MAX_FIXED && !r->fixed; ++e)
+            for (l = 0; l < V; ++l)
+                if (cand[best].rel[e][l] != r->absent && e + 1 > T)
+                    T = e + 1;
+        covered += count[best];
+        count[best] = 0;
+        ++nkeep;
+    }
+    if (covered * 2 < G || T < 1) {
+        memset(c->rel, 0, sizeof c->rel);
+        memset(c->code, 0, sizeof c->code);
+        goto out;
+    }
+    for (g = 0; g < G; ++g)
+        which[g] = which[g] >= 0 ? id[which[g]] : -1;
+    c->nspan = nspan;
+    c->npat = nkeep;
+    c->ntaps = T;
+    low->span.count = G;
+    low->span.base = base;
+    low->span.pat = which;
+    low->span.weights = r->weights;
+    low->span.coverage = (double)covered / (double)G;
+    base = NULL;
+    which = NULL;
+    *kept = 1;
+out:
+    free(base);
+    free(which);
+    free(cand);
+    return CLRS_SUCCESS;
+}
+
+/* The span path over the last slot, if its entries allow it. Forward:
+ * the taps, a varying count for weighted sums only (each lane's own
+ * taps, the missing ones absent: -2, value 0, weight 0, weights
+ * group-major). Backward: the transposed entries of groups of diff_src
+ * elements, each lane's by increasing output index, -1 past a lane's
+ * last one, weights group-major. */
+static clrs_status span_try(clrs_lowered *low, const clrs_problem *p,
+                            const clrs_slot_taps *st, int V, int *kept)
+{
+    const clrs_gen_config *c = &low->cfg;
+    const int k = p->naxes - 1, K = c->fixed[k];
+    int window = c->has_index && !c->plane;
+    span_rules r;
+    clrs_lists s;
+
+    *kept = 0;
+    memset(&r, 0, sizeof r);
+    if (!p->backward) {
+        if ((K == 0 && c->cls != CLRS_GEN_WSUM) || K > CLRS_GEN_MAX_FIXED)
+            return CLRS_SUCCESS;
+        r.fixed = K;
+        r.absent = -2;
+        r.pad_stops = c->has_index && c->plane;
+        r.codes = 1;
+        r.codes_used = window;
+        r.weights = K == 0;
+    } else {
+        r.absent = -1;
+        r.empty_ok = 1;
+        r.codes = r.codes_used = window;
+        r.weights = c->cls == CLRS_GEN_WSUM;
+    }
+    clrs__lists_of(p, st, k, p->backward, &s);
+    return span_choose(low, &s, &r, V, kept);
+}
+
+/* ---- stores ------------------------------------------------------------- */
+
+/* Non-temporal vector stores cast dst + offset to a vector pointer, so
+ * every vector's first element must sit on a vector boundary: buffers
+ * start at the device's base alignment and every stride but axis 0's is
+ * a multiple of the width. */
+static int nt_aligned(const clrs_context *ctx, const direction *d,
+                      const kaxis *k, int m, int vec)
+{
+    cl_uint align_bits = 0;
+    size_t vbytes = (size_t)vec * clrs_dtype_size(d->wr->dtype);
+    int i;
+
+    if (vec == 1)
+        return 1;
+    if (clGetDeviceInfo(ctx->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN,
+                        sizeof align_bits, &align_bits, NULL) != CL_SUCCESS ||
+        (size_t)align_bits < vbytes * 8)
+        return 0;
+    for (i = 1; i < m; ++i)
+        if (k[i].n > 1 && k[i].ds % vec != 0)
+            return 0;
+    /* Block vectors start at block starts: the block stride counts too. */
+    if (k[0].dblk && k[0].ds % vec != 0)
+        return 0;
+    return 1;
+}
+
+/* Non-temporal stores for a written tensor of `bytes` with vec lanes per
+ * work-item. Scalar non-temporal stores also stop LLVM from vectorising
+ * PoCL's work-item loop into AVX-512 gathers: measured on a development
+ * machine (bilinear 2x, nchw) that is 4x faster, not slower. */
+static int want_nt(const clrs_context *ctx, const direction *d, size_t bytes,
+                   const kaxis *k, int m, int vec)
+{
+    return !env_flag("CLRS_GENERIC") && bytes >= CLRS_NT_MIN_BYTES &&
+           nt_aligned(ctx, d, k, m, vec);
+}
+
+/* Native half loads and stores where a tensor is f16 and the device has
+ * cl_khr_fp16. CLRS_FP16=storage forces vload_half / vstore_half, and
+ * CLRS_FP16=native the half type even on a device that does not report
+ * the extension (to try a compiler that accepts it anyway). */
+static int f16_native(const clrs_context *ctx, const clrs_problem *p)
+{
+    const char *e = getenv("CLRS_FP16");
+    int i, any = p->in.dtype == CLRS_F16 || p->out.dtype == CLRS_F16 ||
+                 (p->has_src && p->src.dtype == CLRS_F16);
+    for (i = 0; i < p->n_post_ops; ++i)
+        any |= p->post_ops[i].kind == CLRS_POST_BINARY &&
+               p->post_ops[i].operand.dtype == CLRS_F16;
+    if (!any || (e && strcmp(e, "storage") == 0))
+        return 0;
+    return ctx->info.has_fp16 || (e && strcmp(e, "native") == 0);
+}
+
+/* ---- configuration ------------------------------------------------------ */
+
+static clrs_status check_kernels(const clrs_problem *p, const direction *d)
+{
+    int i;
+    for (i = 0; i < p->n_post_ops; ++i) {
+        const clrs_post_op *po = &p->post_ops[i];
+        CLRS_CHECK(clrs__gen_post_supported((int)po->kind, po->alg) &&
+                       (po->kind != CLRS_POST_BINARY ||
+                        clrs__gen_dtype_supported(po->operand.dtype)),
+                   CLRS_ERR_NOT_IMPLEMENTED,
+                   "no OpenCL kernel for post-op %d in this version", i);
+    }
+    if (d->gather)
+        CLRS_CHECK(clrs__gen_dtype_supported(p->in.dtype) &&
+                       clrs__gen_dtype_supported(p->out.dtype) &&
+                       (!d->has_x || clrs__gen_dtype_supported(p->src.dtype)),
+                   CLRS_ERR_NOT_IMPLEMENTED,
+                   "no OpenCL backward kernel for dtypes %s <- %s in this "
+                   "version",
+                   clrs_dtype_name(p->in.dtype),
+                   clrs_dtype_name(p->out.dtype));
+    else
+        CLRS_CHECK(clrs__gen_dtype_supported(p->in.dtype) &&
+                       clrs__gen_dtype_supported(p->out.dtype),
+                   CLRS_ERR_NOT_IMPLEMENTED,
+                   "no OpenCL kernel for dtypes %s -> %s in this version",
+                   clrs_dtype_name(p->in.dtype),
+                   clrs_dtype_name(p->out.dtype));
+    return CLRS_SUCCESS;
+}
+
+/* The configuration's problem-given fields and the kernel axes' blocks,
+ * sizes and strides. */
+static void config_basics(clrs_lowered *low, const clrs_context *ctx,
+                          const clrs_problem *p, const direction *d,
+                          const kaxis *k, int m, int index_only)
+{
+    clrs_gen_config *c = &low->cfg;
+    int i;
+
+    c->backward = d->gather;
+    c->accumulate = d->gather && p->accumulate;
+    c->recompute = d->has_x;
+    c->x = d->has_x ? p->src.dtype : CLRS_F32;
+    c->cls = p->mode == CLRS_MODE_MAX ? CLRS_GEN_MAX : CLRS_GEN_WSUM;
+    c->rank = m;
+    c->nslots = p->naxes;
+    for (i = 0; i < m; ++i) {
+        c->ax[i].slot = k[i].slot;
+        c->ax[i].src_block = k[i].sblk;
+        c->ax[i].dst_block = k[i].dblk;
+        c->ax[i].idx_block = k[i].xblk;
+        c->ax[i].x_block = k[i].gblk;
+        low->vals.n[i] = k[i].n;
+        low->vals.nr[i] = k[i].nr;
+        low->vals.ds[i] = k[i].ds;
+        low->vals.ss[i] = k[i].ss;
+        low->vals.is[i] = k[i].is;
+        low->vals.xs[i] = k[i].xs;
+    }
+    c->src = d->rd->dtype;
+    c->dst = d->wr->dtype;
+    /* f64 tensors accumulate in double; so do forward s32 ones where the
+     * device has fp64, so that nearest and max stay exact beyond 2^24. */
+    c->acc_f64 = c->src == CLRS_F64 || c->dst == CLRS_F64 ||
+                 (d->has_x && c->x == CLRS_F64) ||
+                 (!d->gather && c->src == CLRS_S32 && ctx->info.has_fp64);
+    c->f16_native = f16_native(ctx, p);
+    c->has_index = p->has_index;
+    c->index_only = index_only;
+    c->index = p->index.dtype;
+    c->plane = p->index_format == CLRS_INDEX_PLANE;
+    c->nan_ignore = p->mode == CLRS_MODE_MAX &&
+                    (!d->gather || d->has_x) &&
+                    p->nan_policy == CLRS_NAN_IGNORE;
+    c->pad_taps = (!d->gather || d->has_x) && p->padding != CLRS_PAD_EDGE;
+    low->vals.pad = p->pad_value;
+    if (!d->gather)
+        low->vals.empty = p->mode == CLRS_MODE_MAX ? (double)NAN
+                          : p->coord == CLRS_COORD_TF_CROP_AND_RESIZE
+                              ? p->extrapolation
+                              : 0.0;
+}
+
+/* Per forward slot: K when every output has exactly K taps, K <= 8 (the
+ * kernel then computes the starts; see codegen.c), else 0. */
+static void fixed_counts(clrs_gen_config *c, const clrs_problem *p,
+                         const clrs_slot_taps *st)
+{
+    int k;
+    int64_t o;
+    for (k = 0; k < p->naxes && !p->backward; ++k) {
+        const int64_t *s = st->tl[k].start;
+        c->fixed[k] = 0;
+        if (env_flag("CLRS_GENERIC") || s[1] <= 0 || s[1] > 8)
+            continue;
+        c->fixed[k] = (int)s[1];
+        for (o = 0; o < p->ax[k].out; ++o)
+            if (s[o + 1] - s[o] != s[1])
+                c->fixed[k] = 0;
+    }
+}
+
+/* Fused post-ops: their rows, values and operand blocks (forward). */
+static void config_posts(clrs_lowered *low, const clrs_problem *p,
+                         const kaxis *k, int m)
+{
+    clrs_gen_config *c = &low->cfg;
+    int i, q;
+
+    c->npost = p->n_post_ops;
+    for (i = 0; i < p->n_post_ops; ++i) {
+        const clrs_post_op *po = &p->post_ops[i];
+        c->post[i].kind = (int)po->kind;
+        c->post[i].alg = po->alg;
+        c->post[i].dt = po->kind == CLRS_POST_BINARY ? po->operand.dtype
+                                                     : CLRS_F32;
+        c->post[i].bvec = c->vec == 1        ? CLRS_BVEC_SCALAR
+                          : k[0].bs[i] == 0 ? CLRS_BVEC_BCAST
+                                            : CLRS_BVEC_LOAD;
+        low->vals.pa[i] = po->kind == CLRS_POST_SUM ? po->scale : po->alpha;
+        low->vals.pb[i] = po->beta;
+        for (q = 0; q < m; ++q) {
+            low->vals.bs[i][q] = k[q].bs[i];
+            c->ax[q].op_block[i] = k[q].bblk[i];
+        }
+    }
+}
+
+/* ---- table layout and offset width ------------------------------------ */
+
+static void add_seg(clrs_lowered *low, clrs_seg_kind kind, int k,
+                    int transposed, const struct clrs_tensor_desc *t,
+                    size_t len, int64_t *at)
+{
+    clrs_table_seg *s = &low->seg[low->nseg++];
+    int ftab = kind == CLRS_SEG_WEIGHTS || kind == CLRS_SEG_GROUP_WEIGHTS;
+    size_t *n = ftab ? &low->nf : &low->ni;
+
+    s->kind = kind;
+    s->slot = k;
+    s->transposed = transposed;
+    s->tensor = t;
+    s->pos = *n;
+    s->len = len;
+    *at = (int64_t)*n;
+    *n += len;
+}
+
+/* Slot k's tables, in the order the tables stage writes them: the
+ * starts and read offsets of the lists the kernel walks, then (index
+ * tensor read by a gather) its offsets, the codes, the weights, the span
+ * groups after the last slot's, and to recompute the argmax the forward
+ * starts, x offsets and plane codes. */
+static void layout_slot(clrs_lowered *low, const clrs_problem *p,
+                        const clrs_slot_taps *st, const direction *d, int k)
+{
+    const clrs_gen_config *c = &low->cfg;
+    clrs_gen_values *v = &low->vals;
+    int window = c->has_index && !c->plane, T = d->gather, j;
+    int64_t plane = 1;
+    clrs_lists s;
+
+    for (j = k + 1; j < p->naxes; ++j)
+        plane *= p->ax[j].in;
+    clrs__lists_of(p, st, k, T, &s);
+    if (d->gather)
+        v->pl[k] = plane;
+    add_seg(low, CLRS_SEG_STARTS, k, T, NULL, (size_t)s.npos + 1, &v->st[k]);
+    add_seg(low, CLRS_SEG_OFFSETS, k, T, d->rd, s.n, &v->of[k]);
+    if (c->has_index && !d->index_written)
+        add_seg(low, CLRS_SEG_OFFSETS, k, T, &p->index, s.n, &v->ix[k]);
+    if (window)
+        add_seg(low, CLRS_SEG_WINDOW, k, T, NULL, s.n, &v->cd[k]);
+    else if (c->has_index && d->index_written)
+        add_seg(low, CLRS_SEG_PLANE, k, T, NULL, s.n, &v->cd[k]);
+    else if (c->recompute)
+        add_seg(low, CLRS_SEG_READ, k, T, NULL, s.n, &v->cd[k]);
+    if (c->cls == CLRS_GEN_WSUM)
+        add_seg(low, CLRS_SEG_WEIGHTS, k, T, NULL, s.n, &v->fw[k]);
+    if (c->phase && k == p->naxes - 1) {
+        int64_t G = low->span.count;
+        add_seg(low, CLRS_SEG_GROUPS, k, T, NULL, (size_t)(2 * G), &v->pg);
+        if (low->span.weights)
+            add_seg(low, CLRS_SEG_GROUP_WEIGHTS, k, T, NULL,
+                    (size_t)(G * c->ntaps * c->vec), &v->fg);
+    }
+    if (c->recompute) {
+        clrs__lists_of(p, st, k, 0, &s);
+        add_seg(low, CLRS_SEG_STARTS, k, 0, NULL, (size_t)s.npos + 1,
+                &v->fst[k]);
+        add_seg(low, CLRS_SEG_OFFSETS, k, 0, &p->src, s.n, &v->fof[k]);
+        add_seg(low, CLRS_SEG_PLANE, k, 0, NULL, s.n, &v->fcd[k]);
+    }
+}
+
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* 32-bit offsets when every value the kernel forms fits: sums of up to
+ * six per-axis terms with padding sentinels, sizes, table positions. */
+static int needs_long(const clrs_lowered *low, const clrs_problem *p,
+                      const direction *d)
+{
+    int64_t plane_size = 1, bound;
+    int k;
+
+    for (k = 0; k < p->naxes; ++k)
+        plane_size *= p->ax[k].in;
+    if (!d->gather) {
+        /* The padding sentinel is src's span, summed over the axes. */
+        bound = 7 * max64(clrs__tensor_span(&p->in), plane_size);
+        bound = max64(bound, clrs__tensor_span(&p->out));
+        if (p->has_index)
+            bound = max64(bound, clrs__tensor_span(&p->index));
+    } else {
+        bound = max64(clrs__tensor_span(&p->in), clrs__tensor_span(&p->out));
+        if (p->has_index)
+            bound = max64(bound, clrs__tensor_span(&p->index));
+        if (d->has_x)
+            bound = max64(bound, clrs__tensor_span(&p->src));
+        bound = max64(bound, plane_size);
+        bound = 7 * max64(bound, p->window_volume);
+    }
+    bound = max64(bound, (int64_t)low->ni + 1);
+    return bound > (int64_t)INT_MAX - 64;
+}
+
+/* Every slot's segments, the dummy entries of empty tables (no
+ * zero-size buffers) and the offset width. */
+static void layout_tables(clrs_lowered *low, const clrs_problem *p,
+                          const clrs_slot_taps *st, const direction *d)
+{
+    int k;
+    for (k = 0; k < p->naxes; ++k)
+        layout_slot(low, p, st, d, k);
+    if (low->ni == 0)
+        low->ni = 1;
+    if (low->cfg.cls == CLRS_GEN_WSUM && low->nf == 0)
+        low->nf = 1;
+    low->cfg.long_off = needs_long(low, p, d);
+}
+
+/* ---- the launch ---------------------------------------------------------- */
+
+/* NDRange: kernel axes 0 and 1 are dimensions 0 and 1, the rest folded
+ * into dimension 2. The local size is left to the driver: on PoCL that
+ * measured several times faster than any fixed shape. */
+static void launch_shape(clrs_lowered *low)
+{
+    const clrs_gen_config *c = &low->cfg;
+    const int64_t *n = low->vals.n;
+    clrs_launch *L = &low->launch;
+    int q;
+
+    L->vec = c->vec;
+    L->nt = c->nt;
+    L->path = c->vec == 1           ? CLRS_VECTOR_NONE
+              : c->phase            ? CLRS_VECTOR_SPAN
+              : c->ax[0].dst_block ? CLRS_VECTOR_BLOCK
+                                    : CLRS_VECTOR_AXIS;
+    L->work_dim = (cl_uint)(c->rank < 3 ? c->rank : 3);
+    L->global[0] = (size_t)((n[0] + c->vec - 1) / c->vec);
+    L->global[1] = c->rank > 1 ? (size_t)n[1] : 1;
+    L->global[2] = 1;
+    for (q = 2; q < c->rank; ++q)
+        L->global[2] *= (size_t)n[q];
+}
+
+clrs_status clrs__lower(const clrs_context *ctx, const clrs_problem *p,
+                        const clrs_slot_taps *st, int index_only,
+                        clrs_lowered *low)
+{
+    clrs_gen_config *c = &low->cfg;
+    kaxis k[CLRS_MAX_RANK];
+    direction d;
+    size_t bytes;
+    int m, V, kept = 0;
+
+    memset(low, 0, sizeof *low);
+    direction_of(p, &d);
+    CLRS_TRY(check_kernels(p, &d));
+    m = lower_axes(p, &d, k);
+    config_basics(low, ctx, p, &d, k, m, index_only);
+    fixed_counts(c, p, st);
+
+    c->vec = choose_vec(p, &d, k, m, c->acc_f64);
+    V = c->vec == 1 ? span_width(p, &d, k, m, c->acc_f64) : 1;
+    if (V > 1)
+        CLRS_TRY(span_try(low, p, st, V, &kept));
+    if (kept) {
+        c->phase = 1;
+        c->vec = V;
+    }
+    c->tail = c->vec > 1 && !c->phase && k[0].n % c->vec != 0;
+    bytes = index_only ? 0
+                       : (size_t)clrs__tensor_span(d.wr) *
+                             clrs_dtype_size(d.wr->dtype);
+    c->nt = want_nt(ctx, &d, bytes, k, m, c->vec);
+    config_posts(low, p, k, m);
+    layout_tables(low, p, st, &d);
+    launch_shape(low);
+    return CLRS_SUCCESS;
+}
+
+void clrs__lowered_free(clrs_lowered *low)
+{
+    free(low->span.base);
+    free(low->span.pat);
+    low->span.base = NULL;
+    low->span.pat = NULL;
+}

@@ -1,0 +1,79 @@
+/* The lowering stage: a validated problem and its taps become the final
+ * kernel configuration, the launch parameters and the layout of the tap
+ * tables. Everything the later stages (tables, codegen, program, plan)
+ * need is decided here, once; they only read it. */
+#ifndef CLRS_LOWER_H
+#define CLRS_LOWER_H
+
+#include "codegen.h"
+#include "context.h"
+
+/* The launch shape: which vector path, how many lanes per work-item,
+ * non-temporal stores, and the NDRange. */
+typedef struct clrs_launch {
+    clrs_vector_path path;
+    int vec;  /* lanes per work-item along kernel axis 0; 1: scalar */
+    int nt;   /* non-temporal stores of the written tensor */
+    cl_uint work_dim;
+    size_t global[3];
+    size_t local[3]; /* all 0: the driver chooses */
+} clrs_launch;
+
+/* What a table segment holds, entry by entry, for one slot's lists. */
+typedef enum clrs_seg_kind {
+    CLRS_SEG_STARTS,  /* start[0 .. npos] */
+    CLRS_SEG_OFFSETS, /* element offset of the read index in `tensor`
+                         (a padding tap: minus the tensor's span) */
+    CLRS_SEG_WINDOW,  /* window position * box (max: window codes) */
+    CLRS_SEG_PLANE,   /* read index * plane (a padding tap: -plane size) */
+    CLRS_SEG_READ,    /* the read index itself */
+    CLRS_SEG_WEIGHTS, /* weights (the float table) */
+    CLRS_SEG_GROUPS,  /* span path: per group its base and pattern */
+    CLRS_SEG_GROUP_WEIGHTS /* span path: [group][entry][lane] weights, 0
+                              past a lane's end (the float table) */
+} clrs_seg_kind;
+
+/* One run of table entries: `len` entries at `pos` of the integer table
+ * (or of the float table for the weight kinds), from slot `slot`'s
+ * forward lists or its transposed ones. */
+typedef struct clrs_table_seg {
+    clrs_seg_kind kind;
+    int slot;
+    int transposed;
+    const struct clrs_tensor_desc *tensor; /* CLRS_SEG_OFFSETS */
+    size_t pos, len;
+} clrs_table_seg;
+
+#define CLRS_MAX_SEGS (9 * CLRS_MAX_RANK)
+
+/* The span path's groups along the last slot's written axis: each
+ * whole group with a kept pattern has the read index its span vectors
+ * start at; pat -1 goes lane by lane. */
+typedef struct clrs_span_groups {
+    int64_t count;
+    int64_t *base;
+    int *pat;
+    int weights; /* the tables hold its group-major weights */
+    double coverage; /* groups with a pattern / all groups */
+} clrs_span_groups;
+
+typedef struct clrs_lowered {
+    clrs_gen_config cfg;  /* what changes the generated text */
+    clrs_gen_values vals; /* sizes, strides, table positions */
+    clrs_launch launch;
+    clrs_span_groups span;
+    int nseg;
+    clrs_table_seg seg[CLRS_MAX_SEGS];
+    size_t ni, nf; /* table entries, padded to at least one where used */
+} clrs_lowered;
+
+/* Lowers problem p with taps st for ctx's device. index_only: a forward
+ * max pooling that writes its index alone (the argmax pass of a backward
+ * that recomputes it). Release with clrs__lowered_free. */
+clrs_status clrs__lower(const clrs_context *ctx, const clrs_problem *p,
+                        const clrs_slot_taps *st, int index_only,
+                        clrs_lowered *low);
+/* Frees the span groups; cfg, vals and launch stay valid. */
+void clrs__lowered_free(clrs_lowered *low);
+
+#endif /* CLRS_LOWER_H */
