@@ -381,6 +381,40 @@ static void span_pattern(const clrs_lists *s, const span_rules *r, int V,
     }
 }
 
+/* The most frequent candidates (first seen first among equals), at most
+ * CLRS_GEN_MAX_PAT, into the configuration's patterns: id[i] is
+ * candidate i's number there or -1. Without a fixed count, *T becomes
+ * the longest lane they hold. Returns the groups they cover. */
+static int64_t span_keep(clrs_gen_config *c, const span_pat *cand,
+                         int ncand, int *count, const span_rules *r, int V,
+                         int *id, int *nkeep, int *T)
+{
+    int64_t covered = 0;
+    int i, e, l;
+
+    for (i = 0; i < SPAN_CANDIDATES; ++i)
+        id[i] = -1;
+    while (*nkeep < CLRS_GEN_MAX_PAT) {
+        int best = -1;
+        for (i = 0; i < ncand; ++i)
+            if (count[i] > 0 && (best < 0 || count[i] > count[best]))
+                best = i;
+        if (best < 0)
+            break;
+        id[best] = *nkeep;
+        memcpy(c->rel[*nkeep], cand[best].rel, sizeof cand[best].rel);
+        memcpy(c->code[*nkeep], cand[best].code, sizeof cand[best].code);
+        for (e = 0; e < CLRS_GEN_MAX_FIXED && !r->fixed; ++e)
+            for (l = 0; l < V; ++l)
+                if (cand[best].rel[e][l] != r->absent && e + 1 > *T)
+                    *T = e + 1;
+        covered += count[best];
+        count[best] = 0;
+        ++*nkeep;
+    }
+    return covered;
+}
+
 /* The span groups and patterns of the last slot, into low->span and the
  * configuration; returns 0 (nothing kept, low->span empty) when too few
  * groups share a pattern: the plain kernel does better then. */
@@ -392,7 +426,7 @@ static clrs_status span_choose(clrs_lowered *low, const clrs_lists *s,
     span_pat *cand = NULL, cur;
     int64_t *base = NULL, g, covered = 0;
     int *which = NULL, ncand = 0, count[SPAN_CANDIDATES] = {0};
-    int id[SPAN_CANDIDATES], nkeep = 0, nspan, i, l, e, T = r->fixed;
+    int id[SPAN_CANDIDATES], nkeep = 0, nspan, i, T = r->fixed;
 
     *kept = 0;
     base = malloc((size_t)G * sizeof *base);
@@ -429,28 +463,7 @@ static clrs_status span_choose(clrs_lowered *low, const clrs_lists *s,
         if (which[g] >= 0)
             ++count[i];
     }
-    /* The most frequent patterns (first seen first among equals); without
-     * a fixed count, ntaps is the longest lane they hold. */
-    for (i = 0; i < SPAN_CANDIDATES; ++i)
-        id[i] = -1;
-    while (nkeep < CLRS_GEN_MAX_PAT) {
-        int best = -1;
-        for (i = 0; i < ncand; ++i)
-            if (count[i] > 0 && (best < 0 || count[i] > count[best]))
-                best = i;
-        if (best < 0)
-            break;
-        id[best] = nkeep;
-        memcpy(c->rel[nkeep], cand[best].rel, sizeof cand[best].rel);
-        memcpy(c->code[nkeep], cand[best].code, sizeof cand[best].code);
-        for (e = 0; e < CLRS_GEN_MAX_FIXED && !r->fixed; ++e)
-            for (l = 0; l < V; ++l)
-                if (cand[best].rel[e][l] != r->absent && e + 1 > T)
-                    T = e + 1;
-        covered += count[best];
-        count[best] = 0;
-        ++nkeep;
-    }
+    covered = span_keep(c, cand, ncand, count, r, V, id, &nkeep, &T);
     if (covered * 2 < G || T < 1) {
         memset(c->rel, 0, sizeof c->rel);
         memset(c->code, 0, sizeof c->code);

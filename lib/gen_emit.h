@@ -1,0 +1,133 @@
+/* Shared by the generator's files (codegen.c and gen_*.c): the growing
+ * source text, the dtype and post-op rows, and the emitters one part of
+ * a kernel takes from another. Short names, as inside one file; the
+ * symbols behind them are clrs__gen_*. The parts call each other one
+ * way: codegen.c -> gen_reduce.c, gen_gather.c -> gen_span.c ->
+ * gen_text.c, gen_rows.c. */
+#ifndef CLRS_GEN_EMIT_H
+#define CLRS_GEN_EMIT_H
+
+#include "codegen.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---- rows (gen_rows.c) ---------------------------------------------------- */
+
+/* One row per dtype the kernels handle. */
+typedef struct dtype_row {
+    clrs_dtype dt;
+    const char *name;  /* suffix of the cl/dtype.cl macros */
+    const char *ctype; /* element type in global memory */
+    const char *nat;   /* scalar type a load yields */
+    int fp64;          /* needs cl_khr_fp64 */
+    int vstore;        /* has CLRS_STV_<name> */
+} dtype_row;
+
+/* One row per post-op algorithm: its name in the key and an OpenCL C
+ * expression, emitted as the body of a function-like macro so that the
+ * same text serves scalars and vectors of float or double. Parameters:
+ * T the value type, X the value, A and B the eltwise alpha and beta
+ * (kernel arguments), Y the binary operand. The reference (ref.c)
+ * evaluates the same formulas in double. */
+typedef struct post_row {
+    int alg;
+    const char *name;
+    const char *expr;
+} post_row;
+
+#define row_of clrs__gen_row_of
+#define index_ctype clrs__gen_index_ctype
+#define post_row_of clrs__gen_post_row_of
+
+const dtype_row *row_of(clrs_dtype dt); /* NULL: no row */
+/* Index tensors: element type by dtype. */
+const char *index_ctype(clrs_dtype dt);
+/* kind: CLRS_POST_ELTWISE or CLRS_POST_BINARY; NULL: no row. */
+const post_row *post_row_of(int kind, int alg);
+
+/* ---- text (gen_text.c) ---------------------------------------------------- */
+
+typedef struct sbuf {
+    char *s;
+    size_t n, cap;
+    int oom; /* an allocation failed: sb_finish reports it */
+} sbuf;
+
+#define sb_add clrs__gen_sb_add
+#define sb_finish clrs__gen_sb_finish
+#define acc_type clrs__gen_acc_type
+#define off_type clrs__gen_off_type
+#define span_var clrs__gen_span_var
+#define vtype clrs__gen_vtype
+#define axis_of_slot clrs__gen_axis_of_slot
+#define emit_lanes clrs__gen_emit_lanes
+
+void sb_add(sbuf *b, const char *fmt, ...) CLRS_PRINTF(2, 3);
+/* The text into *out, or CLRS_ERR_OUT_OF_MEMORY (b freed). */
+clrs_status sb_finish(sbuf *b, char **out);
+const char *acc_type(const clrs_gen_config *c); /* "float" / "double" */
+const char *off_type(const clrs_gen_config *c); /* "int" / "long" */
+/* Forward span path over a last slot whose tap count varies. */
+int span_var(const clrs_gen_config *c);
+/* "float16" for width 16, "float" for width 1. */
+void vtype(char *buf, size_t n, const char *base, int w);
+/* The kernel axis of resampled slot k. */
+int axis_of_slot(const clrs_gen_config *c, int k);
+/* "(type)(v[0], v[1], ...)": a constant vector of n lanes. */
+void emit_lanes(sbuf *b, const char *type, const int *v, int n);
+
+/* ---- loops and loads (gen_loops.c) ------------------------------------ */
+
+#define emit_loops clrs__gen_emit_loops
+#define emit_close_loops clrs__gen_emit_close_loops
+#define emit_value clrs__gen_emit_value
+
+/* The loop nest over the lists of slots 0 .. nloops - 1 (the `for` of
+ * slot k indented by in0 + 4 k); so, io: the read and index offsets
+ * before the first slot; i0name: kernel axis 0's index. */
+void emit_loops(sbuf *b, const clrs_gen_config *c, const char *so,
+                const char *io, int nloops, const char *i0name, int in0);
+void emit_close_loops(sbuf *b, int nloops, int in0);
+/* "const <acc> NAME = <r's element at ptr + o, w lanes, converted>";
+ * with pad, a negative o (a padding tap) reads the kernel's pad. */
+void emit_value(sbuf *b, const clrs_gen_config *c, const dtype_row *r,
+                const char *ptr, const char *name, int w, const char *o,
+                const char *ind, int pad);
+
+/* ---- span path (gen_span.c) ---------------------------------------------- */
+
+#define pick_used clrs__gen_pick_used
+#define emit_span_reduce clrs__gen_emit_span_reduce
+#define emit_span_gather clrs__gen_emit_span_gather
+#define emit_pattern_case clrs__gen_emit_pattern_case
+
+/* Whether pattern row r (one tap, c->vec lanes) names any lane. */
+int pick_used(const clrs_gen_config *c, const signed char *r);
+/* Forward: pattern q's taps of the last slot for a group (after the
+ * loops over the other slots; so: src offset when there are none). */
+void emit_span_reduce(sbuf *b, const clrs_gen_config *c, const char *so,
+                      const char *ind, int q);
+/* Backward: pattern q's entries of the last slot for a group (io: the
+ * index tensor's offset when there is no other slot). */
+void emit_span_gather(sbuf *b, const clrs_gen_config *c, const char *so,
+                      const char *io, const char *ind, int q);
+/* The branch for pattern q of npat (none when there is one). */
+void emit_pattern_case(sbuf *b, int q, int npat);
+
+/* ---- bodies (gen_reduce.c, gen_gather.c) ------------------------------- */
+
+#define emit_reduce clrs__gen_emit_reduce
+#define emit_gather clrs__gen_emit_gather
+
+/* Forward: the reduction of one output (w == 1) or w consecutive outputs
+ * along kernel axis 0 into the declared acc (weighted sum) or best / win
+ * / have / stop (max); q: the span path's pattern. */
+void emit_reduce(sbuf *b, const clrs_gen_config *c, int w, const char *so,
+                 const char *i0name, int q, const char *none);
+/* Backward: the gather of one diff_src element (w == 1) or w consecutive
+ * ones into acc. */
+void emit_gather(sbuf *b, const clrs_gen_config *c, int w, const char *so,
+                 const char *io, const char *xo, int q);
+
+#endif /* CLRS_GEN_EMIT_H */

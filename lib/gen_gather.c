@@ -1,0 +1,152 @@
+/* The backward gather: one work-item per diff_src element (or vector of
+ * a contiguous identity axis, or group of the span path along the last
+ * slot) walks the Cartesian product of the transposed tap lists of its
+ * input indices, slot 0 outermost and each list by increasing output
+ * index, so the sum is formed in one fixed order on every run (no
+ * atomics: bit-identical results). */
+#include "gen_emit.h"
+
+/* Max recompute: the argmax of forward output (u0, u1, ...) over x, as
+ * the forward kernel finds it (same taps, order, tie and NaN rules), its
+ * plane code into `win`. */
+static void emit_argmax(sbuf *b, const clrs_gen_config *c, int w,
+                        const char *xo, int in0)
+{
+    const char *off = off_type(c), *acc = acc_type(c);
+    char at[16], ot[16], mt[16], ind[96], yo[32], gc[16];
+    int n = c->nslots, k;
+
+    vtype(at, sizeof at, acc, w);
+    vtype(ot, sizeof ot, off, w);
+    vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", w);
+    sb_add(b, "%*s%s best = (%s)(NAN);\n", in0, "", at, at);
+    /* An all-NaN window under NaN ignore reports its first tap. */
+    sb_add(b, "%*s%s win = (%s)(0", in0, "", ot, ot);
+    for (k = 0; k < n; ++k)
+        sb_add(b, " + itab[fcd%d + itab[fst%d + u%d]]", k, k, k);
+    sb_add(b, ");\n");
+    if (w > 1)
+        sb_add(b, "%*s%s have = (%s)(0), stop = (%s)(0);\n", in0, "", mt, mt,
+               mt);
+    else
+        sb_add(b, "%*sint have = 0, stop = 0;\n", in0, "");
+    for (k = 0; k < n; ++k) {
+        snprintf(ind, sizeof ind, "%*s", in0 + 4 * k, "");
+        sb_add(b,
+               "%sfor (%s s%d = itab[fst%d + u%d]; s%d < itab[fst%d + u%d + "
+               "1]; ++s%d) {\n",
+               ind, off, k, k, k, k, k, k, k);
+        if (k == 0)
+            sb_add(b, "%s    const %s y0 = %s + itab[fof0 + s0];\n"
+                      "%s    const %s g0 = itab[fcd0 + s0];\n",
+                   ind, off, xo, ind, off);
+        else
+            sb_add(b,
+                   "%s    const %s y%d = y%d + itab[fof%d + s%d];\n"
+                   "%s    const %s g%d = g%d + itab[fcd%d + s%d];\n",
+                   ind, off, k, k - 1, k, k, ind, off, k, k - 1, k, k);
+    }
+    snprintf(ind, sizeof ind, "%*s", in0 + 4 * n, "");
+    /* The innermost tap: x offset y<n-1> and plane code g<n-1>. */
+    if (n) {
+        snprintf(yo, sizeof yo, "y%d", n - 1);
+        snprintf(gc, sizeof gc, "g%d", n - 1);
+    } else {
+        snprintf(yo, sizeof yo, "%s", xo);
+        snprintf(gc, sizeof gc, "0");
+    }
+    emit_value(b, c, row_of(c->x), "x", "xv", w, yo, ind, c->pad_taps && n);
+    if (w > 1)
+        sb_add(b,
+               "%sCLRS_MAX_STEPV(%s, convert_%s, xv, best, have, stop, win, "
+               "(%s)(%s));\n",
+               ind, mt, ot, ot, gc);
+    else
+        sb_add(b, "%sCLRS_MAX_STEP(xv, best, have, stop, win, %s);\n", ind,
+               gc);
+    for (k = n; k > 0; --k)
+        sb_add(b, "%*s}\n", in0 + 4 * (k - 1), "");
+}
+
+/* The gather of one diff_src element (w == 1) or w consecutive ones into
+ * the declared acc: the loop nest over every slot's transposed entries,
+ * the last slot's replaced by pattern q's shuffles on the span path. */
+void emit_gather(sbuf *b, const clrs_gen_config *c, int w,
+                 const char *so, const char *io, const char *xo,
+                 int q)
+{
+    const char *off = off_type(c), *acc = acc_type(c);
+    char at[16], mt[16], ind[96], o[16], ok[24], code[24];
+    int n = c->nslots, wsum = c->cls == CLRS_GEN_WSUM;
+    int window = c->has_index && !c->plane;
+    int phase = c->phase && w > 1, nloops = phase ? n - 1 : n;
+
+    vtype(at, sizeof at, acc, w);
+    vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", w);
+    /* The group's weights, once for every entry of the other slots. */
+    if (phase && wsum) {
+        int t;
+        for (t = 0; t < c->ntaps; ++t)
+            if (pick_used(c, c->rel[q][t]))
+                sb_add(b,
+                       "        const %s g%d = CLRS_VLOAD(%s, %d, ftab, fg + "
+                       "(gq * %d + %d) * %d);\n",
+                       at, t, acc, w, c->ntaps, t, w);
+    }
+    emit_loops(b, c, so, io, nloops, "i0", 8);
+    if (phase) {
+        snprintf(ind, sizeof ind, "%*s", 8 + 4 * nloops, "");
+        emit_span_gather(b, c, so, io, ind, q);
+        emit_close_loops(b, nloops, 8);
+        return;
+    }
+    snprintf(ind, sizeof ind, "%*s", 8 + 4 * n, "");
+    if (n)
+        snprintf(o, sizeof o, "o%d", n - 1);
+    else
+        snprintf(o, sizeof o, "%s", so);
+    emit_value(b, c, row_of(c->src), "src", "v", w, o, ind, 0);
+    if (wsum) {
+        if (n)
+            sb_add(b, "%sCLRS_WSUM_STEP(acc, w%d, v);\n", ind, n - 1);
+        else
+            sb_add(b, "%sacc += v;\n", ind);
+    } else {
+        /* Max: dy[o] goes to this element when o's argmax is this
+         * element. An index value no tap has (out of range, or a padding
+         * tap's) matches no element: it sends nowhere and is never used
+         * as an address. */
+        if (c->recompute) {
+            emit_argmax(b, c, w, xo, 8 + 4 * n);
+            snprintf(code, sizeof code, "myp");
+        } else if (window) {
+            if (n)
+                snprintf(code, sizeof code, "c%d", n - 1);
+            else
+                snprintf(code, sizeof code, "0");
+        } else {
+            snprintf(code, sizeof code, "myp");
+        }
+        if (n)
+            snprintf(ok, sizeof ok, "q%d", n - 1);
+        else
+            snprintf(ok, sizeof ok, "%s", io);
+        if (c->recompute && w > 1) {
+            char ot[16];
+            vtype(ot, sizeof ot, off, w);
+            sb_add(b, "%sacc = select(acc, acc + v, convert_%s(win == (%s)(myp)));\n",
+                   ind, mt, ot);
+        } else if (c->recompute) {
+            sb_add(b, "%sif (win == myp)\n%s    acc += v;\n", ind, ind);
+        } else if (w > 1) {
+            sb_add(b,
+                   "%sacc = select(acc, acc + v, convert_%s(convert_long%d("
+                   "vload%d(0, index + %s)) == (long%d)(%s)));\n",
+                   ind, mt, w, w, ok, w, code);
+        } else {
+            sb_add(b, "%sif ((long)index[%s] == (long)(%s))\n%s    acc += v;\n",
+                   ind, ok, code, ind);
+        }
+    }
+    emit_close_loops(b, n, 8);
+}

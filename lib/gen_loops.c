@@ -1,0 +1,112 @@
+/* The loop nest over the resampled slots' lists and the value loads,
+ * shared by the forward reduction and the backward gather. */
+#include "gen_emit.h"
+
+/* The loop nest over the entries of slots 0 .. nloops - 1, slot order
+ * (row-major window order, as the reference walks it), the `for` of
+ * slot k indented by in0 + 4 k. Innermost: `o` is the read offset
+ * (negative for a padding tap), `w` the weight product (weighted sum),
+ * `c` the code sum (forward max: window or plane codes; backward: window
+ * codes). Backward also: `q` the index tensor's offset and, to recompute
+ * the argmax, `u` the output index of each slot. */
+void emit_loops(sbuf *b, const clrs_gen_config *c, const char *so,
+                const char *io, int nloops, const char *i0name, int in0)
+{
+    const char *off = off_type(c), *acc = acc_type(c);
+    const int bwd = c->backward, wsum = c->cls == CLRS_GEN_WSUM;
+    const int codes = bwd ? c->has_index && !c->plane : c->has_index;
+    const char x = bwd ? 't' : 'x'; /* the entry's table position */
+    int k;
+
+    for (k = 0; k < nloops; ++k) {
+        int in = in0 + 4 * k, body = in + 4; /* indentation */
+        char ip[16];
+        if (axis_of_slot(c, k) == 0)
+            snprintf(ip, sizeof ip, "%s", i0name);
+        else
+            snprintf(ip, sizeof ip, "i%d", axis_of_slot(c, k));
+        /* A constant trip count unrolled leaves the work-item loop PoCL
+         * wraps around the kernel innermost, so it can vectorise it. */
+        if (c->fixed[k])
+            sb_add(b, "%*s#pragma unroll\n", in, "");
+        /* x: the tap's table position. Fixed-count tables are stored
+         * tap-major (position t * O + o), so consecutive work-items read
+         * consecutive entries and no two loads of one work-item are
+         * adjacent (which the SLP vectoriser would fuse into a short
+         * vector that then blocks vectorising the work-item loop). */
+        if (c->fixed[k])
+            sb_add(b,
+                   "%*sfor (%s t%d = 0; t%d < %d; ++t%d) {\n"
+                   "%*sconst %s x%d = t%d * n%d + %s;\n",
+                   in, "", off, k, k, c->fixed[k], k, body, "", off, k, k,
+                   axis_of_slot(c, k), ip);
+        else
+            sb_add(b, "%*sfor (%s t%d = b%d; t%d < e%d; ++t%d) {\n", in, "",
+                   off, k, k, k, k, k);
+        if (!c->fixed[k] && !bwd)
+            sb_add(b, "%*sconst %s x%d = t%d;\n", body, "", off, k, k);
+        if (k == 0)
+            sb_add(b, "%*sconst %s o0 = %s + itab[of0 + %c0];\n", body, "",
+                   off, so, x);
+        else
+            sb_add(b, "%*sconst %s o%d = o%d + itab[of%d + %c%d];\n", body,
+                   "", off, k, k - 1, k, x, k);
+        if (wsum && k == 0)
+            sb_add(b, "%*sconst %s w0 = ftab[fw0 + %c0];\n", body, "", acc,
+                   x);
+        else if (wsum)
+            sb_add(b, "%*sconst %s w%d = w%d * ftab[fw%d + %c%d];\n", body,
+                   "", acc, k, k - 1, k, x, k);
+        if (bwd && c->has_index && k == 0)
+            sb_add(b, "%*sconst %s q0 = %s + itab[ix0 + t0];\n", body, "",
+                   off, io);
+        else if (bwd && c->has_index)
+            sb_add(b, "%*sconst %s q%d = q%d + itab[ix%d + t%d];\n", body,
+                   "", off, k, k - 1, k, k);
+        if (codes && k == 0)
+            sb_add(b, "%*sconst %s c0 = itab[cd0 + %c0];\n", body, "", off,
+                   x);
+        else if (codes)
+            sb_add(b, "%*sconst %s c%d = c%d + itab[cd%d + %c%d];\n", body,
+                   "", off, k, k - 1, k, x, k);
+        if (c->recompute)
+            sb_add(b, "%*sconst %s u%d = itab[cd%d + t%d];\n", body, "", off,
+                   k, k, k);
+    }
+}
+
+void emit_close_loops(sbuf *b, int nloops, int in0)
+{
+    int k;
+    for (k = nloops; k > 0; --k)
+        sb_add(b, "%*s}\n", in0 + 4 * (k - 1), "");
+}
+
+void emit_value(sbuf *b, const clrs_gen_config *c, const dtype_row *r,
+                const char *ptr, const char *name, int w, const char *o,
+                const char *ind, int pad)
+{
+    const char *acc = acc_type(c);
+    char at[16], ld[96], conv[32] = "";
+
+    vtype(at, sizeof at, acc, w);
+    if (w > 1)
+        snprintf(ld, sizeof ld, "CLRS_LDV_%s(%d, %s, %s)", r->name, w, ptr,
+                 o);
+    else
+        snprintf(ld, sizeof ld, "CLRS_LD_%s(%s, %s)", r->name, ptr, o);
+    if (strcmp(r->nat, acc) != 0) {
+        if (w > 1)
+            snprintf(conv, sizeof conv, "convert_%s%d", acc, w);
+        else
+            snprintf(conv, sizeof conv, "convert_%s", acc);
+    }
+    if (pad) {
+        sb_add(b, "%s%s %s;\n", ind, at, name);
+        sb_add(b, "%sif (%s < 0)\n%s    %s = (%s)(pad);\n", ind, o, ind,
+               name, at);
+        sb_add(b, "%selse\n%s    %s = %s(%s);\n", ind, ind, name, conv, ld);
+    } else {
+        sb_add(b, "%sconst %s %s = %s(%s);\n", ind, at, name, conv, ld);
+    }
+}

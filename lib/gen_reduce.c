@@ -1,0 +1,109 @@
+/* The forward reduction: the loop nest over the taps of every resampled
+ * axis and the weighted sum or max of the values they read. */
+#include "gen_emit.h"
+
+/* Before the loops: the accumulators' start and the branch around them
+ * for an output without taps (weighted sum: the empty value; max: NaN
+ * and the initial code). With an index, an all-NaN window under NaN
+ * ignore reports its first tap's code. */
+static void emit_reduce_start(sbuf *b, const clrs_gen_config *c, int w,
+                              const char *i0name, int nloops,
+                              const char *none)
+{
+    const int n = c->nslots;
+    char at[16], ot[16], mt[16];
+    int k;
+
+    vtype(at, sizeof at, acc_type(c), w);
+    vtype(ot, sizeof ot, off_type(c), w);
+    vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", w);
+    if (c->cls == CLRS_GEN_WSUM) {
+        sb_add(b, "        acc = (%s)(0);\n", at);
+        sb_add(b, "        if (%s) {\n            acc = (%s)(empty);\n"
+                  "        } else {\n", none, at);
+        return;
+    }
+    sb_add(b, "        best = (%s)(NAN);\n", at);
+    sb_add(b, "        win = (%s)(%d);\n", ot, c->plane ? -1 : 0);
+    if (w > 1)
+        sb_add(b, "        have = (%s)(0);\n        stop = (%s)(0);\n", mt,
+               mt);
+    else
+        sb_add(b, "        have = 0;\n        stop = 0;\n");
+    sb_add(b, "        if (!%s) {\n", none);
+    if (!c->has_index || n == 0)
+        return;
+    sb_add(b, "            win = (%s)(0", ot);
+    for (k = 0; k < nloops; ++k)
+        if (c->fixed[k] && axis_of_slot(c, k) == 0)
+            sb_add(b, " + itab[cd%d + %s]", k, i0name);
+        else if (c->fixed[k])
+            sb_add(b, " + itab[cd%d + i%d]", k, axis_of_slot(c, k));
+        else
+            sb_add(b, " + itab[cd%d + b%d]", k, k);
+    sb_add(b, ")");
+    /* Span vector path: the last slot's first taps, one per lane
+     * (tap-major table: contiguous). */
+    if (nloops < n)
+        sb_add(b, " + vload%d(0, itab + cd%d + i0)", w, n - 1);
+    sb_add(b, ";\n");
+}
+
+/* The innermost tap's value v into the accumulators. */
+static void emit_reduce_step(sbuf *b, const clrs_gen_config *c, int w,
+                             const char *ind)
+{
+    const int n = c->nslots;
+    char ot[16], mt[16], code[24];
+
+    if (c->cls == CLRS_GEN_WSUM) {
+        if (n > 0)
+            sb_add(b, "%sCLRS_WSUM_STEP(acc, w%d, v);\n", ind, n - 1);
+        else
+            sb_add(b, "%sacc = v;\n", ind);
+        return;
+    }
+    vtype(ot, sizeof ot, off_type(c), w);
+    vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", w);
+    if (c->has_index && n > 0)
+        snprintf(code, sizeof code, "c%d", n - 1);
+    else
+        snprintf(code, sizeof code, "0");
+    if (w > 1)
+        sb_add(b,
+               "%sCLRS_MAX_STEPV(%s, convert_%s, v, best, have, stop, "
+               "win, (%s)(%s));\n",
+               ind, mt, ot, ot, code);
+    else
+        sb_add(b, "%sCLRS_MAX_STEP(v, best, have, stop, win, %s);\n", ind,
+               code);
+}
+
+/* The reduction of one output (w == 1) or w consecutive outputs along
+ * kernel axis 0 into the declared acc (weighted sum) or best / win /
+ * have / stop (max); pat: the span vector path's pattern, whose shuffles
+ * replace the last slot's loop. */
+void emit_reduce(sbuf *b, const clrs_gen_config *c, int w, const char *so,
+                 const char *i0name, int pat, const char *none)
+{
+    const int n = c->nslots;
+    const int phase = c->phase && w > 1, nloops = phase ? n - 1 : n;
+    char inner[16], ind[64];
+
+    if (n > 0)
+        snprintf(inner, sizeof inner, "o%d", n - 1);
+    else
+        snprintf(inner, sizeof inner, "%s", so);
+    snprintf(ind, sizeof ind, "%*s", 4 * nloops + 12, "");
+    emit_reduce_start(b, c, w, i0name, nloops, none);
+    emit_loops(b, c, so, NULL, nloops, i0name, 12);
+    if (phase) {
+        emit_span_reduce(b, c, so, ind, pat);
+    } else {
+        emit_value(b, c, row_of(c->src), "src", "v", w, inner, ind,
+                   c->pad_taps);
+        emit_reduce_step(b, c, w, ind);
+    }
+    emit_close_loops(b, nloops, 12);
+    sb_add(b, "        }\n");
+}

@@ -1,0 +1,317 @@
+/* The span vector path: a group of consecutive written elements along
+ * the last resampled slot loads the read elements its pattern spans as a
+ * few vectors and picks each tap's lanes with constant shuffles
+ * (forward: the taps; backward: the transposed entries). */
+#include "gen_emit.h"
+
+/* The span vectors pattern q picks from: those up to its furthest tap
+ * (c->nspan covers every pattern). */
+static int pat_spans(const clrs_gen_config *c, int q)
+{
+    int t, l, hi = 0;
+    for (t = 0; t < CLRS_GEN_MAX_FIXED; ++t)
+        for (l = 0; l < c->vec; ++l)
+            if (c->rel[q][t][l] + 1 > hi)
+                hi = c->rel[q][t][l] + 1;
+    return hi > c->vec ? (hi + c->vec - 1) / c->vec : 1;
+}
+
+/* Span vector path: ns vectors of c->vec elements at src + q into s0,
+ * s1, ... (type at); pad: q < 0 means a padding tap of another slot and
+ * every lane is `pad`. */
+static void emit_span_loads(sbuf *b, const clrs_gen_config *c,
+                            const char *at, const char *ind, int pad, int ns)
+{
+    const int V = c->vec;
+    const dtype_row *s = row_of(c->src);
+    char conv[32] = "";
+    int j;
+
+    if (strcmp(s->nat, acc_type(c)) != 0)
+        snprintf(conv, sizeof conv, "convert_%s", at);
+    if (pad) {
+        sb_add(b, "%s%s s0", ind, at);
+        for (j = 1; j < ns; ++j)
+            sb_add(b, ", s%d", j);
+        sb_add(b, ";\n%sif (q < 0) {\n", ind);
+        for (j = 0; j < ns; ++j)
+            sb_add(b, "%s    s%d = (%s)(pad);\n", ind, j, at);
+        sb_add(b, "%s} else {\n", ind);
+        for (j = 0; j < ns; ++j)
+            sb_add(b, "%s    s%d = %s(CLRS_LDV_%s(%d, src, q + %d));\n", ind,
+                   j, conv, s->name, V, j * V);
+        sb_add(b, "%s}\n", ind);
+    } else {
+        for (j = 0; j < ns; ++j)
+            sb_add(b, "%sconst %s s%d = %s(CLRS_LDV_%s(%d, src, q + %d));\n",
+                   ind, at, j, conv, s->name, V, j * V);
+    }
+}
+
+/* The group's base q (the other slots' offset, or so, plus pgb) and its
+ * span vectors. */
+static void emit_span_base(sbuf *b, const clrs_gen_config *c, const char *so,
+                           const char *at, const char *ind, int pad, int ns)
+{
+    const int n = c->nslots;
+    char prev[24];
+
+    if (n > 1)
+        snprintf(prev, sizeof prev, "o%d", n - 2);
+    else
+        snprintf(prev, sizeof prev, "%s", so);
+    sb_add(b, "%sconst %s q = %s + pgb;\n", ind, off_type(c), prev);
+    emit_span_loads(b, c, at, ind, pad, ns);
+}
+
+/* Whether pattern row r (one tap, c->vec lanes) names any lane. */
+int pick_used(const clrs_gen_config *c, const signed char *r)
+{
+    int l, used = 0;
+    for (l = 0; l < c->vec; ++l)
+        used |= r[l] >= 0;
+    return used;
+}
+
+/* `name` (type vt, lanes of 8 bytes when wide, else 4): lane l of the
+ * span vectors sp0, sp1, ... at r[l], picked with constant shuffles
+ * (shuffle2 over pairs of span vectors, joined by select); lanes with
+ * r[l] == -1 get padval, lanes with r[l] <= -2 (no such tap) 0. */
+static void emit_pick_as(sbuf *b, const clrs_gen_config *c,
+                         const signed char *r, const char *ind,
+                         const char *padval, const char *name,
+                         const char *sp, const char *vt, int wide, int ns)
+{
+    const int V = c->vec;
+    char ut[16], mt[16];
+    int pair, first = 1, haspad = 0, absent = 0, l;
+    int mask[CLRS_GEN_MAX_LANES], sel[CLRS_GEN_MAX_LANES];
+
+    vtype(ut, sizeof ut, wide ? "ulong" : "uint", V);
+    vtype(mt, sizeof mt, wide ? "long" : "int", V);
+    /* Lanes from span vectors 2p and 2p + 1, one pair at a time. */
+    for (pair = 0; 2 * pair < ns; ++pair) {
+        int lo = 2 * pair * V, two = 2 * pair + 1 < ns, used = 0;
+        for (l = 0; l < V; ++l)
+            used |= r[l] >= lo && r[l] < lo + 2 * V;
+        if (!used)
+            continue;
+        if (first)
+            sb_add(b, "%s%s %s = ", ind, vt, name);
+        else
+            sb_add(b, "%s%s = select(%s, ", ind, name, name);
+        for (l = 0; l < V; ++l) {
+            int in = r[l] >= lo && r[l] < lo + 2 * V;
+            mask[l] = in ? r[l] - lo : 0;
+            sel[l] = in ? -1 : 0;
+        }
+        if (two)
+            sb_add(b, "shuffle2(%s%d, %s%d, ", sp, 2 * pair, sp,
+                   2 * pair + 1);
+        else
+            sb_add(b, "shuffle(%s%d, ", sp, 2 * pair);
+        emit_lanes(b, ut, mask, V);
+        sb_add(b, ")");
+        if (!first) {
+            sb_add(b, ", ");
+            emit_lanes(b, mt, sel, V);
+            sb_add(b, ")");
+        }
+        sb_add(b, ";\n");
+        first = 0;
+    }
+    for (l = 0; l < V; ++l) {
+        haspad |= r[l] == -1;
+        absent |= r[l] <= -2;
+    }
+    if (first && !absent) {
+        sb_add(b, "%sconst %s %s = (%s)(%s);\n", ind, vt, name, vt, padval);
+        return;
+    }
+    if (first) {
+        sb_add(b, "%s%s %s = (%s)(%s);\n", ind, vt, name, vt, padval);
+        haspad = 0;
+    }
+    if (haspad) {
+        for (l = 0; l < V; ++l)
+            sel[l] = r[l] == -1 ? -1 : 0;
+        sb_add(b, "%s%s = select(%s, (%s)(%s), ", ind, name, name, vt,
+               padval);
+        emit_lanes(b, mt, sel, V);
+        sb_add(b, ");\n");
+    }
+    /* A lane without this tap (its output has fewer): 0, weight 0. */
+    if (absent) {
+        for (l = 0; l < V; ++l)
+            sel[l] = r[l] <= -2 ? -1 : 0;
+        sb_add(b, "%s%s = select(%s, (%s)(0), ", ind, name, name, vt);
+        emit_lanes(b, mt, sel, V);
+        sb_add(b, ");\n");
+    }
+}
+
+/* "v" (the accumulator type) from the value spans s0, s1, .... */
+static void emit_pick(sbuf *b, const clrs_gen_config *c, const signed char *r,
+                      const char *ind, const char *padval, int ns)
+{
+    char at[16];
+    vtype(at, sizeof at, acc_type(c), c->vec);
+    emit_pick_as(b, c, r, ind, padval, "v", "s", at, c->acc_f64, ns);
+}
+
+/* Span vector path, the taps of the last slot for a group of c->vec
+ * outputs along kernel axis 0: the pattern's span vectors (pat_spans)
+ * loaded from the group's base
+ * (q: the other slots' offset plus pgb; negative under a padding tap of
+ * another slot), then per pattern and tap the lanes picked with constant
+ * shuffles and the padding lanes set to pad. Weights are the tap-major
+ * table's, so each lane gets exactly the scalar path's weight product. */
+void emit_span_reduce(sbuf *b, const clrs_gen_config *c, const char *so,
+                      const char *ind, int q)
+{
+    const int V = c->vec, n = c->nslots, k = n - 1, K = c->ntaps;
+    const int ns = pat_spans(c, q);
+    const char *off = off_type(c), *acc = acc_type(c);
+    char at[16], mt[16], ot[16], ind2[128];
+    int t, l, wsum = c->cls == CLRS_GEN_WSUM;
+    int mask[CLRS_GEN_MAX_LANES];
+
+    vtype(at, sizeof at, acc, V);
+    vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", V);
+    vtype(ot, sizeof ot, off, V);
+    snprintf(ind2, sizeof ind2, "%s        ", ind);
+    emit_span_base(b, c, so, at, ind, c->pad_taps, ns);
+    for (t = 0; t < K; ++t) {
+        const signed char *r = c->rel[q][t];
+        sb_add(b, "%s    {\n", ind);
+        emit_pick(b, c, r, ind2, "pad", ns);
+        if (wsum) {
+            sb_add(b, "%s        const %s wv = ", ind, at);
+            if (n > 1)
+                sb_add(b, "w%d * ", n - 2);
+            if (c->fixed[k])
+                sb_add(b,
+                       "CLRS_VLOAD(%s, %d, ftab, fw%d + %d * n0 + i0);\n",
+                       acc, V, k, t);
+            else /* group-major: (group, tap, lane) */
+                sb_add(b,
+                       "CLRS_VLOAD(%s, %d, ftab, fg + (gq * %d + %d) * "
+                       "%d);\n",
+                       acc, V, K, t, V);
+            sb_add(b, "%s        CLRS_WSUM_STEP(acc, wv, v);\n", ind);
+        } else {
+            sb_add(b, "%s        const %s cv = (%s)(", ind, ot, ot);
+            if (c->has_index && n > 1)
+                sb_add(b, "c%d", n - 2);
+            else
+                sb_add(b, "0");
+            if (c->has_index && c->plane)
+                sb_add(b, " + pgb");
+            sb_add(b, ")");
+            if (c->has_index) {
+                for (l = 0; l < V; ++l)
+                    mask[l] = c->plane ? r[l] : c->code[q][t][l];
+                sb_add(b, " + ");
+                emit_lanes(b, ot, mask, V);
+            }
+            sb_add(b, ";\n");
+            sb_add(b,
+                   "%s        CLRS_MAX_STEPV(%s, convert_%s, v, best, "
+                   "have, stop, win, cv);\n",
+                   ind, mt, ot);
+        }
+        sb_add(b, "%s    }\n", ind);
+    }
+}
+
+/* The span path's branch for pattern q of npat (none when there is one):
+ * groups reach it with pgp in [0, npat), so the last is "else"; the
+ * caller closes the chain. */
+void emit_pattern_case(sbuf *b, int q, int npat)
+{
+    if (npat > 1 && q == 0)
+        sb_add(b, "        if (pgp == 0) {\n");
+    else if (npat > 1 && q + 1 < npat)
+        sb_add(b, "        } else if (pgp == %d) {\n", q);
+    else if (npat > 1)
+        sb_add(b, "        } else {\n");
+}
+
+/* Backward span vector path: the last slot's entries for a group of
+ * c->vec diff_src elements, pattern q. The nspan diff_dst vectors from
+ * the group's base (plus the other slots' offset), then per entry the
+ * lanes picked with constant shuffles. Weighted sum: lanes past their
+ * last entry pick 0 with weight 0. Max: the index tensor's spans are
+ * picked the same way, and an entry adds its dy where the index names
+ * it (window: the outer code plus the entry's box position; plane: the
+ * lane's own plane index, myg + l) and the lane has the entry. Each lane
+ * adds its entries in the scalar gather's order. */
+void emit_span_gather(sbuf *b, const clrs_gen_config *c, const char *so,
+                      const char *io, const char *ind, int q)
+{
+    const int V = c->vec, n = c->nslots, T = c->ntaps;
+    const int ns = pat_spans(c, q);
+    const char *off = off_type(c);
+    const int wide_ix = c->has_index && c->index == CLRS_S64;
+    const char *ix = wide_ix ? "long" : "int";
+    char at[16], mt[16], xt[16], prev[24], ind2[128];
+    int t, j, l, lanes[CLRS_GEN_MAX_LANES];
+
+    vtype(at, sizeof at, acc_type(c), V);
+    vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", V);
+    vtype(xt, sizeof xt, ix, V);
+    snprintf(ind2, sizeof ind2, "%s    ", ind);
+    emit_span_base(b, c, so, at, ind, 0, ns);
+    if (c->cls == CLRS_GEN_MAX) {
+        if (n > 1)
+            snprintf(prev, sizeof prev, "q%d", n - 2);
+        else
+            snprintf(prev, sizeof prev, "%s", io);
+        sb_add(b, "%sconst %s qx = %s + pgb;\n", ind, off, prev);
+        for (j = 0; j < ns; ++j)
+            sb_add(b,
+                   "%sconst %s x%d = convert_%s(vload%d(0, index + qx + "
+                   "%d));\n",
+                   ind, xt, j, xt, V, j * V);
+    }
+    for (t = 0; t < T; ++t) {
+        const signed char *r = c->rel[q][t];
+        if (!pick_used(c, r))
+            continue;
+        sb_add(b, "%s{\n", ind);
+        emit_pick(b, c, r, ind2, "0", ns);
+        if (c->cls == CLRS_GEN_WSUM) {
+            if (n > 1)
+                sb_add(b, "%sconst %s wv = w%d * g%d;\n", ind2, at, n - 2,
+                       t);
+            else
+                sb_add(b, "%sconst %s wv = g%d;\n", ind2, at, t);
+            sb_add(b, "%sCLRS_WSUM_STEP(acc, wv, v);\n", ind2);
+        } else {
+            emit_pick_as(b, c, r, ind2, "-1", "xv", "x", xt, wide_ix, ns);
+            /* The code each lane's entry must find in the index. */
+            sb_add(b, "%sconst %s want = (%s)(", ind2, xt, xt);
+            if (c->plane)
+                sb_add(b, "myg");
+            else if (n > 1)
+                sb_add(b, "c%d", n - 2);
+            else
+                sb_add(b, "0");
+            sb_add(b, ") + ");
+            for (l = 0; l < V; ++l)
+                lanes[l] = c->plane ? l : c->code[q][t][l];
+            emit_lanes(b, xt, lanes, V);
+            sb_add(b, ";\n");
+            /* A lane without the entry picked -1, which no code (>= 0)
+             * equals. (An explicit lane mask, `(xv == want) & mask`, is
+             * miscompiled by Oclgrind 21.10: true lanes come out 1.) */
+            if (strcmp(xt, mt) == 0)
+                sb_add(b, "%sconst %s hit = xv == want;\n", ind2, mt);
+            else
+                sb_add(b, "%sconst %s hit = convert_%s(xv == want);\n",
+                       ind2, mt, mt);
+            sb_add(b, "%sacc = select(acc, acc + v, hit);\n", ind2);
+        }
+        sb_add(b, "%s}\n", ind);
+    }
+}

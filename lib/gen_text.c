@@ -1,0 +1,101 @@
+/* The generator's text helpers: the growing source string, the type
+ * names a configuration implies, constant lane vectors. */
+#include "gen_emit.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+
+static void sb_vadd(sbuf *b, const char *fmt, va_list ap)
+{
+    va_list aq;
+    int need;
+
+    if (b->oom)
+        return;
+    va_copy(aq, ap);
+    need = vsnprintf(NULL, 0, fmt, aq);
+    va_end(aq);
+    if (need < 0) {
+        b->oom = 1;
+        return;
+    }
+    if (b->n + (size_t)need + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        char *s;
+        while (b->n + (size_t)need + 1 > cap)
+            cap *= 2;
+        s = realloc(b->s, cap);
+        if (!s) {
+            b->oom = 1;
+            return;
+        }
+        b->s = s;
+        b->cap = cap;
+    }
+    vsnprintf(b->s + b->n, b->cap - b->n, fmt, ap);
+    b->n += (size_t)need;
+}
+
+void sb_add(sbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vadd(b, fmt, ap);
+    va_end(ap);
+}
+
+clrs_status sb_finish(sbuf *b, char **out)
+{
+    if (b->oom || !b->s) {
+        free(b->s);
+        return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
+                           "out of memory generating a kernel");
+    }
+    *out = b->s;
+    return CLRS_SUCCESS;
+}
+
+const char *acc_type(const clrs_gen_config *c)
+{
+    return c->acc_f64 ? "double" : "float";
+}
+
+const char *off_type(const clrs_gen_config *c)
+{
+    return c->long_off ? "long" : "int";
+}
+
+/* Forward span path over a last slot whose tap count varies. */
+int span_var(const clrs_gen_config *c)
+{
+    return c->phase && !c->backward && !c->fixed[c->nslots - 1];
+}
+
+/* "float16" for width 16, "float" for width 1. */
+void vtype(char *buf, size_t n, const char *base, int w)
+{
+    int r = w > 1 ? snprintf(buf, n, "%s%d", base, w)
+                  : snprintf(buf, n, "%s", base);
+    if (r < 0 || (size_t)r >= n) /* cannot happen: type names are short */
+        buf[0] = '\0';
+}
+
+/* The kernel axis of resampled slot k. */
+int axis_of_slot(const clrs_gen_config *c, int k)
+{
+    int p;
+    for (p = 0; p < c->rank; ++p)
+        if (c->ax[p].slot == k)
+            return p;
+    return 0;
+}
+
+/* "(type)(v[0], v[1], ...)": a constant vector of n lanes. */
+void emit_lanes(sbuf *b, const char *type, const int *v, int n)
+{
+    int l;
+    sb_add(b, "(%s)(", type);
+    for (l = 0; l < n; ++l)
+        sb_add(b, "%s%d", l ? ", " : "", v[l]);
+    sb_add(b, ")");
+}
