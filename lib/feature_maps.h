@@ -98,7 +98,16 @@
     X(SQRT, "sqrt", "sqrt(X)", sqrt(x))                                      \
     X(EXP, "exp", "exp(X)", exp(x))                                          \
     X(LOG, "log", "log(X)", log(x))                                          \
-    X(LINEAR, "linear", "((A) * (X) + (B))", (a * x + b))
+    X(LINEAR, "linear", "((A) * (X) + (B))", (a * x + b))                    \
+    X(HARDSWISH, "hardswish",                                                \
+      "(isinf(X) ? ((A) * (X) > (T)(0) || ((A) == (T)(0) && (B) > (T)(0)) "  \
+      "? (X) : (T)(0)) : "                                                   \
+      "(X) * fmax((T)(0), fmin((T)(1), (A) * (X) + (B))))",                  \
+      clrs__ref_hardswish(x, a, b))                                          \
+    X(MISH, "mish",                                                          \
+      "(isinf(X) ? ((X) > (T)(0) ? (X) : (T)(0)) : "                         \
+      "(X) * tanh(fmax((X), (T)(0)) + log1p(exp(-fabs(X)))))",               \
+      clrs__ref_mish(x))
 
 /* ---- binary post-ops ------------------------------------------------------
  * X(ENUM, name, cl, ref): as for eltwise, with Y (y in the reference) the

@@ -283,6 +283,26 @@ static double clrs__ref_swish(double x, double a)
     return x / (1 + exp(-a * x));
 }
 
+/* oneDNN's hardswish, x * clamp(a * x + b, 0, 1). At an infinity the
+ * gate is 0 or 1 (a != 0) or clamp(b, 0, 1) (a == 0): x where it is
+ * open, 0 where it is closed (the function is 0 there). */
+static double clrs__ref_hardswish(double x, double a, double b)
+{
+    if (isinf(x))
+        return a * x > 0 || (a == 0 && b > 0) ? x : 0;
+    return x * fmax(0.0, fmin(1.0, a * x + b));
+}
+
+/* x * tanh(softplus(x)) with softplus(x) = max(x, 0) + log1p(exp(-|x|)),
+ * which neither overflows nor loses the small values of exp(x). The
+ * limits: x at +inf, 0 at -inf (not -inf * 0). */
+static double clrs__ref_mish(double x)
+{
+    if (isinf(x))
+        return x > 0 ? x : 0;
+    return x * tanh(fmax(x, 0.0) + log1p(exp(-fabs(x))));
+}
+
 static double eltwise(const clrs_post_op *po, double x)
 {
     double a = po->alpha, b = po->beta;
