@@ -386,7 +386,8 @@ CLRS_API clrs_status clrs_resample_desc_set_accumulate(
  * checked like the other buffers (size, aliasing with dst). Binary max
  * and min propagate NaN from either side. Eltwise functions use the
  * device's built-ins (a few ulp in f32), the reference evaluates them in
- * double. */
+ * double. At an infinity, gelu, swish, hardswish and mish give their
+ * limits (x where the gate opens, 0 where it closes), never inf * 0. */
 typedef enum clrs_eltwise {
     CLRS_ELTWISE_RELU = 0, /* alpha: negative slope */
     CLRS_ELTWISE_CLIP,     /* clamp to [alpha, beta] */
@@ -401,7 +402,13 @@ typedef enum clrs_eltwise {
     CLRS_ELTWISE_SQRT,
     CLRS_ELTWISE_EXP,
     CLRS_ELTWISE_LOG,
-    CLRS_ELTWISE_LINEAR /* alpha * x + beta */
+    CLRS_ELTWISE_LINEAR, /* alpha * x + beta */
+    /* oneDNN's hardswish: x * max(0, min(1, alpha * x + beta)); the
+     * usual one is alpha = 1/6, beta = 1/2, x * min(max(x + 3, 0), 6) / 6 */
+    CLRS_ELTWISE_HARDSWISH = 14,
+    /* x * tanh(softplus(x)), softplus(x) = log(1 + exp(x)) evaluated as
+     * max(x, 0) + log1p(exp(-|x|)) */
+    CLRS_ELTWISE_MISH = 15
 } clrs_eltwise;
 
 typedef enum clrs_binary {

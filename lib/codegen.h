@@ -43,7 +43,7 @@ typedef enum clrs_gen_bvec {
 } clrs_gen_bvec;
 
 /* One fused post-op: a row of the generator's sum / eltwise / binary
- * tables (codegen.c); scales, alphas and betas are kernel arguments. */
+ * tables (gen_rows.c); scales, alphas and betas are kernel arguments. */
 typedef struct clrs_gen_post {
     int kind;      /* clrs_post_kind (internal.h) */
     int alg;       /* clrs_eltwise or clrs_binary */

@@ -565,13 +565,29 @@ clrs_status clrs_context_create_from_cl(clrs_context **out,
     return CLRS_SUCCESS;
 }
 
+/* The context's built programs by configuration key. */
+static void free_programs(clrs_context *ctx)
+{
+    struct clrs_prog_entry *e = ctx->programs, *next;
+    for (; e; e = next) {
+        next = e->next;
+        if (e->program)
+            clReleaseProgram(e->program);
+        free(e->key);
+        free(e);
+    }
+    ctx->programs = NULL;
+    free(ctx->disk_device);
+    ctx->disk_device = NULL;
+}
+
 /* Every handle is released only if it was set (retained), so error paths
  * of the constructors can call this on a half-built context. */
 void clrs_context_destroy(clrs_context *ctx)
 {
     if (!ctx)
         return;
-    clrs__program_cache_free(ctx);
+    free_programs(ctx);
     if (ctx->queue)
         clReleaseCommandQueue(ctx->queue);
     if (ctx->cl_ctx)

@@ -20,6 +20,14 @@ typedef struct clrs_ctx_err {
     char msg[CLRS_ERRMSG_MAX];
 } clrs_ctx_err;
 
+/* One built program of the context's map (program.c fills it; the
+ * context frees it). */
+struct clrs_prog_entry {
+    char *key; /* the full key is compared: no hash collisions possible */
+    cl_program program; /* NULL while one thread builds it */
+    struct clrs_prog_entry *next;
+};
+
 struct clrs_context {
     cl_platform_id platform;
     cl_device_id device;
@@ -52,9 +60,6 @@ struct clrs_context {
     clrs_cache_config disk;
     char *disk_device; /* platform and device key fields (malloc'ed) */
 };
-
-/* The context's built programs by configuration key (program.c). */
-void clrs__program_cache_free(clrs_context *ctx);
 
 /* Stores msg as this thread's detail message on ctx without failing:
  * for the one-time notes of the program cache (running uncached). */

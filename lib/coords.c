@@ -19,12 +19,6 @@ float clrs__coord(const clrs_axis_map *ax, int64_t o)
     return u - ax->b;
 }
 
-static int is_pooling(clrs_mode m)
-{
-    return m == CLRS_MODE_AVG_INCLUDE_PADDING ||
-           m == CLRS_MODE_AVG_EXCLUDE_PADDING || m == CLRS_MODE_MAX;
-}
-
 static int frac_is_integer(clrs_fraction f) { return f.num % f.den == 0; }
 
 /* Stores r = 1/s (computed in double, rounded once), a and b as float,
@@ -64,7 +58,7 @@ static clrs_status window_coord(clrs_axis_map *ax,
     double stride = op->n_stride > k ? clrs__fraction_value(op->stride[k]) : 1;
     double pre = op->n_pad > k ? clrs__fraction_value(op->pre[k]) : 0;
     ax->scale = 1.0 / stride;
-    if (is_pooling(p->mode))
+    if (clrs__mode_pooling((int)p->mode))
         return set_rab(ax, k, stride, 0.0, pre);
     return set_rab(ax, k, stride, 0.5, 0.5 + pre);
 }
@@ -182,10 +176,9 @@ clrs_status clrs__axis_map_init(clrs_axis_map *ax,
     ax->crop = 0;
     ax->aa_scale = 1.0f;
     CLRS_TRY(coord_constants(ax, op, p, k));
-    if (is_pooling(p->mode))
+    if (clrs__mode_pooling((int)p->mode))
         CLRS_TRY(pooling_window(ax, op, p, k));
-    if (op->antialias &&
-        (p->mode == CLRS_MODE_LINEAR || p->mode == CLRS_MODE_CUBIC))
+    if (clrs__mode_antialiased((int)p->mode, op->antialias))
         ax->aa_scale = ax->r > 1.0f ? ax->r : 1.0f;
     return CLRS_SUCCESS;
 }

@@ -8,28 +8,17 @@
 
 /* ---- dtypes ------------------------------------------------------------ */
 
-static const struct {
-    const char *name;
-    size_t size;
-} dtype_table[] = {
-    [CLRS_F32] = {"f32", 4}, [CLRS_F16] = {"f16", 2}, [CLRS_BF16] = {"bf16", 2},
-    [CLRS_F64] = {"f64", 8}, [CLRS_S32] = {"s32", 4}, [CLRS_S8] = {"s8", 1},
-    [CLRS_U8] = {"u8", 1},   [CLRS_S64] = {"s64", 8},
-};
-
-static int dtype_valid(clrs_dtype dt)
-{
-    return (unsigned)dt < sizeof dtype_table / sizeof dtype_table[0];
-}
+/* Names and sizes: CLRS_DTYPE_MAP (feature_maps.h). */
+static int dtype_valid(clrs_dtype dt) { return clrs__dtype_valid((int)dt); }
 
 size_t clrs_dtype_size(clrs_dtype dtype)
 {
-    return dtype_valid(dtype) ? dtype_table[dtype].size : 0;
+    return clrs__dtype_size((int)dtype);
 }
 
 const char *clrs_dtype_name(clrs_dtype dtype)
 {
-    return dtype_valid(dtype) ? dtype_table[dtype].name : NULL;
+    return clrs__dtype_name((int)dtype);
 }
 
 /* ---- tensor layout arithmetic ------------------------------------------ */
@@ -362,10 +351,7 @@ int64_t clrs_tensor_desc_offset(const clrs_tensor_desc *desc,
 
 /* ---- resample descriptor ---------------------------------------------- */
 
-static int mode_valid(clrs_mode m)
-{
-    return (unsigned)m <= (unsigned)CLRS_MODE_MAX;
-}
+static int mode_valid(clrs_mode m) { return clrs__mode_valid((int)m); }
 
 clrs_status clrs_resample_desc_create(clrs_resample_desc **op, clrs_mode mode)
 {
@@ -724,7 +710,7 @@ clrs_status clrs_resample_desc_append_eltwise(clrs_resample_desc *op,
 {
     clrs_post_op *p = NULL;
     CLRS_TRY(post_op_slot(op, &p));
-    CLRS_CHECK((unsigned)alg <= (unsigned)CLRS_ELTWISE_LINEAR,
+    CLRS_CHECK(clrs__eltwise_valid((int)alg),
                CLRS_ERR_INVALID_ENUM, "eltwise algorithm %d is unknown",
                (int)alg);
     CLRS_CHECK(isfinite(alpha) && isfinite(beta), CLRS_ERR_INVALID_VALUE,
@@ -743,7 +729,7 @@ clrs_status clrs_resample_desc_append_binary(clrs_resample_desc *op,
 {
     clrs_post_op *p = NULL;
     CLRS_TRY(post_op_slot(op, &p));
-    CLRS_CHECK((unsigned)alg <= (unsigned)CLRS_BINARY_MIN,
+    CLRS_CHECK(clrs__binary_valid((int)alg),
                CLRS_ERR_INVALID_ENUM, "binary algorithm %d is unknown",
                (int)alg);
     CLRS_CHECK_PTR(operand);

@@ -14,12 +14,15 @@
 
 /* ---- rows (gen_rows.c) ---------------------------------------------------- */
 
-/* One row per dtype the kernels handle. */
+/* One row per dtype, from CLRS_DTYPE_MAP (feature_maps.h): a dtype the
+ * kernels handle has its kernel column set and a CLRS_ROW_<name> block in
+ * cl/dtype.cl. */
 typedef struct dtype_row {
     clrs_dtype dt;
     const char *name;  /* suffix of the cl/dtype.cl macros */
     const char *ctype; /* element type in global memory */
     const char *nat;   /* scalar type a load yields */
+    int kernel;        /* has a cl/dtype.cl block (else index only) */
     int fp64;          /* needs cl_khr_fp64 */
     int vstore;        /* has CLRS_STV_<name> */
 } dtype_row;
@@ -28,8 +31,9 @@ typedef struct dtype_row {
  * expression, emitted as the body of a function-like macro so that the
  * same text serves scalars and vectors of float or double. Parameters:
  * T the value type, X the value, A and B the eltwise alpha and beta
- * (kernel arguments), Y the binary operand. The reference (ref.c)
- * evaluates the same formulas in double. */
+ * (kernel arguments), Y the binary operand: the cl columns of
+ * CLRS_ELTWISE_MAP and CLRS_BINARY_MAP (feature_maps.h), whose ref
+ * columns the reference (ref.c) evaluates in double. */
 typedef struct post_row {
     int alg;
     const char *name;

@@ -5,6 +5,7 @@
 #define CLRS_INTERNAL_H
 
 #include "clresample.h"
+#include "feature_maps.h"
 
 #include <stdarg.h>
 

@@ -626,7 +626,7 @@ static void config_basics(clrs_lowered *low, const clrs_context *ctx,
     c->accumulate = d->gather && p->accumulate;
     c->recompute = d->has_x;
     c->x = d->has_x ? p->src.dtype : CLRS_F32;
-    c->cls = p->mode == CLRS_MODE_MAX ? CLRS_GEN_MAX : CLRS_GEN_WSUM;
+    c->cls = (clrs_gen_class)clrs__mode_kclass(p->mode);
     c->rank = m;
     c->nslots = p->naxes;
     for (i = 0; i < m; ++i) {
@@ -654,20 +654,20 @@ static void config_basics(clrs_lowered *low, const clrs_context *ctx,
     c->index_only = index_only;
     c->index = p->index.dtype;
     c->plane = p->index_format == CLRS_INDEX_PLANE;
-    c->nan_ignore = p->mode == CLRS_MODE_MAX &&
+    c->nan_ignore = c->cls == CLRS_GEN_MAX &&
                     (!d->gather || d->has_x) &&
                     p->nan_policy == CLRS_NAN_IGNORE;
     c->pad_taps = (!d->gather || d->has_x) && p->padding != CLRS_PAD_EDGE;
     low->vals.pad = p->pad_value;
     if (!d->gather)
-        low->vals.empty = p->mode == CLRS_MODE_MAX ? (double)NAN
+        low->vals.empty = c->cls == CLRS_GEN_MAX ? (double)NAN
                           : p->coord == CLRS_COORD_TF_CROP_AND_RESIZE
                               ? p->extrapolation
                               : 0.0;
 }
 
 /* Per forward slot: K when every output has exactly K taps, K <= 8 (the
- * kernel then computes the starts; see codegen.c), else 0. */
+ * kernel then computes the starts; see gen_loops.c), else 0. */
 static void fixed_counts(clrs_gen_config *c, const clrs_problem *p,
                          const clrs_slot_taps *st)
 {

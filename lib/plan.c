@@ -300,8 +300,8 @@ static int want_two_pass(const clrs_plan *plan, size_t *index_bytes,
                          struct clrs_tensor_desc *sidx)
 {
     const clrs_problem *p = &plan->problem;
-    if (!p->backward || p->mode != CLRS_MODE_MAX || p->has_index ||
-        !p->has_src || env_flag("CLRS_GENERIC"))
+    if (!p->backward || !clrs__mode_allows(p->mode, CLRS_MOPT_INDEX) ||
+        p->has_index || !p->has_src || env_flag("CLRS_GENERIC"))
         return 0;
     clrs__tensor_dense_like(&p->out,
                             p->window_volume <= 127 ? CLRS_S8 : CLRS_S32,

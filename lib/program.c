@@ -12,27 +12,6 @@
  * building it itself: far above a PoCL build (0.5 s), below "hung". */
 #define CLRS_CACHE_LOCK_WAIT_MS 30000
 
-struct clrs_prog_entry {
-    char *key; /* the full key is compared: no hash collisions possible */
-    cl_program program; /* NULL while one thread builds it */
-    struct clrs_prog_entry *next;
-};
-
-void clrs__program_cache_free(clrs_context *ctx)
-{
-    struct clrs_prog_entry *e = ctx->programs, *next;
-    for (; e; e = next) {
-        next = e->next;
-        if (e->program)
-            clReleaseProgram(e->program);
-        free(e->key);
-        free(e);
-    }
-    ctx->programs = NULL;
-    free(ctx->disk_device);
-    ctx->disk_device = NULL;
-}
-
 clrs_cache_source clrs__cache_source_merge(clrs_cache_source a,
                                            clrs_cache_source b)
 {

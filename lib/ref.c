@@ -257,9 +257,11 @@ static void tap_indices(const run *r, const cursor *cu, int64_t *window,
 /* ---- post-ops ------------------------------------------------------------
  */
 
-/* gelu and swish at an infinity are their limits (x, or 0 where the
- * gate closes), not inf * 0 = NaN. */
-static double gelu_tanh(double x)
+/* The eltwise and binary formulas are the ref columns of
+ * CLRS_ELTWISE_MAP and CLRS_BINARY_MAP (feature_maps.h); these are the ones
+ * too long for a column. gelu and swish at an infinity are their limits
+ * (x, or 0 where the gate closes), not inf * 0 = NaN. */
+static double clrs__ref_gelu_tanh(double x)
 {
     const double k = 0.79788456080286535588; /* sqrt(2/pi) */
     if (isinf(x))
@@ -267,52 +269,51 @@ static double gelu_tanh(double x)
     return 0.5 * x * (1 + tanh(k * (x + 0.044715 * x * x * x)));
 }
 
-static double gelu_erf(double x)
+static double clrs__ref_gelu_erf(double x)
 {
     if (isinf(x))
         return x > 0 ? x : 0;
     return 0.5 * x * (1 + erf(x * 0.70710678118654752440));
 }
 
-static double swish(double x, double a)
+static double clrs__ref_swish(double x, double a)
 {
     if (isinf(x))
         return a * x < 0 ? 0 : a == 0 ? 0.5 * x : x;
     return x / (1 + exp(-a * x));
 }
 
+/* oneDNN's hardswish, x * clamp(a * x + b, 0, 1). At an infinity the
+ * gate is 0 or 1 (a != 0) or clamp(b, 0, 1) (a == 0): x where it is
+ * open, 0 where it is closed (the function is 0 there). */
+static double clrs__ref_hardswish(double x, double a, double b)
+{
+    if (isinf(x))
+        return a * x > 0 || (a == 0 && b > 0) ? x : 0;
+    return x * fmax(0.0, fmin(1.0, a * x + b));
+}
+
+/* x * tanh(softplus(x)) with softplus(x) = max(x, 0) + log1p(exp(-|x|)),
+ * which neither overflows nor loses the small values of exp(x). The
+ * limits: x at +inf, 0 at -inf (not -inf * 0). */
+static double clrs__ref_mish(double x)
+{
+    if (isinf(x))
+        return x > 0 ? x : 0;
+    return x * tanh(fmax(x, 0.0) + log1p(exp(-fabs(x))));
+}
+
 static double eltwise(const clrs_post_op *po, double x)
 {
     double a = po->alpha, b = po->beta;
+    (void)a;
+    (void)b;
     switch ((clrs_eltwise)po->alg) {
-    case CLRS_ELTWISE_RELU:
-        return x > 0 ? x : a * x;
-    case CLRS_ELTWISE_CLIP:
-        return x < a ? a : x > b ? b : x;
-    case CLRS_ELTWISE_TANH:
-        return tanh(x);
-    case CLRS_ELTWISE_LOGISTIC:
-        return 1 / (1 + exp(-x));
-    case CLRS_ELTWISE_ELU:
-        return x > 0 ? x : a * expm1(x);
-    case CLRS_ELTWISE_GELU_TANH:
-        return gelu_tanh(x);
-    case CLRS_ELTWISE_GELU_ERF:
-        return gelu_erf(x);
-    case CLRS_ELTWISE_SWISH:
-        return swish(x, a);
-    case CLRS_ELTWISE_ABS:
-        return fabs(x);
-    case CLRS_ELTWISE_SQUARE:
-        return x * x;
-    case CLRS_ELTWISE_SQRT:
-        return sqrt(x);
-    case CLRS_ELTWISE_EXP:
-        return exp(x);
-    case CLRS_ELTWISE_LOG:
-        return log(x);
-    case CLRS_ELTWISE_LINEAR:
-        return a * x + b;
+#define ELTWISE_(e, name, cl, ref)                                           \
+    case CLRS_ELTWISE_##e:                                                   \
+        return ref;
+        CLRS_ELTWISE_MAP(ELTWISE_)
+#undef ELTWISE_
     }
     return x;
 }
@@ -320,18 +321,11 @@ static double eltwise(const clrs_post_op *po, double x)
 static double binary(int alg, double x, double y)
 {
     switch ((clrs_binary)alg) {
-    case CLRS_BINARY_ADD:
-        return x + y;
-    case CLRS_BINARY_SUB:
-        return x - y;
-    case CLRS_BINARY_MUL:
-        return x * y;
-    case CLRS_BINARY_DIV:
-        return x / y;
-    case CLRS_BINARY_MAX:
-        return x > y || isnan(x) ? x : y;
-    case CLRS_BINARY_MIN:
-        return x < y || isnan(x) ? x : y;
+#define BINARY_(e, name, cl, ref)                                            \
+    case CLRS_BINARY_##e:                                                    \
+        return ref;
+        CLRS_BINARY_MAP(BINARY_)
+#undef BINARY_
     }
     return x;
 }
@@ -428,7 +422,7 @@ static void forward_one(const run *r, const clrs_host_args *args,
 
     if (extrapolated(r, o)) {
         v = p->extrapolation;
-    } else if (p->mode == CLRS_MODE_MAX) {
+    } else if (clrs__mode_kclass((int)p->mode) == CLRS_KCLASS_MAX) {
         cursor win;
         if (window_max(r, &p->in, &r->in, args->src, o, &v, &win))
             tap_indices(r, &win, &wi, &pi);
@@ -621,7 +615,7 @@ static clrs_status backward_run(const run *r, const clrs_host_args *args,
         if (extrapolated(r, o)) /* a constant output has no gradient */
             continue;
         dy = clrs__load(args->diff_dst, p->out.dtype, offset_of(&r->out, o));
-        if (p->mode == CLRS_MODE_MAX)
+        if (clrs__mode_kclass((int)p->mode) == CLRS_KCLASS_MAX)
             CLRS_TRY(scatter_max(r, args, acc, o, dy));
         else
             scatter_linear(r, acc, o, dy);
@@ -651,7 +645,8 @@ CLRS_API clrs_status clrs_reference_backward(const clrs_resample_desc *op,
     CLRS_CHECK_PTR(args->diff_src);
     CLRS_CHECK(!p.has_index || args->index != NULL, CLRS_ERR_NULL_POINTER,
                "args->index is NULL but an index tensor was given");
-    CLRS_CHECK(p.mode != CLRS_MODE_MAX || p.has_index || p.has_src,
+    CLRS_CHECK(!clrs__mode_allows((int)p.mode, CLRS_MOPT_INDEX) ||
+                   p.has_index || p.has_src,
                CLRS_ERR_MISSING_INPUT,
                "max pooling backward needs the index tensor or src");
     CLRS_CHECK(p.has_index || !p.has_src || args->src != NULL,

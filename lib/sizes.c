@@ -8,12 +8,6 @@
 /* 2^63 as a double: the first value that no longer fits int64. */
 #define INT64_LIMIT 9223372036854775808.0
 
-static int is_pooling(clrs_mode m)
-{
-    return m == CLRS_MODE_AVG_INCLUDE_PADDING ||
-           m == CLRS_MODE_AVG_EXCLUDE_PADDING || m == CLRS_MODE_MAX;
-}
-
 clrs_status clrs_output_size_from_scale(int64_t in, double scale,
                                         clrs_size_rule rule, int64_t *out)
 {
@@ -242,7 +236,7 @@ clrs_status clrs_resample_desc_output_dims(const clrs_resample_desc *op,
     for (i = 0; i < src->rank; ++i)
         dims[i] = src->dims[i];
 
-    if (is_pooling(op->mode)) {
+    if (clrs__mode_pooling((int)op->mode)) {
         const clrs_fraction one = {1, 1}, zero = {0, 1};
         CLRS_CHECK(op->n_window > 0, CLRS_ERR_MISSING_INPUT,
                    "pooling needs a window (set_window) to size dst");
@@ -293,7 +287,8 @@ clrs_status clrs_resample_desc_index_dtype(const clrs_resample_desc *op,
     CLRS_CHECK_PTR(op);
     CLRS_CHECK_PTR(src);
     CLRS_CHECK_PTR(dtype);
-    CLRS_CHECK(op->mode == CLRS_MODE_MAX, CLRS_ERR_BAD_INDEX_TENSOR,
+    CLRS_CHECK(clrs__mode_allows((int)op->mode, CLRS_MOPT_INDEX),
+               CLRS_ERR_BAD_INDEX_TENSOR,
                "only max pooling has an index tensor (mode %d)",
                (int)op->mode);
     CLRS_CHECK((unsigned)op->index_format <= (unsigned)CLRS_INDEX_PLANE,

@@ -250,15 +250,11 @@ static clrs_status taps_max(const clrs_problem *p, const clrs_axis_map *ax,
     return CLRS_SUCCESS;
 }
 
-/* Indexed by clrs_mode. */
-static const tap_fn mode_taps[] = {
-    taps_nearest, /* CLRS_MODE_NEAREST */
-    taps_linear,  /* CLRS_MODE_LINEAR */
-    taps_cubic,   /* CLRS_MODE_CUBIC */
-    taps_avg,     /* CLRS_MODE_AVG_INCLUDE_PADDING */
-    taps_avg,     /* CLRS_MODE_AVG_EXCLUDE_PADDING */
-    taps_max,     /* CLRS_MODE_MAX */
-};
+/* Indexed by clrs_mode: CLRS_MODE_MAP's taps_fn column. */
+#define MODE_TAPS_(e, name, cli, kclass, pooling, pad, fn, ...)             \
+    [CLRS_MODE_##e] = fn,
+static const tap_fn mode_taps[CLRS_MODE_COUNT] = {CLRS_MODE_MAP(MODE_TAPS_)};
+#undef MODE_TAPS_
 
 void clrs__taplist_free(clrs_taplist *tl)
 {
@@ -274,8 +270,7 @@ static clrs_status build_resampled(const clrs_problem *p,
 {
     tap_fn fn = mode_taps[p->mode];
     int64_t o;
-    if (p->antialias &&
-        (p->mode == CLRS_MODE_LINEAR || p->mode == CLRS_MODE_CUBIC))
+    if (clrs__mode_antialiased((int)p->mode, p->antialias))
         fn = taps_antialias;
     for (o = 0; o < ax->out; ++o) {
         double x = (double)clrs__coord(ax, o);

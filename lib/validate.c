@@ -5,24 +5,18 @@
 #include <math.h>
 #include <string.h>
 
-static int is_pooling(clrs_mode m)
-{
-    return m == CLRS_MODE_AVG_INCLUDE_PADDING ||
-           m == CLRS_MODE_AVG_EXCLUDE_PADDING || m == CLRS_MODE_MAX;
-}
+/* Mode and dtype properties: the rows of feature_maps.h. */
+static int is_pooling(clrs_mode m) { return clrs__mode_pooling((int)m); }
 
-static int is_floating(clrs_dtype dt)
-{
-    return dt == CLRS_F32 || dt == CLRS_F16 || dt == CLRS_BF16 ||
-           dt == CLRS_F64;
-}
+static int is_floating(clrs_dtype dt) { return clrs__dtype_is_float((int)dt); }
 
-static const char *mode_name(clrs_mode m)
+static const char *mode_name(clrs_mode m) { return clrs__mode_name((int)m); }
+
+/* Max pooling's extras: the index tensor, neg_inf padding, backward
+ * from src. */
+static int has_index(clrs_mode m)
 {
-    static const char *const names[] = {"nearest",     "linear",
-                                        "cubic",       "avg_include_padding",
-                                        "avg_exclude_padding", "max"};
-    return (unsigned)m < sizeof names / sizeof names[0] ? names[m] : "?";
+    return clrs__mode_allows((int)m, CLRS_MOPT_INDEX);
 }
 
 static const char *dtype_name(clrs_dtype dt)
@@ -81,7 +75,7 @@ static clrs_status check_data_dtype(const struct clrs_tensor_desc *t,
 
 static clrs_status check_enums(const clrs_resample_desc *op)
 {
-    CLRS_CHECK((unsigned)op->mode <= (unsigned)CLRS_MODE_MAX,
+    CLRS_CHECK(clrs__mode_valid((int)op->mode),
                CLRS_ERR_INVALID_ENUM, "mode %d is unknown", (int)op->mode);
     CLRS_CHECK((unsigned)op->padding <= (unsigned)CLRS_PAD_NEG_INF,
                CLRS_ERR_INVALID_ENUM, "padding mode %d is unknown",
@@ -129,10 +123,8 @@ static clrs_status resolve_options(clrs_problem *p,
 
     p->padding = op->padding;
     if (p->padding == CLRS_PAD_DEFAULT)
-        p->padding = op->mode == CLRS_MODE_MAX ? CLRS_PAD_NEG_INF
-                     : pool                    ? CLRS_PAD_ZERO
-                                               : CLRS_PAD_EDGE;
-    CLRS_CHECK(p->padding != CLRS_PAD_NEG_INF || op->mode == CLRS_MODE_MAX,
+        p->padding = clrs__mode_default_padding((int)op->mode);
+    CLRS_CHECK(p->padding != CLRS_PAD_NEG_INF || has_index(op->mode),
                CLRS_ERR_INVALID_COMBINATION,
                "neg_inf padding is for max pooling only, mode is %s",
                mode_name(op->mode));
@@ -170,16 +162,19 @@ static clrs_status resolve_options(clrs_problem *p,
                    "need the window coordinate mode",
                    mode_name(op->mode));
     }
-    CLRS_CHECK(!op->antialias || op->mode == CLRS_MODE_LINEAR ||
-                   op->mode == CLRS_MODE_CUBIC,
+    CLRS_CHECK(!op->antialias ||
+                   clrs__mode_antialiased((int)op->mode, op->antialias),
                CLRS_ERR_INVALID_COMBINATION,
                "antialias is for linear and cubic modes, mode is %s",
                mode_name(op->mode));
-    CLRS_CHECK(!op->exclude_outside || op->mode == CLRS_MODE_CUBIC,
+    CLRS_CHECK(!op->exclude_outside ||
+                   clrs__mode_allows((int)op->mode,
+                                     CLRS_MOPT_EXCLUDE_OUTSIDE),
                CLRS_ERR_INVALID_COMBINATION,
                "exclude_outside is for cubic mode, mode is %s",
                mode_name(op->mode));
-    CLRS_CHECK(p->coord != CLRS_COORD_TF_CROP_AND_RESIZE || !pool,
+    CLRS_CHECK(p->coord != CLRS_COORD_TF_CROP_AND_RESIZE ||
+                   clrs__mode_allows((int)op->mode, CLRS_MOPT_CROP),
                CLRS_ERR_INVALID_COMBINATION,
                "tf_crop_and_resize is for interpolation modes, mode is %s",
                mode_name(op->mode));
@@ -319,7 +314,7 @@ clrs_status clrs__problem_init(clrs_problem *p, const clrs_resample_desc *op,
 
     /* Index and src tensors. */
     if (index) {
-        CLRS_CHECK(op->mode == CLRS_MODE_MAX, CLRS_ERR_BAD_INDEX_TENSOR,
+        CLRS_CHECK(has_index(op->mode), CLRS_ERR_BAD_INDEX_TENSOR,
                    "index tensor given for %s mode; only max pooling has "
                    "one",
                    mode_name(op->mode));
@@ -329,12 +324,12 @@ clrs_status clrs__problem_init(clrs_problem *p, const clrs_resample_desc *op,
         CLRS_CHECK(same_dims(index, out), CLRS_ERR_BAD_INDEX_TENSOR,
                    "index tensor shape differs from %s shape", out_name);
     }
-    if (backward && op->mode == CLRS_MODE_MAX)
+    if (backward && has_index(op->mode))
         CLRS_CHECK(index || src, CLRS_ERR_MISSING_INPUT,
                    "max pooling backward needs the index tensor or src "
                    "to find each window's argmax");
     if (src) {
-        CLRS_CHECK(backward && op->mode == CLRS_MODE_MAX,
+        CLRS_CHECK(backward && has_index(op->mode),
                    CLRS_ERR_INVALID_COMBINATION,
                    "src is only read by max pooling backward");
         CLRS_CHECK(same_dims(src, in), CLRS_ERR_SHAPE_MISMATCH,

@@ -113,6 +113,21 @@ static const pcase cases[] = {
      CLRS_F16, CLRS_F32, 4,
      {ELT(CLRS_ELTWISE_ELU, 1, 0), ELT(CLRS_ELTWISE_SWISH, 1, 0),
       ELT(CLRS_ELTWISE_SQUARE, 0, 0), ELT(CLRS_ELTWISE_LOGISTIC, 0, 0)}},
+    /* The inputs lie in [-2.25, 2.25]: alpha 1/2 reaches hardswish's
+     * closed, ramp and open parts; 4x first spreads them for 1/6, 1/2. */
+    {"hardswish 1/2, 1/2", CLRS_MODE_LINEAR, TU_CHANNELS_LAST, CLRS_F32,
+     CLRS_F32, 1, {ELT(CLRS_ELTWISE_HARDSWISH, 0.5, 0.5)}},
+    {"mish", CLRS_MODE_LINEAR, TU_DENSE, CLRS_F32, CLRS_F32, 1,
+     {ELT(CLRS_ELTWISE_MISH, 0, 0)}},
+    {"linear 4x + hardswish 1/6, 1/2 + mish, f64", CLRS_MODE_NEAREST,
+     TU_BLOCKED, CLRS_F64, CLRS_F64, 3,
+     {ELT(CLRS_ELTWISE_LINEAR, 4, 0),
+      ELT(CLRS_ELTWISE_HARDSWISH, 1.0 / 6, 0.5),
+      ELT(CLRS_ELTWISE_MISH, 0, 0)}},
+    {"linear 4x + mish + hardswish 1/6, 1/2, f16 -> bf16", CLRS_MODE_MAX,
+     TU_CHANNELS_LAST, CLRS_F16, CLRS_BF16, 3,
+     {ELT(CLRS_ELTWISE_LINEAR, 4, 0), ELT(CLRS_ELTWISE_MISH, 0, 0),
+      ELT(CLRS_ELTWISE_HARDSWISH, 1.0 / 6, 0.5)}},
 };
 #define NCASES ((int)(sizeof cases / sizeof cases[0]))
 /* The Oclgrind subset: a chain per layout class. */
@@ -347,8 +362,9 @@ static void run_case(int id, int small)
 /* ---- infinite inputs ------------------------------------------------------
  * Every eltwise row at -inf and +inf (nearest 1:1, so the input reaches
  * the post-op unchanged), on the scalar path (dense) and the vector path
- * (channels-last), against the limits of the functions: gelu and swish
- * go to 0 on the side where their gate closes, never to NaN. The
+ * (channels-last), against the limits of the functions: gelu, swish,
+ * hardswish and mish go to 0 on the side where their gate closes, never
+ * to NaN. The
  * reference must give the same values. */
 typedef struct inf_row {
     const char *name;
@@ -376,6 +392,13 @@ static void infinite_inputs(void)
         {"exp", CLRS_ELTWISE_EXP, 0, 0, 0, INFINITY},
         {"log", CLRS_ELTWISE_LOG, 0, 0, NAN, INFINITY},
         {"linear 2, -1", CLRS_ELTWISE_LINEAR, 2, -1, -INFINITY, INFINITY},
+        {"hardswish 1/6, 1/2", CLRS_ELTWISE_HARDSWISH, 1.0 / 6, 0.5, 0,
+         INFINITY},
+        {"hardswish -1, 1/2", CLRS_ELTWISE_HARDSWISH, -1, 0.5, -INFINITY, 0},
+        {"hardswish 0, 1/2", CLRS_ELTWISE_HARDSWISH, 0, 0.5, -INFINITY,
+         INFINITY},
+        {"hardswish 0, -1", CLRS_ELTWISE_HARDSWISH, 0, -1, 0, 0},
+        {"mish", CLRS_ELTWISE_MISH, 0, 0, 0, INFINITY},
     };
     static const tu_layout lays[2] = {TU_DENSE, TU_CHANNELS_LAST};
     /* n, c, h, w: 16 channels (a whole vector), infinities of both signs

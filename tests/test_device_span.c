@@ -1003,7 +1003,7 @@ static void run_case(int id, const scase *c)
            tol == 0 ? "equals" : "matches", tol);
 path:
     /* The kernel accumulates in double for f64 tensors and for s32 ones
-     * where the device has fp64 (plan.c). */
+     * where the device has fp64 (lower.c). */
     acc_f64 = c->sdt == CLRS_F64 || c->ddt == CLRS_F64 ||
               (c->sdt == CLRS_S32 && env.info.has_fp64);
     if (plan_info(c, &m, &info) == 0)

@@ -34,10 +34,11 @@ static void fill(double *v, int n, double x)
         v[i] = x;
 }
 
-/* rtol 0: exact (NaN equals NaN); else relative, absolute near zero. */
+/* rtol 0 or an infinite want: exact (NaN equals NaN); else relative,
+ * absolute near zero. */
 static int near(double got, double want, double rtol)
 {
-    if (rtol == 0)
+    if (rtol == 0 || isinf(want))
         return tap_same(got, want);
     return fabs(got - want) <= rtol * (fabs(want) > 1 ? fabs(want) : 1);
 }
@@ -403,6 +404,54 @@ static void case15(void)
     clrs_resample_desc_destroy(op);
 }
 
+/* 16. Eltwise post-ops worked by hand: nearest 1:1, so each input
+ * reaches the post-op unchanged. hardswish(x) = x * clamp(x / 6 + 1/2,
+ * 0, 1); mish(x) = x * tanh(log(1 + e^x)) = x * ((1 + e^x)^2 - 1) /
+ * ((1 + e^x)^2 + 1), the values below to 20 digits. */
+static void eltwise_worked(clrs_eltwise alg, double a, double b,
+                           const char *what, const double *x,
+                           const double *want, int n)
+{
+    double y[16];
+    clrs_resample_desc *op = mkop(CLRS_MODE_NEAREST);
+    clrs_resample_desc_append_eltwise(op, alg, a, b);
+    fwd(op, n, 0, x, n, 0, y);
+    check(what, y, want, n, 1e-14);
+    clrs_resample_desc_destroy(op);
+}
+
+static void case16(void)
+{
+    static const double hx[] = {-INFINITY, -4, -3, -1.5, 0, 1, 2, 3, 7,
+                                INFINITY};
+    static const double hy[] = {0, 0, 0, -0.375, 0, 2.0 / 3, 5.0 / 3, 3, 7,
+                                INFINITY};
+    static const double hx2[] = {-INFINITY, -1, -0.25, 0.5, 2, INFINITY};
+    static const double hy2[] = {-INFINITY, -1, -0.1875, 0, 0, 0};
+    static const double mx[] = {-INFINITY, -1000, -5, -1, 0, 1, 2, 1000,
+                                INFINITY};
+    static const double my[] = {0,
+                                0,
+                                -0.033576237730161705396,
+                                -0.30340146137410891807,
+                                0,
+                                0.86509838826731034612,
+                                1.9439589595339945203,
+                                1000,
+                                INFINITY};
+    eltwise_worked(CLRS_ELTWISE_HARDSWISH, 1.0 / 6, 0.5,
+                   "16: hardswish 1/6, 1/2 at -inf, -4, -3, -1.5, 0, 1, 2, "
+                   "3, 7, inf",
+                   hx, hy, N_(hx));
+    /* alpha -1, beta 1/2: the gate opens towards -inf */
+    eltwise_worked(CLRS_ELTWISE_HARDSWISH, -1, 0.5,
+                   "16: hardswish -1, 1/2 at -inf, -1, -0.25, 0.5, 2, inf", hx2,
+                   hy2, N_(hx2));
+    eltwise_worked(CLRS_ELTWISE_MISH, 0, 0,
+                   "16: mish at -inf, -1000, -5, -1, 0, 1, 2, 1000, inf", mx,
+                   my, N_(mx));
+}
+
 int main(void)
 {
     case1();
@@ -416,5 +465,6 @@ int main(void)
     case13();
     case14();
     case15();
+    case16();
     return tap_done();
 }

@@ -4,6 +4,7 @@
 #define CLRS_TOOL_CLI_H
 
 #include <clresample.h>
+#include "feature_maps.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -19,14 +20,14 @@
 
 typedef enum cli_dir { DIR_FWD_D = 0, DIR_FWD_I, DIR_BWD_D } cli_dir;
 
+/* --alg: the library's modes (CLRS_MODE_MAP's cli column spells them),
+ * ALG_<ENUM> = CLRS_MODE_<ENUM>, plus auto. */
 typedef enum cli_alg {
     ALG_AUTO = -1, /* max for descriptors with a window, else nearest */
-    ALG_NEAREST = 0,
-    ALG_LINEAR,
-    ALG_CUBIC,
-    ALG_AVG_P,
-    ALG_AVG_NP,
-    ALG_MAX
+#define CLI_ALG_(e, ...) ALG_##e = CLRS_MODE_##e,
+    CLRS_MODE_MAP(CLI_ALG_)
+#undef CLI_ALG_
+    ALG_COUNT_ = CLRS_MODE_COUNT
 } cli_alg;
 
 /* --tag values: a library tag plus the rank it demands (0: any). */
@@ -141,8 +142,8 @@ int cli_parse(int argc, char **argv, cli_prb_list *out, cli_run *run);
 void cli_free_problems(cli_prb_list *l);
 void cli_usage(FILE *f);
 const char *cli_dir_name(int dir);
+/* "nearest", "avg_p", "auto"; "?" for an unknown value. */
 const char *cli_alg_name(int alg);
-int cli_alg_is_pooling(int alg);
 clrs_mode cli_alg_mode(int alg);
 
 /* ---- desc.c: the benchdnn descriptor grammar ---- */

@@ -5,13 +5,14 @@
 #include <math.h>
 #include <string.h>
 
-/* bf16 has no NumPy dtype: its .npy files hold f32 values (man page). */
+/* CLRS_DTYPE_MAP's rows. bf16 has no NumPy dtype: its .npy files hold
+ * f32 values (man page). */
+#define CLI_DTYPE_(e, name, size, st, ld, kernel, fp64, vstore, is_float,    \
+                   npy, npy_size)                                            \
+    {name, CLRS_##e, npy, npy_size, is_float},
 static const cli_dtype dtypes[] = {
-    {"f32", CLRS_F32, "<f4", 4, 1},  {"f16", CLRS_F16, "<f2", 2, 1},
-    {"bf16", CLRS_BF16, "<f4", 4, 1}, {"f64", CLRS_F64, "<f8", 8, 1},
-    {"s32", CLRS_S32, "<i4", 4, 0},  {"s8", CLRS_S8, "|i1", 1, 0},
-    {"u8", CLRS_U8, "|u1", 1, 0},    {"s64", CLRS_S64, "<i8", 8, 0},
-    {NULL, CLRS_F32, NULL, 0, 0}};
+    CLRS_DTYPE_MAP(CLI_DTYPE_){NULL, CLRS_F32, NULL, 0, 0}};
+#undef CLI_DTYPE_
 
 const cli_dtype *cli_dtype_find(const char *name)
 {

@@ -260,9 +260,9 @@ int cli_desc_resolve(const cli_desc_raw *raw, const cli_opts *o,
             d->p[a].den = 1;
         }
     }
-    if (!d->has_window && cli_alg_is_pooling(o->alg))
+    if (!d->has_window && clrs__mode_pooling(o->alg))
         return err_at(err, errsz, "pooling (--alg=%s) needs a window (kh, "
-                      "kw or kd)", cli_alg_name(o->alg));
+                      "kw or kd)", clrs__mode_cli_name(o->alg));
 
     /* Per-axis knob counts: one value broadcasts, else one per axis. */
     if (o->n_scales > 1 && o->n_scales != nsp)

@@ -27,10 +27,10 @@ typedef struct choice {
 static const choice dirs[] = {
     {"FWD_D", DIR_FWD_D}, {"FWD_I", DIR_FWD_I}, {"BWD_D", DIR_BWD_D},
     {NULL, 0}};
+#define ALG_CHOICE_(e, name, cli, ...) {cli, ALG_##e},
 static const choice algs[] = {
-    {"auto", ALG_AUTO},   {"nearest", ALG_NEAREST}, {"linear", ALG_LINEAR},
-    {"cubic", ALG_CUBIC}, {"avg_p", ALG_AVG_P},     {"avg_np", ALG_AVG_NP},
-    {"max", ALG_MAX},     {NULL, 0}};
+    {"auto", ALG_AUTO}, CLRS_MODE_MAP(ALG_CHOICE_){NULL, 0}};
+#undef ALG_CHOICE_
 static const choice coords[] = {
     {"default", CLRS_COORD_DEFAULT},
     {"half_pixel", CLRS_COORD_HALF_PIXEL},
@@ -86,18 +86,13 @@ static const char *choice_name(const choice *c, int v)
 }
 
 const char *cli_dir_name(int dir) { return choice_name(dirs, dir); }
-const char *cli_alg_name(int alg) { return choice_name(algs, alg); }
-int cli_alg_is_pooling(int alg)
+const char *cli_alg_name(int alg)
 {
-    return alg == ALG_AVG_P || alg == ALG_AVG_NP || alg == ALG_MAX;
+    return alg == ALG_AUTO ? "auto" : clrs__mode_cli_name(alg);
 }
 clrs_mode cli_alg_mode(int alg)
 {
-    static const clrs_mode m[] = {
-        CLRS_MODE_NEAREST, CLRS_MODE_LINEAR,
-        CLRS_MODE_CUBIC,   CLRS_MODE_AVG_INCLUDE_PADDING,
-        CLRS_MODE_AVG_EXCLUDE_PADDING, CLRS_MODE_MAX};
-    return alg >= 0 && alg <= ALG_MAX ? m[alg] : CLRS_MODE_NEAREST;
+    return clrs__mode_valid(alg) ? (clrs_mode)alg : CLRS_MODE_NEAREST;
 }
 
 /* ---- errors ---- */
@@ -299,19 +294,15 @@ static int set_roi(const char *v, cli_opts *o, char *err)
 
 /* ---- --attr-post-ops ---- */
 
+/* The names of CLRS_ELTWISE_MAP and CLRS_BINARY_MAP. */
+#define ELTWISE_CHOICE_(e, name, ...) {name, CLRS_ELTWISE_##e},
+#define BINARY_CHOICE_(e, name, ...) {name, CLRS_BINARY_##e},
 static const choice eltwise_algs[] = {
-    {"relu", CLRS_ELTWISE_RELU},         {"clip", CLRS_ELTWISE_CLIP},
-    {"tanh", CLRS_ELTWISE_TANH},         {"logistic", CLRS_ELTWISE_LOGISTIC},
-    {"elu", CLRS_ELTWISE_ELU},           {"gelu_tanh", CLRS_ELTWISE_GELU_TANH},
-    {"gelu_erf", CLRS_ELTWISE_GELU_ERF}, {"swish", CLRS_ELTWISE_SWISH},
-    {"abs", CLRS_ELTWISE_ABS},           {"square", CLRS_ELTWISE_SQUARE},
-    {"sqrt", CLRS_ELTWISE_SQRT},         {"exp", CLRS_ELTWISE_EXP},
-    {"log", CLRS_ELTWISE_LOG},           {"linear", CLRS_ELTWISE_LINEAR},
-    {NULL, 0}};
+    CLRS_ELTWISE_MAP(ELTWISE_CHOICE_){NULL, 0}};
 static const choice binary_algs[] = {
-    {"add", CLRS_BINARY_ADD}, {"sub", CLRS_BINARY_SUB},
-    {"mul", CLRS_BINARY_MUL}, {"div", CLRS_BINARY_DIV},
-    {"max", CLRS_BINARY_MAX}, {"min", CLRS_BINARY_MIN}, {NULL, 0}};
+    CLRS_BINARY_MAP(BINARY_CHOICE_){NULL, 0}};
+#undef ELTWISE_CHOICE_
+#undef BINARY_CHOICE_
 /* benchdnn's broadcast policies as masks of the axes the operand keeps
  * (bit a: operand dim a is dst's, else 1); 0xFC = every spatial axis. */
 static const choice policies[] = {

@@ -291,7 +291,8 @@ static int build_tensors(job *j)
             make_tensor(j, T_DST, p->o.ddt, out, 1) ||
             append_post_ops(j, out))
             return -1;
-        if (p->o.alg == ALG_MAX && p->o.dir == DIR_FWD_D) {
+        if (clrs__mode_allows(p->o.alg, CLRS_MOPT_INDEX) &&
+            p->o.dir == DIR_FWD_D) {
             TRY_SET(clrs_resample_desc_index_dtype(j->op, j->t[T_SRC].d,
                                                    &idt),
                     "index_dtype");
@@ -304,7 +305,7 @@ static int build_tensors(job *j)
     if (make_tensor(j, T_DIFF_SRC, p->o.sdt, in, 1) ||
         make_tensor(j, T_DIFF_DST, p->o.ddt, out, 0))
         return -1;
-    if (p->o.alg == ALG_MAX) {
+    if (clrs__mode_allows(p->o.alg, CLRS_MOPT_INDEX)) {
         if (p->g.ws_file) {
             TRY_SET(clrs_resample_desc_index_dtype(j->op,
                                                    j->t[T_DIFF_SRC].d, &idt),
@@ -467,7 +468,7 @@ static int write_output(job *j, int role, const void *data, const char *path)
 static int fill_inputs(job *j)
 {
     const cli_prb *p = j->p;
-    int exact = p->o.alg == ALG_NEAREST || p->o.alg == ALG_MAX;
+    int exact = clrs__mode_exact(p->o.alg);
     int i;
     for (i = 0; i < T_COUNT; ++i) {
         tensor *t = &j->t[i];
@@ -674,10 +675,12 @@ static double taps_estimate(const job *j)
             taps *= ceil((double)k->num / (double)k->den) +
                     (k->den != 1 || p->d.s[a].den != 1 ||
                      p->d.p[a].den != 1);
-        } else if (p->o.alg == ALG_LINEAR) {
-            taps *= p->o.antialias ? ceil(2 * f) + 1 : 2;
-        } else if (p->o.alg == ALG_CUBIC) {
-            taps *= p->o.antialias ? ceil(4 * f) + 1 : 4;
+        } else {
+            /* the mode's taps, widened by f under antialias */
+            double t = clrs__mode_taps(p->o.alg);
+            taps *= clrs__mode_antialiased(p->o.alg, p->o.antialias)
+                        ? ceil(t * f) + 1
+                        : t;
         }
     }
     return taps;
@@ -687,8 +690,7 @@ static double taps_estimate(const job *j)
 static double tolerance(const job *j, clrs_dtype dt, int role, int *rel)
 {
     const cli_prb *p = j->p;
-    int exact = ((p->o.alg == ALG_NEAREST || p->o.alg == ALG_MAX) &&
-                 p->o.n_post == 0) ||
+    int exact = (clrs__mode_exact(p->o.alg) && p->o.n_post == 0) ||
                 role == T_INDEX;
     double base;
     *rel = 0;
