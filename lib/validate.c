@@ -242,24 +242,14 @@ static clrs_status check_index_dtype(const clrs_problem *p)
     return CLRS_SUCCESS;
 }
 
-clrs_status clrs__problem_init(clrs_problem *p, const clrs_resample_desc *op,
-                               const clrs_tensor_desc *in,
-                               const clrs_tensor_desc *out,
-                               const clrs_tensor_desc *index,
-                               const clrs_tensor_desc *src, int backward)
+/* Each tensor on its own; written tensors must not map two elements to
+ * one address (the result would depend on write order). */
+static clrs_status check_tensors(const clrs_tensor_desc *in,
+                                 const clrs_tensor_desc *out,
+                                 const clrs_tensor_desc *index,
+                                 const clrs_tensor_desc *src, int backward,
+                                 const char *in_name, const char *out_name)
 {
-    const char *in_name = backward ? "diff_src" : "src";
-    const char *out_name = backward ? "diff_dst" : "dst";
-    int axes[CLRS_MAX_RANK], naxes, i, k;
-
-    CLRS_CHECK_PTR(p);
-    memset(p, 0, sizeof *p);
-    CLRS_CHECK(op != NULL, CLRS_ERR_NULL_POINTER, "op is NULL");
-    CLRS_CHECK(in != NULL, CLRS_ERR_NULL_POINTER, "%s is NULL", in_name);
-    CLRS_CHECK(out != NULL, CLRS_ERR_NULL_POINTER, "%s is NULL", out_name);
-    CLRS_TRY(check_enums(op));
-
-    /* Each tensor on its own. */
     CLRS_TRY(clrs__tensor_check(in, in_name));
     CLRS_TRY(clrs__tensor_check(out, out_name));
     if (index)
@@ -270,24 +260,32 @@ clrs_status clrs__problem_init(clrs_problem *p, const clrs_resample_desc *op,
     CLRS_TRY(check_data_dtype(out, out_name, backward));
     if (src) /* the forward input of max backward: any data dtype */
         CLRS_TRY(check_data_dtype(src, "src", 0));
-    /* Written tensors must not map two elements to one address: the
-     * result would depend on write order. */
-    if (backward) {
-        CLRS_TRY(clrs__tensor_check_no_overlap(in, in_name));
-    } else {
-        CLRS_TRY(clrs__tensor_check_no_overlap(out, out_name));
-        if (index)
-            CLRS_TRY(clrs__tensor_check_no_overlap(index, "index"));
-    }
+    if (backward)
+        return clrs__tensor_check_no_overlap(in, in_name);
+    CLRS_TRY(clrs__tensor_check_no_overlap(out, out_name));
+    if (index)
+        CLRS_TRY(clrs__tensor_check_no_overlap(index, "index"));
+    return CLRS_SUCCESS;
+}
 
-    /* Shapes. */
+/* The resampled axes into p->slot (tensor axis -> slot, or -1); every
+ * other axis has the same size in and out. */
+static clrs_status resolve_shapes(clrs_problem *p,
+                                  const clrs_resample_desc *op,
+                                  const clrs_tensor_desc *in,
+                                  const clrs_tensor_desc *out,
+                                  const char *in_name, const char *out_name,
+                                  int *axes, int *naxes)
+{
+    int i, k;
+
     CLRS_CHECK(in->rank == out->rank, CLRS_ERR_SHAPE_MISMATCH,
                "%s rank %d != %s rank %d", in_name, in->rank, out_name,
                out->rank);
-    CLRS_TRY(clrs__resolve_axes(op, in->rank, axes, &naxes));
+    CLRS_TRY(clrs__resolve_axes(op, in->rank, axes, naxes));
     for (i = 0; i < in->rank; ++i)
         p->slot[i] = -1;
-    for (k = 0; k < naxes; ++k)
+    for (k = 0; k < *naxes; ++k)
         p->slot[axes[k]] = k;
     for (i = 0; i < in->rank; ++i)
         CLRS_CHECK(p->slot[i] >= 0 || in->dims[i] == out->dims[i],
@@ -296,23 +294,17 @@ clrs_status clrs__problem_init(clrs_problem *p, const clrs_resample_desc *op,
                    "resampled, so they must be equal",
                    in_name, i, (long long)in->dims[i], out_name, i,
                    (long long)out->dims[i], i);
-    CLRS_TRY(check_counts(op, naxes));
+    return check_counts(op, *naxes);
+}
 
-    /* Options. */
-    p->backward = backward != 0;
-    p->mode = op->mode;
-    CLRS_TRY(resolve_options(p, op));
-    p->rounding = op->rounding;
-    p->cubic_a = op->cubic_a;
-    p->exclude_outside = op->exclude_outside;
-    p->antialias = op->antialias;
-    p->extrapolation = op->extrapolation;
-    p->index_format = op->index_format;
-    p->nan_policy = op->nan_policy;
-    p->inference = op->inference;
-    p->accumulate = op->accumulate;
-
-    /* Index and src tensors. */
+/* Who may pass an index tensor or src, and their shapes. */
+static clrs_status check_index_src(const clrs_resample_desc *op,
+                                   const clrs_tensor_desc *in,
+                                   const clrs_tensor_desc *out,
+                                   const clrs_tensor_desc *index,
+                                   const clrs_tensor_desc *src, int backward,
+                                   const char *out_name)
+{
     if (index) {
         CLRS_CHECK(has_index(op->mode), CLRS_ERR_BAD_INDEX_TENSOR,
                    "index tensor given for %s mode; only max pooling has "
@@ -335,12 +327,73 @@ clrs_status clrs__problem_init(clrs_problem *p, const clrs_resample_desc *op,
         CLRS_CHECK(same_dims(src, in), CLRS_ERR_SHAPE_MISMATCH,
                    "src shape differs from diff_src shape");
     }
-
-    /* Post-ops. */
     CLRS_CHECK(!backward || op->n_post_ops == 0,
                CLRS_ERR_INVALID_COMBINATION,
                "post-ops are forward only; backward has %d",
                op->n_post_ops);
+    return CLRS_SUCCESS;
+}
+
+/* Per-axis coordinate constants (coords.c) and the pooling window's
+ * volume. */
+static clrs_status resolve_axis_maps(clrs_problem *p,
+                                     const clrs_resample_desc *op,
+                                     const int *axes)
+{
+    int k;
+
+    p->window_volume = is_pooling(p->mode) ? 1 : 0;
+    for (k = 0; k < p->naxes; ++k) {
+        clrs_axis_map *ax = &p->ax[k];
+        ax->axis = axes[k];
+        ax->in = p->in.dims[axes[k]];
+        ax->out = p->out.dims[axes[k]];
+        CLRS_TRY(clrs__axis_map_init(ax, op, p, k));
+        if (is_pooling(p->mode)) {
+            CLRS_CHECK(ax->taps > 0 &&
+                           p->window_volume <= INT64_MAX / ax->taps,
+                       CLRS_ERR_OVERFLOW,
+                       "window volume overflows int64 at axis %d",
+                       ax->axis);
+            p->window_volume *= ax->taps;
+        }
+    }
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs__problem_init(clrs_problem *p, const clrs_resample_desc *op,
+                               const clrs_tensor_desc *in,
+                               const clrs_tensor_desc *out,
+                               const clrs_tensor_desc *index,
+                               const clrs_tensor_desc *src, int backward)
+{
+    const char *in_name = backward ? "diff_src" : "src";
+    const char *out_name = backward ? "diff_dst" : "dst";
+    int axes[CLRS_MAX_RANK], naxes;
+
+    CLRS_CHECK_PTR(p);
+    memset(p, 0, sizeof *p);
+    CLRS_CHECK(op != NULL, CLRS_ERR_NULL_POINTER, "op is NULL");
+    CLRS_CHECK(in != NULL, CLRS_ERR_NULL_POINTER, "%s is NULL", in_name);
+    CLRS_CHECK(out != NULL, CLRS_ERR_NULL_POINTER, "%s is NULL", out_name);
+    CLRS_TRY(check_enums(op));
+    CLRS_TRY(check_tensors(in, out, index, src, backward, in_name, out_name));
+    CLRS_TRY(resolve_shapes(p, op, in, out, in_name, out_name, axes, &naxes));
+
+    /* Options. */
+    p->backward = backward != 0;
+    p->mode = op->mode;
+    CLRS_TRY(resolve_options(p, op));
+    p->rounding = op->rounding;
+    p->cubic_a = op->cubic_a;
+    p->exclude_outside = op->exclude_outside;
+    p->antialias = op->antialias;
+    p->extrapolation = op->extrapolation;
+    p->index_format = op->index_format;
+    p->nan_policy = op->nan_policy;
+    p->inference = op->inference;
+    p->accumulate = op->accumulate;
+    CLRS_TRY(check_index_src(op, in, out, index, src, backward, out_name));
     p->n_post_ops = op->n_post_ops;
     memcpy(p->post_ops, op->post_ops,
            (size_t)op->n_post_ops * sizeof op->post_ops[0]);
@@ -356,26 +409,7 @@ clrs_status clrs__problem_init(clrs_problem *p, const clrs_resample_desc *op,
     if (src)
         p->src = *src;
     CLRS_TRY(check_post_ops(p));
-
-    /* Per-axis coordinate constants (coords.c). */
-    p->window_volume = 0;
-    if (is_pooling(p->mode))
-        p->window_volume = 1;
-    for (k = 0; k < naxes; ++k) {
-        clrs_axis_map *ax = &p->ax[k];
-        ax->axis = axes[k];
-        ax->in = in->dims[axes[k]];
-        ax->out = out->dims[axes[k]];
-        CLRS_TRY(clrs__axis_map_init(ax, op, p, k));
-        if (is_pooling(p->mode)) {
-            CLRS_CHECK(ax->taps > 0 &&
-                           p->window_volume <= INT64_MAX / ax->taps,
-                       CLRS_ERR_OVERFLOW,
-                       "window volume overflows int64 at axis %d",
-                       ax->axis);
-            p->window_volume *= ax->taps;
-        }
-    }
+    CLRS_TRY(resolve_axis_maps(p, op, axes));
     if (index)
         CLRS_TRY(check_index_dtype(p));
     return CLRS_SUCCESS;
