@@ -99,6 +99,35 @@ static void arg(clrs_gen_arg *args, int *n, clrs_arg_kind kind,
     a->d = d;
 }
 
+/* The post-ops' arguments after the others: the sum's scale, the
+ * eltwise alpha and beta, a binary operand and its strides. */
+static int post_args(const clrs_gen_config *c, const clrs_gen_values *v,
+                     clrs_gen_arg *args, int n)
+{
+    int k, p;
+
+    for (k = 0; k < c->npost; ++k) {
+        switch (c->post[k].kind) {
+        case CLRS_POST_SUM:
+            arg(args, &n, CLRS_ARG_ACC, "pa", k, 0, v->pa[k]);
+            break;
+        case CLRS_POST_ELTWISE:
+            arg(args, &n, CLRS_ARG_ACC, "pa", k, 0, v->pa[k]);
+            arg(args, &n, CLRS_ARG_ACC, "pb", k, 0, v->pb[k]);
+            break;
+        default:
+            arg(args, &n, CLRS_ARG_POST, "post", k, k, 0);
+            for (p = 0; p < c->rank; ++p) {
+                char nm[16];
+                snprintf(nm, sizeof nm, "b%ds", k);
+                arg(args, &n, CLRS_ARG_OFF, nm, p, v->bs[k][p], 0);
+            }
+            break;
+        }
+    }
+    return n;
+}
+
 /* One argument list for both directions. Backward, diff_dst is "src" and
  * diff_src "dst"; the index tensor is then shaped like diff_dst (read
  * through the tables on resampled axes, like src), and to recompute the
@@ -164,24 +193,5 @@ int clrs__gen_args(const clrs_gen_config *c, const clrs_gen_values *v,
         arg(args, &n, CLRS_ARG_ACC, "pad", -1, 0, v->pad);
     if (!bwd)
         arg(args, &n, CLRS_ARG_ACC, "empty", -1, 0, v->empty);
-    for (k = 0; k < c->npost; ++k) {
-        switch (c->post[k].kind) {
-        case CLRS_POST_SUM:
-            arg(args, &n, CLRS_ARG_ACC, "pa", k, 0, v->pa[k]);
-            break;
-        case CLRS_POST_ELTWISE:
-            arg(args, &n, CLRS_ARG_ACC, "pa", k, 0, v->pa[k]);
-            arg(args, &n, CLRS_ARG_ACC, "pb", k, 0, v->pb[k]);
-            break;
-        default:
-            arg(args, &n, CLRS_ARG_POST, "post", k, k, 0);
-            for (p = 0; p < c->rank; ++p) {
-                char nm[16];
-                snprintf(nm, sizeof nm, "b%ds", k);
-                arg(args, &n, CLRS_ARG_OFF, nm, p, v->bs[k][p], 0);
-            }
-            break;
-        }
-    }
-    return n;
+    return post_args(c, v, args, n);
 }
