@@ -41,15 +41,34 @@ typedef struct clrs_post_op {
     struct clrs_tensor_desc operand; /* binary only */
 } clrs_post_op;
 
+/* The options a descriptor sets and a problem carries, one row each:
+ * X(type, name, array suffix). A problem has them resolved: padding and
+ * coord never DEFAULT, pad_value the value an out-of-range tap reads
+ * (-inf for NEG_INF). */
+#define CLRS_OP_OPTIONS(X)                                                   \
+    X(clrs_mode, mode, )                                                     \
+    X(clrs_padding, padding, )                                               \
+    X(double, pad_value, )                                                   \
+    X(clrs_coord, coord, )                                                   \
+    X(clrs_rounding, rounding, )                                             \
+    X(double, cubic_a, )                                                     \
+    X(int, exclude_outside, )                                                \
+    X(int, antialias, )                                                      \
+    X(double, extrapolation, )                                               \
+    X(clrs_index_format, index_format, )                                     \
+    X(clrs_nan_policy, nan_policy, )                                         \
+    X(int, inference, )                                                      \
+    X(int, accumulate, )                                                     \
+    X(int, n_post_ops, )                                                     \
+    X(clrs_post_op, post_ops, [CLRS_MAX_POST_OPS])
+#define CLRS_OP_OPTION_FIELD_(type, name, dim) type name dim;
+
 /* Per-axis option arrays carry their own count: checked against the number
  * of resampled axes when a problem is resolved (0 = unset). */
 struct clrs_resample_desc {
-    clrs_mode mode;
+    CLRS_OP_OPTIONS(CLRS_OP_OPTION_FIELD_)
     int naxes; /* 0: default axes */
     int axes[CLRS_MAX_RANK];
-
-    clrs_padding padding;
-    double pad_value;
 
     int n_window, n_stride, n_pad;
     clrs_fraction window[CLRS_MAX_RANK];
@@ -65,20 +84,6 @@ struct clrs_resample_desc {
     int n_roi;
     double roi_start[CLRS_MAX_RANK];
     double roi_end[CLRS_MAX_RANK];
-
-    clrs_coord coord;
-    clrs_rounding rounding;
-    double cubic_a;
-    int exclude_outside;
-    int antialias;
-    double extrapolation;
-    clrs_index_format index_format;
-    clrs_nan_policy nan_policy;
-    int inference;
-    int accumulate;
-
-    int n_post_ops;
-    clrs_post_op post_ops[CLRS_MAX_POST_OPS];
 };
 
 /* One resampled axis, resolved against concrete tensor sizes (SPEC 2):
@@ -100,21 +105,7 @@ typedef struct clrs_axis_map {
  * and `out` diff_dst (the resample still maps out-index -> in-coordinate). */
 typedef struct clrs_problem {
     int backward;
-    clrs_mode mode;
-    clrs_padding padding; /* never DEFAULT */
-    double pad_value;     /* value read by out-of-range taps (-inf for NEG_INF) */
-    clrs_coord coord;     /* never DEFAULT */
-    clrs_rounding rounding;
-    double cubic_a;
-    int exclude_outside;
-    int antialias;
-    double extrapolation;
-    clrs_index_format index_format;
-    clrs_nan_policy nan_policy;
-    int inference;
-    int accumulate;
-    int n_post_ops;
-    clrs_post_op post_ops[CLRS_MAX_POST_OPS];
+    CLRS_OP_OPTIONS(CLRS_OP_OPTION_FIELD_)
 
     int rank;
     int naxes;

@@ -380,23 +380,13 @@ clrs_status clrs__problem_init(clrs_problem *p, const clrs_resample_desc *op,
     CLRS_TRY(check_tensors(in, out, index, src, backward, in_name, out_name));
     CLRS_TRY(resolve_shapes(p, op, in, out, in_name, out_name, axes, &naxes));
 
-    /* Options. */
+    /* Options: the descriptor's, then the defaults resolved. */
     p->backward = backward != 0;
-    p->mode = op->mode;
+#define COPY_(type, name, dim) memcpy(&p->name, &op->name, sizeof p->name);
+    CLRS_OP_OPTIONS(COPY_)
+#undef COPY_
     CLRS_TRY(resolve_options(p, op));
-    p->rounding = op->rounding;
-    p->cubic_a = op->cubic_a;
-    p->exclude_outside = op->exclude_outside;
-    p->antialias = op->antialias;
-    p->extrapolation = op->extrapolation;
-    p->index_format = op->index_format;
-    p->nan_policy = op->nan_policy;
-    p->inference = op->inference;
-    p->accumulate = op->accumulate;
     CLRS_TRY(check_index_src(op, in, out, index, src, backward, out_name));
-    p->n_post_ops = op->n_post_ops;
-    memcpy(p->post_ops, op->post_ops,
-           (size_t)op->n_post_ops * sizeof op->post_ops[0]);
 
     p->rank = in->rank;
     p->naxes = naxes;
