@@ -86,6 +86,7 @@ void emit_lanes(sbuf *b, const char *type, const int *v, int n);
 #define emit_loops clrs__gen_emit_loops
 #define emit_close_loops clrs__gen_emit_close_loops
 #define emit_value clrs__gen_emit_value
+#define emit_max_step clrs__gen_emit_max_step
 
 /* The loop nest over the lists of slots 0 .. nloops - 1 (the `for` of
  * slot k indented by in0 + 4 k); so, io: the read and index offsets
@@ -98,6 +99,11 @@ void emit_close_loops(sbuf *b, int nloops, int in0);
 void emit_value(sbuf *b, const clrs_gen_config *c, const dtype_row *r,
                 const char *ptr, const char *name, int w, const char *o,
                 const char *ind, int pad);
+
+/* Max: value `val` (w lanes) with window or plane code `code` into
+ * best / have / stop / win (cl/reduce.cl's tie and NaN rules). */
+void emit_max_step(sbuf *b, const clrs_gen_config *c, int w, const char *ind,
+                   const char *val, const char *code);
 
 /* ---- span path (gen_span.c) ---------------------------------------------- */
 

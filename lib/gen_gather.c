@@ -56,16 +56,8 @@ static void emit_argmax(sbuf *b, const clrs_gen_config *c, int w,
         snprintf(gc, sizeof gc, "0");
     }
     emit_value(b, c, row_of(c->x), "x", "xv", w, yo, ind, c->pad_taps && n);
-    if (w > 1)
-        sb_add(b,
-               "%sCLRS_MAX_STEPV(%s, convert_%s, xv, best, have, stop, win, "
-               "(%s)(%s));\n",
-               ind, mt, ot, ot, gc);
-    else
-        sb_add(b, "%sCLRS_MAX_STEP(xv, best, have, stop, win, %s);\n", ind,
-               gc);
-    for (k = n; k > 0; --k)
-        sb_add(b, "%*s}\n", in0 + 4 * (k - 1), "");
+    emit_max_step(b, c, w, ind, "xv", gc);
+    emit_close_loops(b, n, in0);
 }
 
 /* The gather of one diff_src element (w == 1) or w consecutive ones into

@@ -110,3 +110,20 @@ void emit_value(sbuf *b, const clrs_gen_config *c, const dtype_row *r,
         sb_add(b, "%sconst %s %s = %s(%s);\n", ind, at, name, conv, ld);
     }
 }
+
+void emit_max_step(sbuf *b, const clrs_gen_config *c, int w, const char *ind,
+                   const char *val, const char *code)
+{
+    char ot[16], mt[16];
+
+    vtype(ot, sizeof ot, off_type(c), w);
+    vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", w);
+    if (w > 1)
+        sb_add(b,
+               "%sCLRS_MAX_STEPV(%s, convert_%s, %s, best, have, stop, "
+               "win, (%s)(%s));\n",
+               ind, mt, ot, val, ot, code);
+    else
+        sb_add(b, "%sCLRS_MAX_STEP(%s, best, have, stop, win, %s);\n", ind,
+               val, code);
+}

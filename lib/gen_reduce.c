@@ -54,7 +54,7 @@ static void emit_reduce_step(sbuf *b, const clrs_gen_config *c, int w,
                              const char *ind)
 {
     const int n = c->nslots;
-    char ot[16], mt[16], code[24];
+    char code[24];
 
     if (c->cls == CLRS_GEN_WSUM) {
         if (n > 0)
@@ -63,20 +63,11 @@ static void emit_reduce_step(sbuf *b, const clrs_gen_config *c, int w,
             sb_add(b, "%sacc = v;\n", ind);
         return;
     }
-    vtype(ot, sizeof ot, off_type(c), w);
-    vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", w);
     if (c->has_index && n > 0)
         snprintf(code, sizeof code, "c%d", n - 1);
     else
         snprintf(code, sizeof code, "0");
-    if (w > 1)
-        sb_add(b,
-               "%sCLRS_MAX_STEPV(%s, convert_%s, v, best, have, stop, "
-               "win, (%s)(%s));\n",
-               ind, mt, ot, ot, code);
-    else
-        sb_add(b, "%sCLRS_MAX_STEP(v, best, have, stop, win, %s);\n", ind,
-               code);
+    emit_max_step(b, c, w, ind, "v", code);
 }
 
 /* The reduction of one output (w == 1) or w consecutive outputs along
