@@ -115,84 +115,114 @@ static int run_child(char **argv, const char *const *set, cli_first_use *u,
     return rc;
 }
 
-int cli_cache_bench(const cli_prb *p, const cli_run *run, int argc,
-                    char **argv)
-{
-    /* name, then what the case sets; "clrs"/"pocl" are the case's two
-     * directories, filled by the cases before it. */
-    static const struct {
-        const char *name, *what;
-        int clrs_on, pocl_on, clear_pocl;
-    } cases[] = {
-        {"cold", "both caches empty", 1, 1, 0},
-        {"warm", "our disk hit, PoCL's cache warm", 1, 1, 0},
-        {"pocl-only", "CLRS_CACHE=0, PoCL's cache warm", 0, 1, 0},
-        {"warm-ours", "our disk hit, PoCL's cache empty", 1, 1, 1},
-        {"warm-ours-only", "our disk hit, POCL_KERNEL_CACHE=0", 1, 0, 1},
-        {"uncached", "CLRS_CACHE=0, POCL_KERNEL_CACHE=0", 0, 0, 0},
-    };
-    const char *tmp = getenv("TMPDIR");
+/* name, then what the case sets; "clrs"/"pocl" are the case's two
+ * directories, filled by the cases before it. */
+static const struct bench_case {
+    const char *name, *what;
+    int clrs_on, pocl_on, clear_pocl;
+} cases[] = {
+    {"cold", "both caches empty", 1, 1, 0},
+    {"warm", "our disk hit, PoCL's cache warm", 1, 1, 0},
+    {"pocl-only", "CLRS_CACHE=0, PoCL's cache warm", 0, 1, 0},
+    {"warm-ours", "our disk hit, PoCL's cache empty", 1, 1, 1},
+    {"warm-ours-only", "our disk hit, POCL_KERNEL_CACHE=0", 1, 0, 1},
+    {"uncached", "CLRS_CACHE=0, POCL_KERNEL_CACHE=0", 0, 0, 0},
+};
+
+/* The temp tree, its two cache directories and the settings naming them. */
+typedef struct bench_dirs {
     char root[4096], cdir[4200], pdir[4200], e_clrs[4300], e_pocl[4300];
-    char **cargv;
-    int i, c, rc = CLI_EXIT_OK;
+} bench_dirs;
 
-    (void)p;
-    snprintf(root, sizeof root, "%s/clrs-cache-bench-XXXXXX",
+static int make_dirs(bench_dirs *d)
+{
+    const char *tmp = getenv("TMPDIR");
+
+    snprintf(d->root, sizeof d->root, "%s/clrs-cache-bench-XXXXXX",
              tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(root)) {
-        fprintf(stderr, "clresample: cache bench: mkdtemp %s: %s\n", root,
+    if (!mkdtemp(d->root)) {
+        fprintf(stderr, "clresample: cache bench: mkdtemp %s: %s\n", d->root,
                 strerror(errno));
-        return CLI_EXIT_FAIL;
+        return -1;
     }
-    snprintf(cdir, sizeof cdir, "%s/clrs", root);
-    snprintf(pdir, sizeof pdir, "%s/pocl", root);
-    snprintf(e_clrs, sizeof e_clrs, "CLRS_CACHE_DIR=%s", cdir);
-    snprintf(e_pocl, sizeof e_pocl, "POCL_CACHE_DIR=%s", pdir);
-    mkdir(pdir, 0700);
+    snprintf(d->cdir, sizeof d->cdir, "%s/clrs", d->root);
+    snprintf(d->pdir, sizeof d->pdir, "%s/pocl", d->root);
+    snprintf(d->e_clrs, sizeof d->e_clrs, "CLRS_CACHE_DIR=%s", d->cdir);
+    snprintf(d->e_pocl, sizeof d->e_pocl, "POCL_CACHE_DIR=%s", d->pdir);
+    mkdir(d->pdir, 0700);
+    return 0;
+}
 
-    /* The child's argv: ours with --cache-bench-child in its place. */
-    cargv = calloc((size_t)argc + 1, sizeof *cargv);
-    if (!cargv) {
-        remove_tree(root);
-        return CLI_EXIT_FAIL;
-    }
+/* The child's argv: ours with --cache-bench-child in its place. */
+static char **child_argv(int argc, char **argv)
+{
+    char **cargv = calloc((size_t)argc + 1, sizeof *cargv);
+    int i;
+
+    if (!cargv)
+        return NULL;
     for (i = 0; i < argc; ++i)
         cargv[i] = strcmp(argv[i], "--cache-bench") == 0
                        ? (char *)"--cache-bench-child"
                        : argv[i];
+    return cargv;
+}
+
+/* One case: one child process, one row of the table. */
+static int run_case(const struct bench_case *c, char **cargv,
+                    const bench_dirs *d)
+{
+    const char *set[5];
+    cli_first_use u;
+    char src[2][16];
+    int k = 0;
+
+    if (c->clear_pocl) {
+        remove_tree(d->pdir);
+        mkdir(d->pdir, 0700);
+    }
+    set[k++] = c->clrs_on ? d->e_clrs : "CLRS_CACHE=0";
+    set[k++] = d->e_pocl;
+    if (!c->pocl_on)
+        set[k++] = "POCL_KERNEL_CACHE=0";
+    set[k] = NULL;
+    memset(&u, 0, sizeof u);
+    if (run_child(cargv, set, &u, src) != 0) {
+        printf("%-15s %-35s failed\n", c->name, c->what);
+        return -1;
+    }
+    printf("%-15s %-35s %10.1f %10.1f %-7s %10.1f %10.1f\n", c->name,
+           c->what, u.plan_ms[0], u.total_ms[0], src[0], 1e3 * u.plan_ms[1],
+           1e3 * u.total_ms[1]);
+    fflush(stdout);
+    return 0;
+}
+
+int cli_cache_bench(const cli_prb *p, const cli_run *run, int argc,
+                    char **argv)
+{
+    bench_dirs d;
+    char **cargv;
+    size_t c;
+    int rc = CLI_EXIT_OK;
+
+    if (make_dirs(&d) != 0)
+        return CLI_EXIT_FAIL;
+    cargv = child_argv(argc, argv);
+    if (!cargv) {
+        remove_tree(d.root);
+        return CLI_EXIT_FAIL;
+    }
     printf("cache bench: %s (%s)\n", p->repro,
            run->device ? run->device : "default device");
     printf("plan = plan creation; +exec = plan creation and the first "
            "execute, waited for\n");
     printf("%-15s %-35s %10s %10s %-7s %10s %10s\n", "case", "caches",
            "plan ms", "+exec ms", "source", "hot us", "+exec us");
-    for (c = 0; c < (int)(sizeof cases / sizeof cases[0]); ++c) {
-        const char *set[5];
-        cli_first_use u;
-        char src[2][16];
-        int k = 0;
-
-        if (cases[c].clear_pocl) {
-            remove_tree(pdir);
-            mkdir(pdir, 0700);
-        }
-        set[k++] = cases[c].clrs_on ? e_clrs : "CLRS_CACHE=0";
-        set[k++] = e_pocl;
-        if (!cases[c].pocl_on)
-            set[k++] = "POCL_KERNEL_CACHE=0";
-        set[k] = NULL;
-        memset(&u, 0, sizeof u);
-        if (run_child(cargv, set, &u, src) != 0) {
-            printf("%-15s %-35s failed\n", cases[c].name, cases[c].what);
+    for (c = 0; c < sizeof cases / sizeof cases[0]; ++c)
+        if (run_case(&cases[c], cargv, &d) != 0)
             rc = CLI_EXIT_FAIL;
-            continue;
-        }
-        printf("%-15s %-35s %10.1f %10.1f %-7s %10.1f %10.1f\n",
-               cases[c].name, cases[c].what, u.plan_ms[0], u.total_ms[0],
-               src[0], 1e3 * u.plan_ms[1], 1e3 * u.total_ms[1]);
-        fflush(stdout);
-    }
     free(cargv);
-    remove_tree(root);
+    remove_tree(d.root);
     return rc;
 }

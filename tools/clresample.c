@@ -53,112 +53,131 @@ static int open_device(const cli_run *run, cli_env *env)
     return 0;
 }
 
+/* --cache-bench (1) and its child processes (2) replace the normal run. */
+static int cache_bench(const cli_prb_list *prbs, const cli_run *run,
+                       int argc, char **argv)
+{
+    cli_env env;
+    int rc;
+
+    if (run->cache_bench == 1) {
+        if (prbs->n == 0) {
+            fprintf(stderr, "clresample: --cache-bench needs a problem "
+                            "descriptor\n");
+            return CLI_EXIT_USAGE;
+        }
+        return cli_cache_bench(&prbs->v[0], run, argc, argv);
+    }
+    memset(&env, 0, sizeof env);
+    rc = open_device(run, &env);
+    if (rc == 0)
+        rc = cli_cache_bench_child(&prbs->v[0], &env);
+    clrs_context_destroy(env.ctx);
+    return rc;
+}
+
+/* A failed measurement is only reported: problems still run, without a
+ * roofline percentage. */
+static void measure_roofline(const cli_run *run, cli_env *env)
+{
+    double plain, nt;
+    char err[256];
+    FILE *f = run->tpl == TPL_DEF ? stdout : stderr;
+
+    if (cli_roofline(env->ctx, &plain, &nt, err, sizeof err) != 0) {
+        fprintf(stderr, "clresample: roofline: %s\n", err);
+        return;
+    }
+    env->copy_gbps = nt > plain ? nt : plain;
+    fprintf(f, "roofline: copy %.2f GB/s plain stores, ", plain);
+    if (nt > 0)
+        fprintf(f, "%.2f GB/s non-temporal stores\n", nt);
+    else
+        fprintf(f, "non-temporal stores unavailable\n");
+}
+
+static int run_problems(const cli_prb_list *prbs, cli_run *run)
+{
+    cli_env env;
+    cli_report *rep;
+    size_t i;
+    int rc, need_device = 0, want_perf = 0;
+
+    for (i = 0; i < prbs->n; ++i) {
+        if (!(prbs->v[i].g.mode & MODE_L) &&
+            prbs->v[i].g.engine == ENGINE_DEVICE)
+            need_device = 1;
+        if (prbs->v[i].g.mode & MODE_P)
+            want_perf = 1;
+    }
+    memset(&env, 0, sizeof env);
+    /* The roofline is the device's: measured when the device runs
+     * problems, or when asked for alone; listing opens no device. */
+    if (!need_device && prbs->n > 0)
+        run->roofline = 0;
+    if (need_device || run->roofline) {
+        rc = open_device(run, &env);
+        if (rc != 0)
+            return rc;
+    }
+    if (run->roofline)
+        measure_roofline(run, &env);
+
+    rep = cli_report_create(run->tpl, prbs->n, want_perf, run->verbose);
+    if (!rep) {
+        fprintf(stderr, "clresample: out of memory\n");
+        clrs_context_destroy(env.ctx);
+        return CLI_EXIT_FAIL;
+    }
+    for (i = 0; i < prbs->n; ++i) {
+        cli_result r;
+        cli_report_progress(rep, &prbs->v[i]);
+        cli_run_problem(&prbs->v[i], &env, &r);
+        cli_report_problem(rep, &prbs->v[i], &r);
+    }
+    rc = prbs->n ? cli_report_finish(rep) : CLI_EXIT_OK;
+    cli_report_destroy(rep);
+    clrs_context_destroy(env.ctx);
+    return rc;
+}
+
+/* Everything after a successful parse; the caller frees the problems. */
+static int dispatch(cli_prb_list *prbs, cli_run *run, int argc, char **argv)
+{
+    int rc;
+
+    if (run->help)
+        cli_usage(stdout);
+    if (run->version)
+        printf("clresample %s\n", clrs_version_string());
+    if (run->list_devices && (rc = list_devices()) != 0)
+        return rc;
+    /* A child with no problem falls through to the usage error below. */
+    if (run->cache_bench == 1 || (run->cache_bench == 2 && prbs->n > 0))
+        return cache_bench(prbs, run, argc, argv);
+    if (prbs->n == 0 && !run->roofline) {
+        if (run->help || run->version || run->list_devices)
+            return CLI_EXIT_OK;
+        fprintf(stderr, "clresample: no problem descriptor given (e.g. "
+                        "mb2ic16ih10iw10oh20ow20)\n");
+        return CLI_EXIT_USAGE;
+    }
+    return run_problems(prbs, run);
+}
+
 int main(int argc, char **argv)
 {
     cli_prb_list prbs;
     cli_run run;
-    cli_env env;
-    cli_report *rep = NULL;
-    size_t i;
-    int rc, need_device = 0, want_perf = 0;
+    int rc;
 
     if (argc < 2) {
         cli_usage(stderr);
         return CLI_EXIT_USAGE;
     }
     rc = cli_parse(argc, argv, &prbs, &run);
-    if (rc != 0) {
-        cli_free_problems(&prbs);
-        return rc;
-    }
-    if (run.help)
-        cli_usage(stdout);
-    if (run.version)
-        printf("clresample %s\n", clrs_version_string());
-    if (run.list_devices && (rc = list_devices()) != 0) {
-        cli_free_problems(&prbs);
-        return rc;
-    }
-    if (run.cache_bench == 1) {
-        if (prbs.n == 0) {
-            fprintf(stderr, "clresample: --cache-bench needs a problem "
-                            "descriptor\n");
-            rc = CLI_EXIT_USAGE;
-        } else {
-            rc = cli_cache_bench(&prbs.v[0], &run, argc, argv);
-        }
-        cli_free_problems(&prbs);
-        return rc;
-    }
-    if (run.cache_bench == 2 && prbs.n > 0) {
-        memset(&env, 0, sizeof env);
-        rc = open_device(&run, &env);
-        if (rc == 0)
-            rc = cli_cache_bench_child(&prbs.v[0], &env);
-        clrs_context_destroy(env.ctx);
-        cli_free_problems(&prbs);
-        return rc;
-    }
-    if (prbs.n == 0 && !run.roofline) {
-        cli_free_problems(&prbs);
-        if (run.help || run.version || run.list_devices)
-            return CLI_EXIT_OK;
-        fprintf(stderr, "clresample: no problem descriptor given (e.g. "
-                        "mb2ic16ih10iw10oh20ow20)\n");
-        return CLI_EXIT_USAGE;
-    }
-
-    for (i = 0; i < prbs.n; ++i) {
-        if (!(prbs.v[i].g.mode & MODE_L) &&
-            prbs.v[i].g.engine == ENGINE_DEVICE)
-            need_device = 1;
-        if (prbs.v[i].g.mode & MODE_P)
-            want_perf = 1;
-    }
-    memset(&env, 0, sizeof env);
-    /* The roofline is the device's: measured when the device runs
-     * problems, or when asked for alone; listing opens no device. */
-    if (!need_device && prbs.n > 0)
-        run.roofline = 0;
-    if (need_device || run.roofline) {
-        rc = open_device(&run, &env);
-        if (rc != 0) {
-            cli_free_problems(&prbs);
-            return rc;
-        }
-    }
-    if (run.roofline) {
-        double plain, nt;
-        char err[256];
-        if (cli_roofline(env.ctx, &plain, &nt, err, sizeof err) != 0) {
-            fprintf(stderr, "clresample: roofline: %s\n", err);
-        } else {
-            FILE *f = run.tpl == TPL_DEF ? stdout : stderr;
-            env.copy_gbps = nt > plain ? nt : plain;
-            fprintf(f, "roofline: copy %.2f GB/s plain stores, ", plain);
-            if (nt > 0)
-                fprintf(f, "%.2f GB/s non-temporal stores\n", nt);
-            else
-                fprintf(f, "non-temporal stores unavailable\n");
-        }
-    }
-
-    rep = cli_report_create(run.tpl, prbs.n, want_perf, run.verbose);
-    if (!rep) {
-        fprintf(stderr, "clresample: out of memory\n");
-        clrs_context_destroy(env.ctx);
-        cli_free_problems(&prbs);
-        return CLI_EXIT_FAIL;
-    }
-    for (i = 0; i < prbs.n; ++i) {
-        cli_result r;
-        cli_report_progress(rep, &prbs.v[i]);
-        cli_run_problem(&prbs.v[i], &env, &r);
-        cli_report_problem(rep, &prbs.v[i], &r);
-    }
-    rc = prbs.n ? cli_report_finish(rep) : CLI_EXIT_OK;
-    cli_report_destroy(rep);
-    clrs_context_destroy(env.ctx);
+    if (rc == 0)
+        rc = dispatch(&prbs, &run, argc, argv);
     cli_free_problems(&prbs);
     return rc;
 }

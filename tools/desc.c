@@ -80,6 +80,86 @@ static int read_num(const char **pp, int64_t *v)
     return 0;
 }
 
+/* n"name" (quotes kept by batch files) or n followed by the rest of the
+ * token; *pp is at the 'n'. */
+static int read_name(const char **pp, cli_desc_raw *raw, char *err,
+                     size_t errsz)
+{
+    const char *at = *pp, *p = at + 1, *q;
+    size_t n;
+
+    if (*p == '"') {
+        q = strchr(p + 1, '"');
+        if (!q)
+            return err_at(err, errsz, "unterminated name at '%s'", at);
+        n = (size_t)(q - p - 1);
+        ++p;
+        if (q[1] != '\0')
+            return err_at(err, errsz, "text after the name: '%s'", q + 1);
+    } else {
+        n = strlen(p);
+        q = p + n - 1;
+    }
+    if (n == 0 || n >= sizeof raw->name)
+        return err_at(err, errsz, "name must have 1 to %zu characters",
+                      sizeof raw->name - 1);
+    memcpy(raw->name, p, n);
+    raw->name[n] = '\0';
+    *pp = q + 1;
+    return 0;
+}
+
+/* A field's number; window, stride and padding may be fractions "NdDEN",
+ * sizes may not. */
+static int read_value(const char **pp, const struct field *f, int64_t *v,
+                      int64_t *den, char *err, size_t errsz)
+{
+    const char *p = *pp;
+    int rc = read_num(&p, v);
+
+    if (rc == -2)
+        return err_at(err, errsz, "value of '%s' is too large (limit 2^40)",
+                      f->name);
+    if (rc != 0)
+        return err_at(err, errsz, "'%s' needs a number at '%s'", f->name, p);
+    *den = 1;
+    if (*p == 'd' && isdigit((unsigned char)p[1])) {
+        if (f->kind < F_K)
+            return err_at(err, errsz,
+                          "'%s' is a size and cannot be a fraction", f->name);
+        ++p;
+        if (read_num(&p, den) != 0 || *den == 0 || *den > DEN_LIMIT)
+            return err_at(err, errsz, "bad denominator of '%s' (1 to %d)",
+                          f->name, DEN_LIMIT);
+    }
+    *pp = p;
+    return 0;
+}
+
+static int store_field(cli_desc_raw *raw, const struct field *f, int64_t v,
+                       int64_t den, char *err, size_t errsz)
+{
+    unsigned bit = f->kind == F_MB   ? BIT_MB
+                   : f->kind == F_IC ? BIT_IC
+                                     : BITS(f->kind, f->axis);
+
+    if (raw->set & bit)
+        return err_at(err, errsz, "'%s' given twice", f->name);
+    if (v == 0 && f->kind != F_P)
+        return err_at(err, errsz, "'%s' is 0; it must be positive", f->name);
+    switch (f->kind) {
+    case F_MB: raw->mb = v; break;
+    case F_IC: raw->ic = v; break;
+    case F_I: raw->in[f->axis] = v; break;
+    case F_O: raw->out[f->axis] = v; break;
+    case F_K: raw->k[f->axis].num = v; raw->k[f->axis].den = den; break;
+    case F_S: raw->s[f->axis].num = v; raw->s[f->axis].den = den; break;
+    case F_P: raw->p[f->axis].num = v; raw->p[f->axis].den = den; break;
+    }
+    raw->set |= bit;
+    return 0;
+}
+
 int cli_desc_parse(const char *tok, cli_desc_raw *raw, char *err,
                    size_t errsz)
 {
@@ -88,43 +168,15 @@ int cli_desc_parse(const char *tok, cli_desc_raw *raw, char *err,
     memset(raw, 0, sizeof *raw);
     while (*p) {
         const struct field *f;
-        const char *at = p;
-        int64_t v, den = 1;
-        int rc;
+        int64_t v, den;
 
         if (*p == '_') {
             ++p;
             continue;
         }
         if (*p == 'n' && !find_field(p)) {
-            /* n"name" (quotes kept by batch files) or n followed by the
-             * rest of the token. */
-            size_t n;
-            const char *q;
-            ++p;
-            if (*p == '"') {
-                q = strchr(p + 1, '"');
-                if (!q)
-                    return err_at(err, errsz,
-                                  "unterminated name at "
-                                  "'%s'", at);
-                n = (size_t)(q - p - 1);
-                ++p;
-                if (q[1] != '\0')
-                    return err_at(err, errsz,
-                                  "text after the name: "
-                                  "'%s'", q + 1);
-            } else {
-                n = strlen(p);
-                q = p + n - 1;
-            }
-            if (n == 0 || n >= sizeof raw->name)
-                return err_at(err, errsz,
-                              "name must have 1 to %zu "
-                              "characters", sizeof raw->name - 1);
-            memcpy(raw->name, p, n);
-            raw->name[n] = '\0';
-            p = q + 1;
+            if (read_name(&p, raw, err, errsz) != 0)
+                return -1;
             continue;
         }
         f = find_field(p);
@@ -132,50 +184,14 @@ int cli_desc_parse(const char *tok, cli_desc_raw *raw, char *err,
             return err_at(err, errsz,
                           "unknown field at '%s' (fields: "
                           "mb ic id ih iw od oh ow kd kh kw sd sh sw pd ph "
-                          "pw, n\"name\")", at);
+                          "pw, n\"name\")", p);
         p += 2;
-        rc = read_num(&p, &v);
-        if (rc == -2)
-            return err_at(err, errsz,
-                          "value of '%s' is too large "
-                          "(limit 2^40)", f->name);
-        if (rc != 0)
-            return err_at(err, errsz,
-                          "'%s' needs a number at '%s'", f->name, p);
-        if (f->kind >= F_K && *p == 'd' && isdigit((unsigned char)p[1])) {
-            ++p;
-            if (read_num(&p, &den) != 0 || den == 0 || den > DEN_LIMIT)
-                return err_at(err, errsz,
-                              "bad denominator of '%s' "
-                              "(1 to %d)", f->name, DEN_LIMIT);
-        } else if (f->kind < F_K && *p == 'd' &&
-                   isdigit((unsigned char)p[1])) {
-            return err_at(err, errsz,
-                          "'%s' is a size and cannot be a "
-                          "fraction", f->name);
-        }
-        if ((f->kind == F_MB && (raw->set & BIT_MB)) ||
-            (f->kind == F_IC && (raw->set & BIT_IC)) ||
-            (f->kind >= F_I && (raw->set & BITS(f->kind, f->axis))))
-            return err_at(err, errsz, "'%s' given twice", f->name);
-        if (v == 0 && f->kind != F_P)
-            return err_at(err, errsz, "'%s' is 0; it must "
-                          "be positive", f->name);
-        switch (f->kind) {
-        case F_MB: raw->mb = v; raw->set |= BIT_MB; break;
-        case F_IC: raw->ic = v; raw->set |= BIT_IC; break;
-        case F_I: raw->in[f->axis] = v; break;
-        case F_O: raw->out[f->axis] = v; break;
-        case F_K: raw->k[f->axis].num = v; raw->k[f->axis].den = den; break;
-        case F_S: raw->s[f->axis].num = v; raw->s[f->axis].den = den; break;
-        case F_P: raw->p[f->axis].num = v; raw->p[f->axis].den = den; break;
-        }
-        if (f->kind >= F_I)
-            raw->set |= BITS(f->kind, f->axis);
+        if (read_value(&p, f, &v, &den, err, errsz) != 0 ||
+            store_field(raw, f, v, den, err, errsz) != 0)
+            return -1;
     }
     if (!(raw->set & ANY(F_I)))
-        return err_at(err, errsz,
-                      "no input size (give iw, ih or id)");
+        return err_at(err, errsz, "no input size (give iw, ih or id)");
     return 0;
 }
 
@@ -217,37 +233,29 @@ static int elems_ok(int64_t mb, int64_t ic, const int64_t *sp, int first)
     return 1;
 }
 
-int cli_desc_resolve(const cli_desc_raw *raw, const cli_opts *o,
-                     cli_desc *d, char *err, size_t errsz)
-{
-    static const char axn[] = "dhw";
-    int first, a, nsp;
-    unsigned set = raw->set;
-    int out_given;
+static const char axis_names[] = "dhw";
 
-    memset(d, 0, sizeof *d);
-    memcpy(d->name, raw->name, sizeof d->name);
-    nsp = (set & (BITS(F_I, 0) | BITS(F_O, 0) | BITS(F_K, 0) |
-                  BITS(F_S, 0) | BITS(F_P, 0)))
-              ? 3
-          : (set & (BITS(F_I, 1) | BITS(F_O, 1) | BITS(F_K, 1) |
-                    BITS(F_S, 1) | BITS(F_P, 1)))
-              ? 2
-              : 1;
-    first = CLI_SP - nsp;
-    d->nsp = nsp;
-    d->mb = o->mb > 0 ? o->mb : (set & BIT_MB) ? raw->mb : 2;
-    if (!(set & BIT_IC))
-        return err_at(err, errsz, "no channel count (give ic, e.g. ic16)");
-    d->ic = raw->ic;
-    memcpy(d->in, raw->in, sizeof d->in);
-    memcpy(d->out, raw->out, sizeof d->out);
-    memcpy(d->k, raw->k, sizeof d->k);
-    memcpy(d->s, raw->s, sizeof d->s);
-    memcpy(d->p, raw->p, sizeof d->p);
+/* The deepest axis any field names sets the rank: id makes it 3-D. */
+static int spatial_rank(unsigned set)
+{
+    if (set & (BITS(F_I, 0) | BITS(F_O, 0) | BITS(F_K, 0) | BITS(F_S, 0) |
+               BITS(F_P, 0)))
+        return 3;
+    if (set & (BITS(F_I, 1) | BITS(F_O, 1) | BITS(F_K, 1) | BITS(F_S, 1) |
+               BITS(F_P, 1)))
+        return 2;
+    return 1;
+}
+
+/* Input sizes, window, stride and padding on every used axis. */
+static int fill_axes(unsigned set, const cli_opts *o, cli_desc *d,
+                     char *err, size_t errsz)
+{
+    int a, first = CLI_SP - d->nsp;
+
     if (!fill_from_first(set, F_I, first, d->in, NULL))
         return err_at(err, errsz, "no input size among the %d-D axes",
-                      nsp);
+                      d->nsp);
     d->has_window = fill_from_first(set, F_K, first, NULL, d->k);
     d->has_stride = fill_from_first(set, F_S, first, NULL, d->s);
     d->has_pad = fill_from_first(set, F_P, first, NULL, d->p);
@@ -263,8 +271,13 @@ int cli_desc_resolve(const cli_desc_raw *raw, const cli_opts *o,
     if (!d->has_window && clrs__mode_pooling(o->alg))
         return err_at(err, errsz, "pooling (--alg=%s) needs a window (kh, "
                       "kw or kd)", clrs__mode_cli_name(o->alg));
+    return 0;
+}
 
-    /* Per-axis knob counts: one value broadcasts, else one per axis. */
+/* Per-axis knob counts: one value broadcasts, else one per axis. */
+static int check_knob_counts(const cli_opts *o, int nsp, char *err,
+                             size_t errsz)
+{
     if (o->n_scales > 1 && o->n_scales != nsp)
         return err_at(err, errsz, "--scales has %d values for %d spatial "
                       "axes", o->n_scales, nsp);
@@ -274,45 +287,51 @@ int cli_desc_resolve(const cli_desc_raw *raw, const cli_opts *o,
     if (o->n_roi > 1 && o->n_roi != nsp)
         return err_at(err, errsz, "--roi has %d values for %d spatial axes",
                       o->n_roi, nsp);
+    return 0;
+}
 
-    out_given = (set & ANY(F_O)) != 0;
-    for (a = first; a < CLI_SP; ++a) {
-        clrs_status st = CLRS_SUCCESS;
-        if (set & BITS(F_O, a))
-            continue;
-        if (d->has_window) {
-            st = clrs_pool_output_size(d->in[a], d->k[a], d->s[a], d->p[a],
-                                       d->p[a], o->ceil_mode, &d->out[a]);
-        } else if (o->n_scales > 0) {
-            double s = o->scales[o->n_scales == 1 ? 0 : a - first];
-            st = clrs_output_size_from_scale(d->in[a], s, CLRS_SIZE_FLOOR,
-                                             &d->out[a]);
-        } else if (out_given) {
-            int b;
-            for (b = first; b < CLI_SP; ++b)
-                if ((set & BITS(F_O, b)) && d->in[b] == d->in[a])
-                    break;
-            if (b == CLI_SP)
-                return err_at(err, errsz, "no o%c: give it, or --scales",
-                              axn[a]);
-            d->out[a] = d->out[b];
-        } else {
-            return err_at(err, errsz, "no output size: give o%c (or "
-                          "--scales, or a pooling window)", axn[a]);
-        }
-        if (st < 0)
-            return err_at(err, errsz, "o%c: %s", axn[a], clrs_last_error());
-        if (d->out[a] > SIZE_LIMIT)
-            return err_at(err, errsz, "o%c = %lld is too large", axn[a],
-                          (long long)d->out[a]);
+/* An output size not given: from the pooling window, else from --scales,
+ * else copied from a given output axis with the same input size. */
+static int resolve_output(unsigned set, const cli_opts *o, cli_desc *d,
+                          int a, char *err, size_t errsz)
+{
+    int first = CLI_SP - d->nsp, b;
+    clrs_status st = CLRS_SUCCESS;
+
+    if (d->has_window) {
+        st = clrs_pool_output_size(d->in[a], d->k[a], d->s[a], d->p[a],
+                                   d->p[a], o->ceil_mode, &d->out[a]);
+    } else if (o->n_scales > 0) {
+        double s = o->scales[o->n_scales == 1 ? 0 : a - first];
+        st = clrs_output_size_from_scale(d->in[a], s, CLRS_SIZE_FLOOR,
+                                         &d->out[a]);
+    } else if (set & ANY(F_O)) {
+        for (b = first; b < CLI_SP; ++b)
+            if ((set & BITS(F_O, b)) && d->in[b] == d->in[a])
+                break;
+        if (b == CLI_SP)
+            return err_at(err, errsz, "no o%c: give it, or --scales",
+                          axis_names[a]);
+        d->out[a] = d->out[b];
+    } else {
+        return err_at(err, errsz, "no output size: give o%c (or "
+                      "--scales, or a pooling window)", axis_names[a]);
     }
-    if (!elems_ok(d->mb, d->ic, d->in, first) ||
-        !elems_ok(d->mb, d->ic, d->out, first))
-        return err_at(err, errsz, "tensor has more than 2^40 elements");
+    if (st < 0)
+        return err_at(err, errsz, "o%c: %s", axis_names[a],
+                      clrs_last_error());
+    if (d->out[a] > SIZE_LIMIT)
+        return err_at(err, errsz, "o%c = %lld is too large", axis_names[a],
+                      (long long)d->out[a]);
+    return 0;
+}
 
-    /* Post padding: symmetric, or what a given output size implies
-     * (integer windows only; it never changes the computed values). */
-    for (a = first; a < CLI_SP; ++a) {
+/* Post padding: symmetric, or what a given output size implies (integer
+ * windows only; it never changes the computed values). */
+static void post_padding(unsigned set, cli_desc *d)
+{
+    int a;
+    for (a = CLI_SP - d->nsp; a < CLI_SP; ++a) {
         d->post[a] = d->p[a];
         if ((set & BITS(F_O, a)) && d->has_window && d->k[a].den == 1 &&
             d->s[a].den == 1 && d->p[a].den == 1) {
@@ -326,6 +345,38 @@ int cli_desc_resolve(const cli_desc_raw *raw, const cli_opts *o,
             }
         }
     }
+}
+
+int cli_desc_resolve(const cli_desc_raw *raw, const cli_opts *o,
+                     cli_desc *d, char *err, size_t errsz)
+{
+    unsigned set = raw->set;
+    int a, first;
+
+    memset(d, 0, sizeof *d);
+    memcpy(d->name, raw->name, sizeof d->name);
+    d->nsp = spatial_rank(set);
+    first = CLI_SP - d->nsp;
+    d->mb = o->mb > 0 ? o->mb : (set & BIT_MB) ? raw->mb : 2;
+    if (!(set & BIT_IC))
+        return err_at(err, errsz, "no channel count (give ic, e.g. ic16)");
+    d->ic = raw->ic;
+    memcpy(d->in, raw->in, sizeof d->in);
+    memcpy(d->out, raw->out, sizeof d->out);
+    memcpy(d->k, raw->k, sizeof d->k);
+    memcpy(d->s, raw->s, sizeof d->s);
+    memcpy(d->p, raw->p, sizeof d->p);
+    if (fill_axes(set, o, d, err, errsz) != 0 ||
+        check_knob_counts(o, d->nsp, err, errsz) != 0)
+        return -1;
+    for (a = first; a < CLI_SP; ++a)
+        if (!(set & BITS(F_O, a)) &&
+            resolve_output(set, o, d, a, err, errsz) != 0)
+            return -1;
+    if (!elems_ok(d->mb, d->ic, d->in, first) ||
+        !elems_ok(d->mb, d->ic, d->out, first))
+        return err_at(err, errsz, "tensor has more than 2^40 elements");
+    post_padding(set, d);
     return 0;
 }
 

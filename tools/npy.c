@@ -130,87 +130,108 @@ static void shape_str(char *buf, size_t size, int ndim, const int64_t *shape)
         snprintf(buf + used, size - used, ndim == 1 ? ",)" : ")");
 }
 
-int npy_read(const char *path, const char *descr, size_t esize, int ndim,
-             const int64_t *shape, void *data, char *err, size_t errsz)
+/* Magic, version and header length; leaves f at the header dict. */
+static int read_preamble(FILE *f, const char *path, size_t *hlen, char *err,
+                         size_t errsz)
 {
     unsigned char pre[12];
     unsigned major;
-    size_t hlen, lenbytes, count = 1;
-    char *header = NULL;
-    char fdescr[16];
-    int64_t fshape[NPY_MAX_DIMS];
-    int fndim = 0, fortran = 0, i, rc = -1;
+    size_t lenbytes;
+
+    if (fread(pre, 1, 8, f) != 8 || memcmp(pre, magic, 6) != 0)
+        return fail(err, errsz, "%s: not a NumPy .npy file (bad magic)",
+                    path);
+    major = pre[6];
+    if (major < 1 || major > 3)
+        return fail(err, errsz,
+                    "%s: .npy format version %u.%u is not supported", path,
+                    major, pre[7]);
+    lenbytes = major == 1 ? 2 : 4;
+    if (fread(pre + 8, 1, lenbytes, f) != lenbytes)
+        return fail(err, errsz, "%s: truncated .npy header", path);
+    *hlen = (size_t)pre[8] | (size_t)pre[9] << 8;
+    if (lenbytes == 4)
+        *hlen |= (size_t)pre[10] << 16 | (size_t)pre[11] << 24;
+    if (*hlen == 0 || *hlen > HEADER_MAX)
+        return fail(err, errsz, "%s: .npy header length %zu is out of range",
+                    path, *hlen);
+    return 0;
+}
+
+/* What the header dict says about the array. */
+typedef struct npy_header {
+    char descr[16];
+    int fortran, ndim;
+    int64_t shape[NPY_MAX_DIMS];
+} npy_header;
+
+static int read_header(FILE *f, const char *path, size_t hlen, npy_header *h,
+                       char *err, size_t errsz)
+{
+    char *text = malloc(hlen + 1);
+    int rc = 0;
+
+    if (!text)
+        return fail(err, errsz, "%s: out of memory reading the header",
+                    path);
+    if (fread(text, 1, hlen, f) != hlen) {
+        rc = fail(err, errsz, "%s: truncated .npy header", path);
+    } else {
+        text[hlen] = '\0';
+        if (parse_header(text, h->descr, sizeof h->descr, &h->fortran,
+                         &h->ndim, h->shape) != 0)
+            rc = fail(err, errsz, "%s: cannot parse the .npy header %.80s",
+                      path, text);
+    }
+    free(text);
+    return rc;
+}
+
+/* The file must hold exactly the array the caller expects. */
+static int check_header(const npy_header *h, const char *path,
+                        const char *descr, int ndim, const int64_t *shape,
+                        char *err, size_t errsz)
+{
+    if (h->fortran)
+        return fail(err, errsz, "%s: array is in Fortran order; save it in "
+                    "C order (numpy.ascontiguousarray)", path);
+    if (!same_descr(h->descr, descr))
+        return fail(err, errsz, "%s: dtype '%s', but this tensor needs '%s'",
+                    path, h->descr, descr);
+    if (h->ndim != ndim ||
+        memcmp(h->shape, shape, (size_t)ndim * sizeof *shape)) {
+        char a[160], b[160];
+        shape_str(a, sizeof a, h->ndim, h->shape);
+        shape_str(b, sizeof b, ndim, shape);
+        return fail(err, errsz, "%s: shape %s, but this tensor is %s "
+                    "(logical order N, C, D, H, W)", path, a, b);
+    }
+    return 0;
+}
+
+int npy_read(const char *path, const char *descr, size_t esize, int ndim,
+             const int64_t *shape, void *data, char *err, size_t errsz)
+{
+    npy_header h;
+    size_t hlen = 0, count = 1;
+    int i, rc;
     FILE *f = fopen(path, "rb");
 
     if (!f)
         return fail(err, errsz, "%s: %s", path, strerror(errno));
-    if (fread(pre, 1, 8, f) != 8 || memcmp(pre, magic, 6) != 0) {
-        fail(err, errsz, "%s: not a NumPy .npy file (bad magic)", path);
-        goto out;
+    memset(&h, 0, sizeof h);
+    rc = read_preamble(f, path, &hlen, err, errsz);
+    if (rc == 0)
+        rc = read_header(f, path, hlen, &h, err, errsz);
+    if (rc == 0)
+        rc = check_header(&h, path, descr, ndim, shape, err, errsz);
+    if (rc == 0) {
+        for (i = 0; i < ndim; ++i)
+            count *= (size_t)shape[i];
+        if (fread(data, esize, count, f) != count)
+            rc = fail(err, errsz, "%s: file holds fewer than the %zu "
+                      "elements its header promises", path, count);
     }
-    major = pre[6];
-    if (major < 1 || major > 3) {
-        fail(err, errsz, "%s: .npy format version %u.%u is not supported",
-             path, major, pre[7]);
-        goto out;
-    }
-    lenbytes = major == 1 ? 2 : 4;
-    if (fread(pre + 8, 1, lenbytes, f) != lenbytes) {
-        fail(err, errsz, "%s: truncated .npy header", path);
-        goto out;
-    }
-    hlen = (size_t)pre[8] | (size_t)pre[9] << 8;
-    if (lenbytes == 4)
-        hlen |= (size_t)pre[10] << 16 | (size_t)pre[11] << 24;
-    if (hlen == 0 || hlen > HEADER_MAX) {
-        fail(err, errsz, "%s: .npy header length %zu is out of range", path,
-             hlen);
-        goto out;
-    }
-    header = malloc(hlen + 1);
-    if (!header) {
-        fail(err, errsz, "%s: out of memory reading the header", path);
-        goto out;
-    }
-    if (fread(header, 1, hlen, f) != hlen) {
-        fail(err, errsz, "%s: truncated .npy header", path);
-        goto out;
-    }
-    header[hlen] = '\0';
-    if (parse_header(header, fdescr, sizeof fdescr, &fortran, &fndim,
-                     fshape) != 0) {
-        fail(err, errsz, "%s: cannot parse the .npy header %.80s", path,
-             header);
-        goto out;
-    }
-    if (fortran) {
-        fail(err, errsz, "%s: array is in Fortran order; save it in C order "
-             "(numpy.ascontiguousarray)", path);
-        goto out;
-    }
-    if (!same_descr(fdescr, descr)) {
-        fail(err, errsz, "%s: dtype '%s', but this tensor needs '%s'", path,
-             fdescr, descr);
-        goto out;
-    }
-    if (fndim != ndim || memcmp(fshape, shape, (size_t)ndim * sizeof *shape)) {
-        char a[160], b[160];
-        shape_str(a, sizeof a, fndim, fshape);
-        shape_str(b, sizeof b, ndim, shape);
-        fail(err, errsz, "%s: shape %s, but this tensor is %s (logical "
-             "order N, C, D, H, W)", path, a, b);
-        goto out;
-    }
-    for (i = 0; i < ndim; ++i)
-        count *= (size_t)shape[i];
-    if (fread(data, esize, count, f) != count) {
-        fail(err, errsz, "%s: file holds fewer than the %zu elements its "
-             "header promises", path, count);
-        goto out;
-    }
-    rc = 0;
-out:
-    free(header);
     fclose(f);
     return rc;
 }

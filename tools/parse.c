@@ -650,20 +650,17 @@ static int expand(state *s, const char *tok, const cli_desc_raw *raw)
 /* ---- one token ---- */
 
 static int do_token(state *s, const char *tok);
+static int read_batch(state *s, const char *path, const char *tok);
 
-static int read_batch(state *s, const char *path, const char *tok)
+/* A whole batch file, NUL-terminated, in *out (the caller frees it). */
+static int load_batch(const state *s, const char *path, const char *tok,
+                      char **out)
 {
     FILE *f;
-    char *buf = NULL, *p;
+    char *buf;
     size_t len;
     long size;
-    int line = 1, rc = 0;
-    char where[600];
-    const char *saved_where = s->where;
 
-    if (s->depth >= MAX_BATCH_DEPTH)
-        return usage_error(s, tok, "batch files nest more than 16 deep (a "
-                           "cycle?)");
     f = fopen(path, "rb");
     if (!f) {
         char msg[ERRSZ];
@@ -689,11 +686,48 @@ static int read_batch(state *s, const char *path, const char *tok)
         free(buf);
         return usage_error(s, tok, "batch file contains a NUL byte");
     }
+    *out = buf;
+    return 0;
+}
+
+/* One token of the batch file at path. Nested batches are looked up
+ * beside the including file first, so a suite runs from any directory. */
+static int batch_token(state *s, const char *path, const char *tok)
+{
+    const char *dir_end = strrchr(path, '/'), *pr;
+    char rel[1200];
+    FILE *t;
+
+    if (strncmp(tok, "--batch=", 8) != 0 || tok[8] == '/' || !dir_end)
+        return do_token(s, tok);
+    snprintf(rel, sizeof rel, "%.*s/%s", (int)(dir_end - path), path,
+             tok + 8);
+    t = fopen(rel, "rb");
+    if (!t)
+        return do_token(s, tok);
+    fclose(t);
+    pr = pool_dup(rel, strlen(rel));
+    return pr ? read_batch(s, pr, tok) : usage_error(s, tok, "out of memory");
+}
+
+static int read_batch(state *s, const char *path, const char *tok)
+{
+    char *buf = NULL, *p;
+    int line = 1, rc;
+    char where[600];
+    const char *saved_where = s->where;
+
+    if (s->depth >= MAX_BATCH_DEPTH)
+        return usage_error(s, tok, "batch files nest more than 16 deep (a "
+                           "cycle?)");
+    rc = load_batch(s, path, tok, &buf);
+    if (rc != 0)
+        return rc;
 
     ++s->depth;
     p = buf;
     while (*p && rc == 0) {
-        char *start;
+        char *start, save;
         if (*p == '\n') {
             ++line;
             ++p;
@@ -711,35 +745,12 @@ static int read_batch(state *s, const char *path, const char *tok)
         start = p;
         while (*p && !isspace((unsigned char)*p))
             ++p;
-        {
-            char save = *p;
-            const char *dir_end = strrchr(path, '/');
-            *p = '\0';
-            snprintf(where, sizeof where, "%s:%d", path, line);
-            s->where = where;
-            /* Nested batches are looked up beside the including file
-             * first, so a suite runs from any directory. */
-            if (strncmp(start, "--batch=", 8) == 0 && start[8] != '/' &&
-                dir_end) {
-                char rel[1200];
-                FILE *t;
-                snprintf(rel, sizeof rel, "%.*s/%s", (int)(dir_end - path),
-                         path, start + 8);
-                t = fopen(rel, "rb");
-                if (t) {
-                    const char *pr;
-                    fclose(t);
-                    pr = pool_dup(rel, strlen(rel));
-                    rc = pr ? read_batch(s, pr, start)
-                            : usage_error(s, start, "out of memory");
-                } else {
-                    rc = do_token(s, start);
-                }
-            } else {
-                rc = do_token(s, start);
-            }
-            *p = save;
-        }
+        save = *p;
+        *p = '\0';
+        snprintf(where, sizeof where, "%s:%d", path, line);
+        s->where = where;
+        rc = batch_token(s, path, start);
+        *p = save;
     }
     --s->depth;
     s->where = saved_where;
@@ -824,9 +835,91 @@ static int do_global(state *s, const char *tok, const char *name,
     return 0;
 }
 
+static int do_descriptor(state *s, const char *tok)
+{
+    char err[ERRSZ];
+    cli_desc_raw raw;
+
+    if (tok[0] == '-')
+        return usage_error(s, tok, "unknown option (knobs are "
+                           "--name=value)");
+    if (!cli_desc_is_candidate(tok))
+        return usage_error(s, tok, "neither a knob (--name=value) nor a "
+                           "problem descriptor (mb2ic16ih10oh20...)");
+    if (cli_desc_parse(tok, &raw, err, sizeof err) != 0)
+        return usage_error(s, tok, err);
+    return expand(s, tok, &raw);
+}
+
+/* Flags without a value, each setting one int of cli_run (--reset aside). */
+static const struct flag {
+    const char *name;
+    size_t off;
+    int value;
+} flags[] = {
+    {"roofline", offsetof(cli_run, roofline), 1},
+    {"list-devices", offsetof(cli_run, list_devices), 1},
+    {"cache-bench", offsetof(cli_run, cache_bench), 1},
+    {"cache-bench-child", offsetof(cli_run, cache_bench), 2}, /* internal */
+    {"version", offsetof(cli_run, version), 1},
+    {"help", offsetof(cli_run, help), 1},
+};
+
+/* --name without '=': a flag, or a knob whose value is missing. */
+static int do_flag(state *s, const char *tok, const char *name)
+{
+    char err[ERRSZ];
+    size_t f;
+    int i;
+
+    if (strcmp(name, "reset") == 0) {
+        state_reset(s, 1);
+        return 0;
+    }
+    for (f = 0; f < sizeof flags / sizeof flags[0]; ++f)
+        if (strcmp(name, flags[f].name) == 0) {
+            memcpy((unsigned char *)s->run + flags[f].off, &flags[f].value,
+                   sizeof flags[f].value);
+            return 0;
+        }
+    snprintf(err, sizeof err, "needs a value: --%s=...", name);
+    for (i = 0; i < NKNOBS; ++i)
+        if (strcmp(name, knobs[i].name) == 0)
+            return usage_error(s, tok, err);
+    for (i = 0; global_names[i]; ++i)
+        if (strcmp(name, global_names[i]) == 0)
+            return usage_error(s, tok, err);
+    return usage_error(s, tok, "unknown option");
+}
+
+/* A problem knob's comma list: every item is checked now, so a typo
+ * stops the run before anything runs; expansion happens per descriptor. */
+static int do_knob(state *s, const char *tok, int k, const char *v)
+{
+    const char *parts[MAX_LIST];
+    char err[ERRSZ];
+    cli_opts scratch;
+    int n, j;
+
+    if (!*v)
+        return usage_error(s, tok, "empty value");
+    n = split(v, parts, MAX_LIST);
+    if (n < 0)
+        return usage_error(s, tok, "more than 64 comma-separated values");
+    opts_defaults(&scratch);
+    for (j = 0; j < n; ++j) {
+        if (!*parts[j])
+            return usage_error(s, tok, "empty item in the comma list");
+        if (knob_apply(&knobs[k], parts[j], &scratch, err) != 0)
+            return usage_error(s, tok, err);
+    }
+    s->val[k] = pool_dup(v, strlen(v));
+    return s->val[k] ? 0 : usage_error(s, tok, "out of memory");
+}
+
 static int do_token(state *s, const char *tok)
 {
-    char err[ERRSZ], name[64];
+    char name[64];
     const char *eq, *v;
     size_t nlen;
     int i, rc;
@@ -835,18 +928,8 @@ static int do_token(state *s, const char *tok)
         s->run->verbose = 1;
         return 0;
     }
-    if (strncmp(tok, "--", 2) != 0) {
-        cli_desc_raw raw;
-        if (tok[0] == '-')
-            return usage_error(s, tok, "unknown option (knobs are "
-                               "--name=value)");
-        if (!cli_desc_is_candidate(tok))
-            return usage_error(s, tok, "neither a knob (--name=value) nor a "
-                               "problem descriptor (mb2ic16ih10oh20...)");
-        if (cli_desc_parse(tok, &raw, err, sizeof err) != 0)
-            return usage_error(s, tok, err);
-        return expand(s, tok, &raw);
-    }
+    if (strncmp(tok, "--", 2) != 0)
+        return do_descriptor(s, tok);
     eq = strchr(tok, '=');
     nlen = eq ? (size_t)(eq - tok - 2) : strlen(tok + 2);
     if (nlen == 0 || nlen >= sizeof name)
@@ -855,74 +938,16 @@ static int do_token(state *s, const char *tok)
     name[nlen] = '\0';
     v = eq ? eq + 1 : NULL;
 
-    /* Flags. */
-    if (!v) {
-        static const char *const needs_value = "needs a value: --%s=...";
-        if (strcmp(name, "reset") == 0) {
-            state_reset(s, 1);
-            return 0;
-        }
-        if (strcmp(name, "roofline") == 0) {
-            s->run->roofline = 1;
-            return 0;
-        }
-        if (strcmp(name, "list-devices") == 0) {
-            s->run->list_devices = 1;
-            return 0;
-        }
-        if (strcmp(name, "cache-bench") == 0) {
-            s->run->cache_bench = 1;
-            return 0;
-        }
-        if (strcmp(name, "cache-bench-child") == 0) { /* internal */
-            s->run->cache_bench = 2;
-            return 0;
-        }
-        if (strcmp(name, "version") == 0) {
-            s->run->version = 1;
-            return 0;
-        }
-        if (strcmp(name, "help") == 0) {
-            s->run->help = 1;
-            return 0;
-        }
-        snprintf(err, sizeof err, needs_value, name);
-        for (i = 0; i < NKNOBS; ++i)
-            if (strcmp(name, knobs[i].name) == 0)
-                return usage_error(s, tok, err);
-        for (i = 0; global_names[i]; ++i)
-            if (strcmp(name, global_names[i]) == 0)
-                return usage_error(s, tok, err);
-        return usage_error(s, tok, "unknown option");
-    }
-
+    if (!v)
+        return do_flag(s, tok, name);
     if (strcmp(name, "batch") == 0) {
         if (!*v)
             return usage_error(s, tok, "needs a file name");
         return read_batch(s, v, tok);
     }
-    for (i = 0; i < NKNOBS; ++i) {
-        const char *parts[MAX_LIST];
-        int n, j;
-        cli_opts scratch;
-        if (strcmp(name, knobs[i].name) != 0)
-            continue;
-        if (!*v)
-            return usage_error(s, tok, "empty value");
-        n = split(v, parts, MAX_LIST);
-        if (n < 0)
-            return usage_error(s, tok, "more than 64 comma-separated "
-                               "values");
-        opts_defaults(&scratch);
-        for (j = 0; j < n; ++j) {
-            if (!*parts[j])
-                return usage_error(s, tok, "empty item in the comma list");
-            if (knob_apply(&knobs[i], parts[j], &scratch, err) != 0)
-                return usage_error(s, tok, err);
-        }
-        s->val[i] = pool_dup(v, strlen(v));
-        return s->val[i] ? 0 : usage_error(s, tok, "out of memory");
-    }
+    for (i = 0; i < NKNOBS; ++i)
+        if (strcmp(name, knobs[i].name) == 0)
+            return do_knob(s, tok, i, v);
     rc = do_global(s, tok, name, v);
     if (rc == -1)
         return usage_error(s, tok, "unknown option");

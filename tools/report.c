@@ -128,116 +128,140 @@ static void str_csv(const char *s, int last)
 
 static const char *dtn(clrs_dtype dt) { return cli_dtype_of(dt)->name; }
 
+static void print_json(const cli_prb *p, const cli_result *r)
+{
+    printf("{\"index\":%d,\"name\":", p->index);
+    str_json(p->d.name);
+    printf(",\"prb\":");
+    str_json(p->shape);
+    printf(",\"repro\":");
+    str_json(p->repro);
+    printf(",\"dir\":\"%s\",\"alg\":\"%s\",\"sdt\":\"%s\",\"ddt\":"
+           "\"%s\",\"tag\":\"%s\",\"status\":\"%s\",",
+           cli_dir_name(p->o.dir), cli_alg_name(p->o.alg), dtn(p->o.sdt),
+           dtn(p->o.ddt), p->o.tag->name, cli_status_name(r->status));
+    printf("\"max_abs_diff\":");
+    num_json(r->checked ? r->max_abs : NAN, "%.9g");
+    printf(",\"max_rel_diff\":");
+    num_json(r->checked ? r->max_rel : NAN, "%.9g");
+    printf(",\"min_ms\":");
+    num_json(r->min_ms, "%.6f");
+    printf(",\"avg_ms\":");
+    num_json(r->avg_ms, "%.6f");
+    printf(",\"bytes\":%.0f,\"gbps\":", r->bytes);
+    num_json(r->gbps, "%.3f");
+    printf(",\"roofline_pct\":");
+    num_json(r->roof_pct, "%.1f");
+    printf(",\"build_ms\":");
+    num_json(r->build_ms, "%.3f");
+    printf(",\"cache\":\"%s\",\"vector\":\"%s\",\"lanes\":%d,"
+           "\"kernels\":%d,\"detail\":",
+           r->cache, r->vector ? r->vector : "-", r->lanes, r->kernels);
+    str_json(r->detail);
+    printf("}\n");
+}
+
+static void print_csv(const cli_prb *p, const cli_result *r)
+{
+    printf("%d,", p->index);
+    str_csv(p->d.name, 0);
+    str_csv(p->shape, 0);
+    printf("%s,%s,%s,%s,%s,%s,", cli_dir_name(p->o.dir),
+           cli_alg_name(p->o.alg), dtn(p->o.sdt), dtn(p->o.ddt),
+           p->o.tag->name, cli_status_name(r->status));
+    num_csv(r->checked ? r->max_abs : NAN, "%.9g");
+    num_csv(r->checked ? r->max_rel : NAN, "%.9g");
+    num_csv(r->min_ms, "%.6f");
+    num_csv(r->avg_ms, "%.6f");
+    printf("%.0f,", r->bytes);
+    num_csv(r->gbps, "%.3f");
+    num_csv(r->roof_pct, "%.1f");
+    num_csv(r->build_ms, "%.3f");
+    printf("%s,", r->cache);
+    str_csv(p->repro, 0);
+    str_csv(r->detail, 1);
+    putchar('\n');
+}
+
+/* benchdnn's "perf,..." line under a def status line. */
+static void print_def_perf(const cli_prb *p, const cli_result *r)
+{
+    char roof[32], build[32];
+    if (isfinite(r->roof_pct))
+        snprintf(roof, sizeof roof, "%.1f%%", r->roof_pct);
+    else
+        snprintf(roof, sizeof roof, "-");
+    if (isfinite(r->build_ms))
+        snprintf(build, sizeof build, "%.1f", r->build_ms);
+    else
+        snprintf(build, sizeof build, "-");
+    printf("perf,%s,%s,%s,min_ms:%.4f,avg_ms:%.4f,GB/s:%.2f,"
+           "roofline:%s,build_ms:%s,cache:%s,vector:%s/%d,"
+           "kernels:%d\n",
+           p->g.engine == ENGINE_REF ? "ref" : "device",
+           p->d.name[0] ? p->d.name : "-", p->repro, r->min_ms, r->avg_ms,
+           r->gbps, roof, build, r->cache, r->vector ? r->vector : "-",
+           r->lanes, r->kernels);
+}
+
+static void print_def(const cli_report *rep, const cli_prb *p,
+                      const cli_result *r)
+{
+    printf("%d:%s", p->index, cli_status_name(r->status));
+    if (r->status == ST_FAILED && r->checked)
+        printf(" (%s; max_diff:%.6g max_rdiff:%.6g)", r->detail, r->max_abs,
+               r->max_rel);
+    else if (r->detail[0])
+        printf(" (%s)", r->detail);
+    else if (rep->verbose && r->checked)
+        printf(" (%lld points; max_diff:%.6g max_rdiff:%.6g)",
+               (long long)r->checked, r->max_abs, r->max_rel);
+    printf(" __REPRO: %s\n", p->repro);
+    if ((p->g.mode & MODE_P) && isfinite(r->min_ms))
+        print_def_perf(p, r);
+}
+
+/* Keeps a P-mode problem's numbers for the final table. */
+static void keep_row(cli_report *rep, const cli_prb *p, const cli_result *r)
+{
+    row *w;
+    if (!rep->rows || rep->nrows >= rep->total || !(p->g.mode & MODE_P))
+        return;
+    w = &rep->rows[rep->nrows++];
+    w->index = p->index;
+    w->status = r->status;
+    snprintf(w->alg, sizeof w->alg, "%s", cli_alg_name(p->o.alg));
+    snprintf(w->dir, sizeof w->dir, "%s", cli_dir_name(p->o.dir));
+    snprintf(w->dt, sizeof w->dt, "%s/%s", dtn(p->o.sdt), dtn(p->o.ddt));
+    snprintf(w->tag, sizeof w->tag, "%s", p->o.tag->name);
+    /* A named problem is shown by its name: shapes are long. */
+    snprintf(w->prb, sizeof w->prb, "%.*s", (int)sizeof w->prb - 1,
+             p->d.name[0] ? p->d.name : p->shape);
+    w->min_ms = r->min_ms;
+    w->avg_ms = r->avg_ms;
+    w->gbps = r->gbps;
+    w->roof = r->roof_pct;
+}
+
 void cli_report_problem(cli_report *rep, const cli_prb *p,
                         const cli_result *r)
 {
-    int perf = (p->g.mode & MODE_P) && isfinite(r->min_ms);
-
     clear_progress(rep);
     ++rep->done;
     ++rep->counts[r->status];
 
-    if (rep->tpl == TPL_JSON) {
-        printf("{\"index\":%d,\"name\":", p->index);
-        str_json(p->d.name);
-        printf(",\"prb\":");
-        str_json(p->shape);
-        printf(",\"repro\":");
-        str_json(p->repro);
-        printf(",\"dir\":\"%s\",\"alg\":\"%s\",\"sdt\":\"%s\",\"ddt\":"
-               "\"%s\",\"tag\":\"%s\",\"status\":\"%s\",",
-               cli_dir_name(p->o.dir), cli_alg_name(p->o.alg), dtn(p->o.sdt),
-               dtn(p->o.ddt), p->o.tag->name, cli_status_name(r->status));
-        printf("\"max_abs_diff\":");
-        num_json(r->checked ? r->max_abs : NAN, "%.9g");
-        printf(",\"max_rel_diff\":");
-        num_json(r->checked ? r->max_rel : NAN, "%.9g");
-        printf(",\"min_ms\":");
-        num_json(r->min_ms, "%.6f");
-        printf(",\"avg_ms\":");
-        num_json(r->avg_ms, "%.6f");
-        printf(",\"bytes\":%.0f,\"gbps\":", r->bytes);
-        num_json(r->gbps, "%.3f");
-        printf(",\"roofline_pct\":");
-        num_json(r->roof_pct, "%.1f");
-        printf(",\"build_ms\":");
-        num_json(r->build_ms, "%.3f");
-        printf(",\"cache\":\"%s\",\"vector\":\"%s\",\"lanes\":%d,"
-               "\"kernels\":%d,\"detail\":",
-               r->cache, r->vector ? r->vector : "-", r->lanes, r->kernels);
-        str_json(r->detail);
-        printf("}\n");
-    } else if (rep->tpl == TPL_CSV) {
-        printf("%d,", p->index);
-        str_csv(p->d.name, 0);
-        str_csv(p->shape, 0);
-        printf("%s,%s,%s,%s,%s,%s,", cli_dir_name(p->o.dir),
-               cli_alg_name(p->o.alg), dtn(p->o.sdt), dtn(p->o.ddt),
-               p->o.tag->name, cli_status_name(r->status));
-        num_csv(r->checked ? r->max_abs : NAN, "%.9g");
-        num_csv(r->checked ? r->max_rel : NAN, "%.9g");
-        num_csv(r->min_ms, "%.6f");
-        num_csv(r->avg_ms, "%.6f");
-        printf("%.0f,", r->bytes);
-        num_csv(r->gbps, "%.3f");
-        num_csv(r->roof_pct, "%.1f");
-        num_csv(r->build_ms, "%.3f");
-        printf("%s,", r->cache);
-        str_csv(p->repro, 0);
-        str_csv(r->detail, 1);
-        putchar('\n');
-    } else {
-        printf("%d:%s", p->index, cli_status_name(r->status));
-        if (r->status == ST_FAILED && r->checked)
-            printf(" (%s; max_diff:%.6g max_rdiff:%.6g)", r->detail,
-                   r->max_abs, r->max_rel);
-        else if (r->detail[0])
-            printf(" (%s)", r->detail);
-        else if (rep->verbose && r->checked)
-            printf(" (%lld points; max_diff:%.6g max_rdiff:%.6g)",
-                   (long long)r->checked, r->max_abs, r->max_rel);
-        printf(" __REPRO: %s\n", p->repro);
-        if (perf) {
-            char roof[32], build[32];
-            if (isfinite(r->roof_pct))
-                snprintf(roof, sizeof roof, "%.1f%%", r->roof_pct);
-            else
-                snprintf(roof, sizeof roof, "-");
-            if (isfinite(r->build_ms))
-                snprintf(build, sizeof build, "%.1f", r->build_ms);
-            else
-                snprintf(build, sizeof build, "-");
-            printf("perf,%s,%s,%s,min_ms:%.4f,avg_ms:%.4f,GB/s:%.2f,"
-                   "roofline:%s,build_ms:%s,cache:%s,vector:%s/%d,"
-                   "kernels:%d\n",
-                   p->g.engine == ENGINE_REF ? "ref" : "device",
-                   p->d.name[0] ? p->d.name : "-", p->repro, r->min_ms,
-                   r->avg_ms, r->gbps, roof, build, r->cache,
-                   r->vector ? r->vector : "-", r->lanes, r->kernels);
-        }
-    }
+    if (rep->tpl == TPL_JSON)
+        print_json(p, r);
+    else if (rep->tpl == TPL_CSV)
+        print_csv(p, r);
+    else
+        print_def(rep, p, r);
     /* Worst points: on stdout beside a def line, on stderr otherwise so
      * CSV and JSON stay machine-readable. */
     if (r->worst[0])
         fputs(r->worst, rep->tpl == TPL_DEF ? stdout : stderr);
     fflush(stdout);
-
-    if (rep->rows && rep->nrows < rep->total && (p->g.mode & MODE_P)) {
-        row *w = &rep->rows[rep->nrows++];
-        w->index = p->index;
-        w->status = r->status;
-        snprintf(w->alg, sizeof w->alg, "%s", cli_alg_name(p->o.alg));
-        snprintf(w->dir, sizeof w->dir, "%s", cli_dir_name(p->o.dir));
-        snprintf(w->dt, sizeof w->dt, "%s/%s", dtn(p->o.sdt), dtn(p->o.ddt));
-        snprintf(w->tag, sizeof w->tag, "%s", p->o.tag->name);
-        /* A named problem is shown by its name: shapes are long. */
-        snprintf(w->prb, sizeof w->prb, "%.*s", (int)sizeof w->prb - 1,
-                 p->d.name[0] ? p->d.name : p->shape);
-        w->min_ms = r->min_ms;
-        w->avg_ms = r->avg_ms;
-        w->gbps = r->gbps;
-        w->roof = r->roof_pct;
-    }
+    keep_row(rep, p, r);
 }
 
 static void print_table(const cli_report *rep)

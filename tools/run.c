@@ -120,15 +120,13 @@ static int per_axis(int n, int a)
     return n == 1 ? 0 : a;
 }
 
-static int build_op(job *j)
+/* Window, stride and padding sizes, as the descriptor gives them. */
+static int set_geometry(job *j)
 {
-    const cli_opts *o = &j->p->o;
     const cli_desc *d = &j->p->d;
     int nsp = d->nsp, first = CLI_SP - nsp, a;
     clrs_fraction pre[CLI_SP], post[CLI_SP];
 
-    TRY_SET(clrs_resample_desc_create(&j->op, cli_alg_mode(o->alg)),
-            "resample_desc_create");
     if (d->has_window)
         TRY_SET(clrs_resample_desc_set_window_fraction(j->op, nsp,
                                                        d->k + first),
@@ -146,6 +144,15 @@ static int build_op(job *j)
                                                               pre, post),
                 "set_padding_sizes");
     }
+    return 0;
+}
+
+/* How source values are picked and weighted. Knobs at their defaults are
+ * not set, so the library's own defaults are what runs. */
+static int set_sampling(job *j)
+{
+    const cli_opts *o = &j->p->o;
+
     if (o->pad_mode != CLRS_PAD_DEFAULT)
         TRY_SET(clrs_resample_desc_set_padding(j->op,
                                                (clrs_padding)o->pad_mode,
@@ -166,6 +173,14 @@ static int build_op(job *j)
                 "set_exclude_outside");
     if (o->antialias)
         TRY_SET(clrs_resample_desc_set_antialias(j->op, 1), "set_antialias");
+    return 0;
+}
+
+static int set_scales_roi(job *j)
+{
+    const cli_opts *o = &j->p->o;
+    int nsp = j->p->d.nsp, a;
+
     if (o->n_scales) {
         double s[CLI_SP];
         for (a = 0; a < nsp; ++a)
@@ -180,6 +195,14 @@ static int build_op(job *j)
         }
         TRY_SET(clrs_resample_desc_set_roi(j->op, nsp, s, e), "set_roi");
     }
+    return 0;
+}
+
+/* Extrapolation value, index format, NaN policy and inference. */
+static int set_policies(job *j)
+{
+    const cli_opts *o = &j->p->o;
+
     if (o->extrapolation != 0)
         TRY_SET(clrs_resample_desc_set_extrapolation_value(j->op,
                                                            o->extrapolation),
@@ -194,17 +217,37 @@ static int build_op(job *j)
                 "set_nan_policy");
     if (o->dir == DIR_FWD_I)
         TRY_SET(clrs_resample_desc_set_inference(j->op, 1), "set_inference");
-    /* Offsets last: they select their own coordinate mode. */
-    if (o->n_offsets) {
-        float in[CLI_SP], out[CLI_SP];
-        for (a = 0; a < nsp; ++a) {
-            in[a] = o->in_off[per_axis(o->n_offsets, a)];
-            out[a] = o->out_off[per_axis(o->n_offsets, a)];
-        }
-        TRY_SET(clrs_resample_desc_set_pixel_offsets(j->op, nsp, in, out),
-                "set_pixel_offsets");
-    }
     return 0;
+}
+
+static int set_offsets(job *j)
+{
+    const cli_opts *o = &j->p->o;
+    int nsp = j->p->d.nsp, a;
+    float in[CLI_SP], out[CLI_SP];
+
+    if (!o->n_offsets)
+        return 0;
+    for (a = 0; a < nsp; ++a) {
+        in[a] = o->in_off[per_axis(o->n_offsets, a)];
+        out[a] = o->out_off[per_axis(o->n_offsets, a)];
+    }
+    TRY_SET(clrs_resample_desc_set_pixel_offsets(j->op, nsp, in, out),
+            "set_pixel_offsets");
+    return 0;
+}
+
+/* The library calls go in a fixed order, so the first refused knob is the
+ * one a problem reports. */
+static int build_op(job *j)
+{
+    TRY_SET(clrs_resample_desc_create(&j->op, cli_alg_mode(j->p->o.alg)),
+            "resample_desc_create");
+    if (set_geometry(j) != 0 || set_sampling(j) != 0 ||
+        set_scales_roi(j) != 0 || set_policies(j) != 0)
+        return -1;
+    /* Offsets last: they select their own coordinate mode. */
+    return set_offsets(j);
 }
 
 static int make_tensor(job *j, int role, clrs_dtype dt, const int64_t *dims,
