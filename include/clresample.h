@@ -515,6 +515,12 @@ typedef enum clrs_vector_path {
                                from contiguous loads */
 } clrs_vector_path;
 
+/* Where a plan's launch parameters came from. */
+typedef enum clrs_launch_source {
+    CLRS_LAUNCH_DEFAULT = 0, /* the device's defaults, from its queries */
+    CLRS_LAUNCH_FORCED = 1   /* CLRS_LAUNCH in the environment */
+} clrs_launch_source;
+
 typedef struct clrs_plan_info {
     clrs_cache_source cache; /* the costliest source of the plan's programs */
     double create_ms;        /* wall time of the plan's creation */
@@ -529,6 +535,9 @@ typedef struct clrs_plan_info {
                                 tensor (the argmax, then the scatter; the
                                 fields above describe the scatter) */
     size_t scratch_bytes;    /* device memory the plan holds for them */
+    size_t local_size[3];    /* the work-group shape of the (last) kernel;
+                                all 0: the driver chooses */
+    clrs_launch_source launch_source;
 } clrs_plan_info;
 
 /* "none", "axis", "block", "span"; NULL for an unknown value. */
@@ -538,6 +547,8 @@ CLRS_API clrs_status clrs_plan_get_info(const clrs_plan *plan,
                                         clrs_plan_info *info);
 /* "memory", "disk", "built", "off"; NULL for an unknown value. */
 CLRS_API const char *clrs_cache_source_name(clrs_cache_source source);
+/* "default", "forced"; NULL for an unknown value. */
+CLRS_API const char *clrs_launch_source_name(clrs_launch_source source);
 
 /* Buffers by role; unused roles are NULL. */
 typedef struct clrs_args {

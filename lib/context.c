@@ -387,6 +387,45 @@ static clrs_status select_device(const char *sel, cl_platform_id *plat_out,
 
 /* ---- creation -------------------------------------------------------- */
 
+/* What launch defaults are made of (launch.c). A device that reports no
+ * double vector width (no fp64) gets the float one. */
+static cl_int query_facts(cl_device_id dev, clrs_launch_facts *f)
+{
+    size_t items[16] = {0};
+    cl_uint dims = 0, i;
+    cl_int err;
+
+    memset(f, 0, sizeof *f);
+    err = clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof f->type, &f->type,
+                          NULL);
+    if (err == CL_SUCCESS)
+        err = clGetDeviceInfo(dev, CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT,
+                              sizeof f->pref_float, &f->pref_float, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetDeviceInfo(dev, CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE,
+                              sizeof f->pref_double, &f->pref_double, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE,
+                              sizeof f->max_group, &f->max_group, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS,
+                              sizeof dims, &dims, NULL);
+    if (err == CL_SUCCESS && dims > 16)
+        dims = 16;
+    if (err == CL_SUCCESS)
+        err = clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_ITEM_SIZES,
+                              dims * sizeof items[0], items, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetDeviceInfo(dev, CL_DEVICE_MEM_BASE_ADDR_ALIGN,
+                              sizeof f->base_align_bits, &f->base_align_bits,
+                              NULL);
+    for (i = 0; i < 3; ++i)
+        f->max_items[i] = i < dims ? items[i] : 1;
+    if (f->pref_double == 0)
+        f->pref_double = f->pref_float;
+    return err;
+}
+
 /* The part shared by both constructors: device limits and the lock. */
 static clrs_status ctx_alloc(clrs_context **out, cl_platform_id plat,
                              cl_device_id dev)
@@ -406,6 +445,8 @@ static clrs_status ctx_alloc(clrs_context **out, cl_platform_id plat,
         err = clGetDeviceInfo(dev, CL_DEVICE_ADDRESS_BITS,
                               sizeof ctx->address_bits, &ctx->address_bits,
                               NULL);
+    if (err == CL_SUCCESS)
+        err = query_facts(dev, &ctx->facts);
     if (err != CL_SUCCESS) {
         free(ctx);
         return clrs__cl_error(err, "clGetDeviceInfo");

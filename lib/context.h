@@ -28,6 +28,16 @@ struct clrs_prog_entry {
     struct clrs_prog_entry *next;
 };
 
+/* The device facts launch defaults are made of, queried once per
+ * context (launch.c reads them). */
+typedef struct clrs_launch_facts {
+    cl_device_type type;
+    cl_uint pref_float, pref_double; /* CL_DEVICE_PREFERRED_VECTOR_WIDTH_* */
+    size_t max_group;                /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
+    size_t max_items[3];             /* CL_DEVICE_MAX_WORK_ITEM_SIZES */
+    cl_uint base_align_bits;         /* CL_DEVICE_MEM_BASE_ADDR_ALIGN */
+} clrs_launch_facts;
+
 struct clrs_context {
     cl_platform_id platform;
     cl_device_id device;
@@ -40,6 +50,7 @@ struct clrs_context {
     clrs_device_info info;
     cl_ulong max_alloc; /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
     cl_uint address_bits;
+    clrs_launch_facts facts;
 
     pthread_mutex_t lock; /* guards errs, err_clock, stats, programs, disk */
     clrs_ctx_err errs[CLRS_CTX_ERR_SLOTS];

@@ -192,11 +192,12 @@ static int lower_axes(const clrs_problem *p, const direction *d, kaxis *k)
 /* ---- vector path ---------------------------------------------------------- */
 
 /* Lanes per work-item along kernel axis 0: a contiguous identity axis of
- * every tensor touched gets vloadN/vstoreN, at most one 64-byte line per
- * vector, preferring a width that divides the axis (no scalar tail). */
-static int vec_width(int64_t n, int acc_f64)
+ * every tensor touched gets vloadN/vstoreN, at most vmax lanes (the
+ * launch request's), preferring a width that divides the axis (no scalar
+ * tail). */
+static int vec_width(int64_t n, int vmax)
 {
-    int vmax = acc_f64 ? 8 : 16, v, best = 1;
+    int v, best = 1;
 
     for (v = vmax; v >= 2; v /= 2)
         if (v <= n && n % v == 0) {
@@ -245,13 +246,14 @@ static int operands_vector_ok(const clrs_problem *p, const kaxis *k0)
  * tensor's padding lanes are not ours to write. Axis: a contiguous
  * identity axis of every tensor. */
 static int choose_vec(const clrs_problem *p, const direction *d,
-                      const kaxis *k, int m, int acc_f64)
+                      const kaxis *k, int m, int acc_f64,
+                      const clrs_launch_request *r)
 {
     const kaxis *k0 = &k[0];
     int idx_ok = d->index_written ? !p->has_index
                                   : !p->has_index || k0->xblk == k0->dblk;
 
-    if (env_flag("CLRS_GENERIC") || blocked_beyond_0(k, m) ||
+    if (env_flag("CLRS_GENERIC") || r->vec_off || blocked_beyond_0(k, m) ||
         !operands_vector_ok(p, k0) ||
         !clrs__gen_dtype_vector_store(d->wr->dtype))
         return 1;
@@ -260,9 +262,9 @@ static int choose_vec(const clrs_problem *p, const direction *d,
         return acc_f64 && k0->dblk > 8 ? 8 : k0->dblk;
     if (k0->slot >= 0 || k0->sblk || k0->dblk || k0->xblk || k0->gblk ||
         k0->ss != 1 || k0->ds != 1 || (p->has_index && k0->is != 1) ||
-        (d->has_x && k0->xs != 1) || k0->n < 2)
+        (d->has_x && k0->xs != 1) || k0->n < 2 || r->vmax < 2)
         return 1;
-    return vec_width(k0->n, acc_f64);
+    return vec_width(k0->n, r->vmax);
 }
 
 /* Span path candidate: kernel axis 0 is the last resampled slot, with
@@ -271,13 +273,14 @@ static int choose_vec(const clrs_problem *p, const direction *d,
  * group of written and of read elements. Returns the group width, 1
  * when not a candidate. */
 static int span_width(const clrs_problem *p, const direction *d,
-                      const kaxis *k, int m, int acc_f64)
+                      const kaxis *k, int m, const clrs_launch_request *r)
 {
     const kaxis *k0 = &k[0];
     const clrs_axis_map *last = &p->ax[p->naxes > 0 ? p->naxes - 1 : 0];
-    int V = acc_f64 ? 8 : 16, a = k0->axis;
+    int V = r->vmax, a = k0->axis;
 
-    if (env_flag("CLRS_GENERIC") || blocked_beyond_0(k, m) || d->has_x ||
+    if (env_flag("CLRS_GENERIC") || !r->span || V < 2 ||
+        blocked_beyond_0(k, m) || d->has_x ||
         p->naxes < 1 || k0->slot != p->naxes - 1 || k0->dblk ||
         k0->ds != 1 || d->rd->strides[a] != 1 || d->rd->block_axis == a ||
         (p->has_index &&
@@ -534,15 +537,12 @@ static clrs_status span_try(clrs_lowered *low, const clrs_problem *p,
 static int nt_aligned(const clrs_context *ctx, const direction *d,
                       const kaxis *k, int m, int vec)
 {
-    cl_uint align_bits = 0;
     size_t vbytes = (size_t)vec * clrs_dtype_size(d->wr->dtype);
     int i;
 
     if (vec == 1)
         return 1;
-    if (clGetDeviceInfo(ctx->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN,
-                        sizeof align_bits, &align_bits, NULL) != CL_SUCCESS ||
-        (size_t)align_bits < vbytes * 8)
+    if ((size_t)ctx->facts.base_align_bits < vbytes * 8)
         return 0;
     for (i = 1; i < m; ++i)
         if (k[i].n > 1 && k[i].ds % vec != 0)
@@ -554,14 +554,19 @@ static int nt_aligned(const clrs_context *ctx, const direction *d,
 }
 
 /* Non-temporal stores for a written tensor of `bytes` with vec lanes per
- * work-item. Scalar non-temporal stores also stop LLVM from vectorising
- * PoCL's work-item loop into AVX-512 gathers: measured on a development
- * machine (bilinear 2x, nchw) that is 4x faster, not slower. */
+ * work-item, unless the request forces them on or off (aligned vectors
+ * are required either way). Scalar non-temporal stores also stop LLVM
+ * from vectorising PoCL's work-item loop into AVX-512 gathers: measured
+ * on a development machine (bilinear 2x, nchw) that is 4x faster, not
+ * slower. */
 static int want_nt(const clrs_context *ctx, const direction *d, size_t bytes,
-                   const kaxis *k, int m, int vec)
+                   const kaxis *k, int m, int vec,
+                   const clrs_launch_request *r)
 {
-    return !env_flag("CLRS_GENERIC") && bytes >= CLRS_NT_MIN_BYTES &&
-           nt_aligned(ctx, d, k, m, vec);
+    int want = r->nt >= 0 ? r->nt
+                          : !env_flag("CLRS_GENERIC") &&
+                                bytes >= CLRS_NT_MIN_BYTES;
+    return want && nt_aligned(ctx, d, k, m, vec);
 }
 
 /* Native half loads and stores where a tensor is f16 and the device has
@@ -827,9 +832,9 @@ static void layout_tables(clrs_lowered *low, const clrs_problem *p,
 /* ---- the launch ---------------------------------------------------------- */
 
 /* NDRange: kernel axes 0 and 1 are dimensions 0 and 1, the rest folded
- * into dimension 2. The local size is left to the driver: on PoCL that
- * measured several times faster than any fixed shape. */
-static void launch_shape(clrs_lowered *low)
+ * into dimension 2; the local size from the request (launch.c). */
+static void launch_shape(clrs_lowered *low, const clrs_context *ctx,
+                         const clrs_launch_request *r)
 {
     const clrs_gen_config *c = &low->cfg;
     const int64_t *n = low->vals.n;
@@ -848,6 +853,7 @@ static void launch_shape(clrs_lowered *low)
     L->global[2] = 1;
     for (q = 2; q < c->rank; ++q)
         L->global[2] *= (size_t)n[q];
+    clrs__launch_local(ctx, r, L);
 }
 
 clrs_status clrs__lower(const clrs_context *ctx, const clrs_problem *p,
@@ -856,6 +862,7 @@ clrs_status clrs__lower(const clrs_context *ctx, const clrs_problem *p,
 {
     clrs_gen_config *c = &low->cfg;
     kaxis k[CLRS_MAX_RANK];
+    clrs_launch_request req;
     direction d;
     size_t bytes;
     int m, V, kept = 0;
@@ -865,10 +872,11 @@ clrs_status clrs__lower(const clrs_context *ctx, const clrs_problem *p,
     CLRS_TRY(check_kernels(p, &d));
     m = lower_axes(p, &d, k);
     config_basics(low, ctx, p, &d, k, m, index_only);
+    CLRS_TRY(clrs__launch_request(ctx, c->acc_f64, &req));
     fixed_counts(c, p, st);
 
-    c->vec = choose_vec(p, &d, k, m, c->acc_f64);
-    V = c->vec == 1 ? span_width(p, &d, k, m, c->acc_f64) : 1;
+    c->vec = choose_vec(p, &d, k, m, c->acc_f64, &req);
+    V = c->vec == 1 ? span_width(p, &d, k, m, &req) : 1;
     if (V > 1)
         CLRS_TRY(span_try(low, p, st, V, &kept));
     if (kept) {
@@ -879,10 +887,10 @@ clrs_status clrs__lower(const clrs_context *ctx, const clrs_problem *p,
     bytes = index_only ? 0
                        : (size_t)clrs__tensor_span(d.wr) *
                              clrs_dtype_size(d.wr->dtype);
-    c->nt = want_nt(ctx, &d, bytes, k, m, c->vec);
+    c->nt = want_nt(ctx, &d, bytes, k, m, c->vec, &req);
     config_posts(low, p, k, m);
     layout_tables(low, p, st, &d);
-    launch_shape(low);
+    launch_shape(low, ctx, &req);
     return CLRS_SUCCESS;
 }
 

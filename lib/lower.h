@@ -6,18 +6,7 @@
 #define CLRS_LOWER_H
 
 #include "codegen.h"
-#include "context.h"
-
-/* The launch shape: which vector path, how many lanes per work-item,
- * non-temporal stores, and the NDRange. */
-typedef struct clrs_launch {
-    clrs_vector_path path;
-    int vec;  /* lanes per work-item along kernel axis 0; 1: scalar */
-    int nt;   /* non-temporal stores of the written tensor */
-    cl_uint work_dim;
-    size_t global[3];
-    size_t local[3]; /* all 0: the driver chooses */
-} clrs_launch;
+#include "launch.h"
 
 /* What a table segment holds, entry by entry, for one slot's lists. */
 typedef enum clrs_seg_kind {

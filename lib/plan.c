@@ -276,6 +276,16 @@ static clrs_status build_kernel(clrs_plan *plan)
                                        ? "clCreateKernel(clrs_backward)"
                                        : "clCreateKernel(clrs_forward)");
     }
+    /* The kernel's own work-group limit may be below the device's. */
+    if (plan->low.launch.local[0]) {
+        size_t max_group = 0;
+        err = clGetKernelWorkGroupInfo(plan->kernel, plan->ctx->device,
+                                       CL_KERNEL_WORK_GROUP_SIZE,
+                                       sizeof max_group, &max_group, NULL);
+        if (err != CL_SUCCESS)
+            return clrs__cl_error(err, "clGetKernelWorkGroupInfo");
+        clrs__launch_fit_group(&plan->low.launch, max_group);
+    }
     return set_fixed_args(plan);
 }
 
@@ -465,8 +475,21 @@ clrs_status clrs_plan_get_info(const clrs_plan *plan, clrs_plan_info *info)
     info->vector_path = plan->low.launch.path;
     info->span_patterns = plan->low.cfg.phase ? plan->low.cfg.npat : 0;
     info->span_coverage = plan->low.cfg.phase ? plan->low.span.coverage : 0;
+    memcpy(info->local_size, plan->low.launch.local, sizeof info->local_size);
+    info->launch_source = plan->low.launch.source;
     clrs__clear_error();
     return CLRS_SUCCESS;
+}
+
+const char *clrs_launch_source_name(clrs_launch_source source)
+{
+    switch (source) {
+    case CLRS_LAUNCH_DEFAULT:
+        return "default";
+    case CLRS_LAUNCH_FORCED:
+        return "forced";
+    }
+    return NULL;
 }
 
 const char *clrs_vector_path_name(clrs_vector_path path)

@@ -163,7 +163,8 @@ out=$("$tool" --engine=ref --mode=CP --fix-times-per-prb=2 \
     --perf-template=json --alg=linear mb1ic2iw4ow8 2>/dev/null)
 missing=
 for k in prb dir alg sdt ddt tag status max_abs_diff max_rel_diff min_ms \
-    avg_ms bytes gbps roofline_pct build_ms cache vector lanes kernels; do
+    avg_ms bytes gbps roofline_pct build_ms cache vector lanes kernels \
+    launch lws; do
     echo "$out" | grep -F "\"$k\":" >/dev/null || missing="$missing $k"
 done
 if [ -z "$missing" ]; then ok "json has every field"

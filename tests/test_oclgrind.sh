@@ -2,7 +2,8 @@
 # Runs the small subsets of test_device_forward, test_device_backward,
 # test_device_dtypes, test_device_postops and test_device_span (every mode
 # in each layout class, every dtype, blocked layouts, post-op chains, the
-# span vector path; tiny sizes) under Oclgrind, which checks every kernel
+# span vector path; tiny sizes; forward and backward again under forced
+# GPU launch parameters) under Oclgrind, which checks every kernel
 # for out-of-bounds accesses, uninitialised values, data races and API
 # errors.
 # TAP: the subset's own results, then "oclgrind reported nothing" (any
@@ -38,27 +39,35 @@ keep=0
 # builds (does not run) the native half kernels: Oclgrind's compiler takes
 # cl_khr_fp16, its simulator cannot execute half, and no other device
 # here has it (test_device_dtypes --fp16-native-build: 8 kernels).
+# /launch: the subset again under a GPU's launch defaults (4 lanes, a
+# fixed 16x16 work-group), which PoCL's tests force through CLRS_LAUNCH.
 for spec in test_device_forward:104 test_device_backward:116 \
     test_device_dtypes:38 test_device_postops:4 test_device_span:40 \
-    test_device_dtypes/fp16:8; do
+    test_device_dtypes/fp16:8 test_device_forward/launch:104 \
+    test_device_backward/launch:116; do
     name=${spec%%:*}
     want=${spec#*:}
     flag=--oclgrind-subset
+    launch=
     case $name in
     */fp16)
         name=${name%/fp16}
         flag=--fp16-native-build
         ;;
+    */launch)
+        name=${name%/launch}
+        launch=vec=4,local=16x16x1
+        ;;
     esac
     prog="$top_builddir/tests/$name"
-    name="$name$flag"
+    name="$name$flag${launch:+-gpu-launch}"
     log="$tmp/$name.log"
     out="$tmp/$name.stdout"
     err="$tmp/$name.stderr"
 
     # Every kernel is built by Oclgrind itself: no program from the
     # on-disk cache, which holds binaries of the other devices.
-    CLRS_CACHE=0 "$top_builddir/libtool" --mode=execute \
+    CLRS_CACHE=0 CLRS_LAUNCH=$launch "$top_builddir/libtool" --mode=execute \
         "$OCLGRIND" --uninitialized --data-races --check-api --log "$log" \
         "$prog" "$flag" >"$out" 2>"$err"
     status=$?

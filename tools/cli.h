@@ -225,6 +225,8 @@ typedef struct cli_result {
     const char *vector; /* clrs_vector_path_name(), "-" before a plan */
     int lanes;
     int kernels; /* kernels per execute (2: max backward recomputing) */
+    const char *launch; /* clrs_launch_source_name(), "-" before a plan */
+    size_t lws[3];      /* local size, all 0: the driver's */
     double gbps, roof_pct;
     char worst[1024]; /* worst points, one per line */
 } cli_result;

@@ -155,8 +155,10 @@ static void print_json(const cli_prb *p, const cli_result *r)
     printf(",\"build_ms\":");
     num_json(r->build_ms, "%.3f");
     printf(",\"cache\":\"%s\",\"vector\":\"%s\",\"lanes\":%d,"
-           "\"kernels\":%d,\"detail\":",
-           r->cache, r->vector ? r->vector : "-", r->lanes, r->kernels);
+           "\"kernels\":%d,\"launch\":\"%s\",\"lws\":[%zu,%zu,%zu],"
+           "\"detail\":",
+           r->cache, r->vector ? r->vector : "-", r->lanes, r->kernels,
+           r->launch ? r->launch : "-", r->lws[0], r->lws[1], r->lws[2]);
     str_json(r->detail);
     printf("}\n");
 }
@@ -186,7 +188,7 @@ static void print_csv(const cli_prb *p, const cli_result *r)
 /* benchdnn's "perf,..." line under a def status line. */
 static void print_def_perf(const cli_prb *p, const cli_result *r)
 {
-    char roof[32], build[32];
+    char roof[32], build[32], lws[64];
     if (isfinite(r->roof_pct))
         snprintf(roof, sizeof roof, "%.1f%%", r->roof_pct);
     else
@@ -195,13 +197,18 @@ static void print_def_perf(const cli_prb *p, const cli_result *r)
         snprintf(build, sizeof build, "%.1f", r->build_ms);
     else
         snprintf(build, sizeof build, "-");
+    if (r->lws[0])
+        snprintf(lws, sizeof lws, "%zux%zux%zu", r->lws[0], r->lws[1],
+                 r->lws[2]);
+    else
+        snprintf(lws, sizeof lws, "driver");
     printf("perf,%s,%s,%s,min_ms:%.4f,avg_ms:%.4f,GB/s:%.2f,"
            "roofline:%s,build_ms:%s,cache:%s,vector:%s/%d,"
-           "kernels:%d\n",
+           "kernels:%d,launch:%s/%s\n",
            p->g.engine == ENGINE_REF ? "ref" : "device",
            p->d.name[0] ? p->d.name : "-", p->repro, r->min_ms, r->avg_ms,
            r->gbps, roof, build, r->cache, r->vector ? r->vector : "-",
-           r->lanes, r->kernels);
+           r->lanes, r->kernels, r->launch ? r->launch : "-", lws);
 }
 
 static void print_def(const cli_report *rep, const cli_prb *p,

@@ -692,6 +692,8 @@ static int device_plan(job *j)
         j->r->vector = clrs_vector_path_name(info.vector_path);
         j->r->lanes = info.vector_lanes;
         j->r->kernels = info.kernels;
+        j->r->launch = clrs_launch_source_name(info.launch_source);
+        memcpy(j->r->lws, info.local_size, sizeof j->r->lws);
     }
     if (st < 0) {
         j->plan = NULL;

@@ -1,0 +1,183 @@
+/* The launch space and its defaults. Every parameter here changes only
+ * how fast a kernel runs, never what it computes: the tests run the
+ * conformance subsets under each forced value (CLRS_LAUNCH). */
+#include "launch.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Lanes a GPU work-item reads at once along a contiguous axis: 16-byte
+ * accesses, the widest one load instruction issues (measured on an H100:
+ * 4 f32 lanes ran 1.5-4x faster than 16). */
+#define CLRS_GPU_VECTOR_BYTES 16
+
+/* GPU local sizes that keep each warp's accesses contiguous along the
+ * fastest axis (kernel axis 0 is dimension 0): measured best or within
+ * 5% of the best on an H100 for every path of the sweep. */
+static const size_t gpu_local_vec[3] = {16, 16, 1};
+static const size_t gpu_local_scalar[3] = {32, 8, 1};
+static const size_t gpu_local_1d[3] = {256, 1, 1};
+
+/* The largest power of two <= v, within [1, cap]. */
+static int pow2_floor(cl_uint v, int cap)
+{
+    int w = 1;
+    while (w * 2 <= (int)v && w * 2 <= cap)
+        w *= 2;
+    return w;
+}
+
+/* A GPU and nothing else: a simulator that reports every device type
+ * (Oclgrind) keeps the CPU defaults. */
+static int is_gpu(const clrs_launch_facts *f)
+{
+    return (f->type & CL_DEVICE_TYPE_GPU) && !(f->type & CL_DEVICE_TYPE_CPU);
+}
+
+static void defaults(const clrs_launch_facts *f, int acc_f64,
+                     clrs_launch_request *r)
+{
+    const int cap = acc_f64 ? 8 : 16; /* one 64-byte line per vector */
+    cl_uint pref = acc_f64 ? f->pref_double : f->pref_float;
+
+    memset(r, 0, sizeof *r);
+    r->span = 1;
+    r->nt = -1;
+    r->source = CLRS_LAUNCH_DEFAULT;
+    if (is_gpu(f))
+        r->vmax = pow2_floor(CLRS_GPU_VECTOR_BYTES / (acc_f64 ? 8 : 4), cap);
+    else /* a CPU that states no preference (1) vectorises our scalar
+            code itself; explicit vectors measured faster on PoCL still */
+        r->vmax = pref >= 2 ? pow2_floor(pref, cap) : cap;
+}
+
+/* "local=A", "AxB" or "AxBxC": one to three sizes 1..65536, the
+ * missing ones 1. */
+static int parse_local(const char *v, size_t *local)
+{
+    int d;
+
+    for (d = 0; d < 3; ++d)
+        local[d] = 1;
+    for (d = 0; d < 3; ++d) {
+        char *end;
+        unsigned long long x;
+        if (*v < '1' || *v > '9')
+            return 0;
+        x = strtoull(v, &end, 10);
+        if (x > 65536)
+            return 0;
+        local[d] = (size_t)x;
+        if (*end == '\0')
+            return 1;
+        if (*end != 'x')
+            return 0;
+        v = end + 1;
+    }
+    return 0; /* a fourth size */
+}
+
+/* One "key=value" item of CLRS_LAUNCH into r. */
+static clrs_status parse_item(const char *item, int acc_f64,
+                              clrs_launch_request *r)
+{
+    const char *eq = strchr(item, '=');
+    const char *v = eq ? eq + 1 : "";
+    size_t klen = eq ? (size_t)(eq - item) : strlen(item);
+
+    if (klen == 3 && strncmp(item, "vec", 3) == 0) {
+        int n = atoi(v);
+        CLRS_CHECK((n == 1 || n == 2 || n == 4 || n == 8 || n == 16) &&
+                       strspn(v, "0123456789") == strlen(v),
+                   CLRS_ERR_INVALID_VALUE,
+                   "CLRS_LAUNCH: vec=%s (1, 2, 4, 8 or 16)", v);
+        r->vmax = n > (acc_f64 ? 8 : 16) ? (acc_f64 ? 8 : 16) : n;
+        r->vec_off = n == 1;
+    } else if (klen == 4 && strncmp(item, "span", 4) == 0) {
+        CLRS_CHECK(strcmp(v, "0") == 0 || strcmp(v, "1") == 0,
+                   CLRS_ERR_INVALID_VALUE, "CLRS_LAUNCH: span=%s (0 or 1)",
+                   v);
+        r->span = v[0] == '1';
+    } else if (klen == 2 && strncmp(item, "nt", 2) == 0) {
+        CLRS_CHECK(strcmp(v, "0") == 0 || strcmp(v, "1") == 0,
+                   CLRS_ERR_INVALID_VALUE, "CLRS_LAUNCH: nt=%s (0 or 1)", v);
+        r->nt = v[0] == '1';
+    } else if (klen == 5 && strncmp(item, "local", 5) == 0) {
+        CLRS_CHECK(parse_local(v, r->local), CLRS_ERR_INVALID_VALUE,
+                   "CLRS_LAUNCH: local=%s (A, AxB or AxBxC, each 1..65536)",
+                   v);
+    } else {
+        return clrs__error(CLRS_ERR_INVALID_VALUE,
+                           "CLRS_LAUNCH: unknown item \"%s\" (vec=, span=, "
+                           "nt=, local=)",
+                           item);
+    }
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs__launch_request(const clrs_context *ctx, int acc_f64,
+                                 clrs_launch_request *r)
+{
+    const char *e = getenv("CLRS_LAUNCH");
+    char buf[256], *item, *save = NULL;
+
+    defaults(&ctx->facts, acc_f64, r);
+    if (!e || !*e)
+        return CLRS_SUCCESS;
+    CLRS_CHECK(strlen(e) < sizeof buf, CLRS_ERR_INVALID_VALUE,
+               "CLRS_LAUNCH is longer than %zu characters", sizeof buf - 1);
+    strcpy(buf, e);
+    for (item = strtok_r(buf, ",", &save); item;
+         item = strtok_r(NULL, ",", &save))
+        CLRS_TRY(parse_item(item, acc_f64, r));
+    r->source = CLRS_LAUNCH_FORCED;
+    return CLRS_SUCCESS;
+}
+
+void clrs__launch_fit_group(clrs_launch *L, size_t max_group)
+{
+    for (;;) {
+        size_t n = L->local[0] * L->local[1] * L->local[2];
+        int d, big = 0;
+        if (n == 0 || n <= max_group)
+            return;
+        for (d = 1; d < 3; ++d)
+            if (L->local[d] > L->local[big])
+                big = d;
+        L->local[big] /= 2; /* a power of two or halved towards 1 */
+        if (L->local[big] == 0)
+            L->local[big] = 1;
+    }
+}
+
+void clrs__launch_local(const clrs_context *ctx,
+                        const clrs_launch_request *r, clrs_launch *L)
+{
+    const clrs_launch_facts *f = &ctx->facts;
+    const size_t *want = NULL;
+    cl_uint d;
+
+    memset(L->local, 0, sizeof L->local);
+    L->source = r->source;
+    if (r->local[0])
+        want = r->local;
+    else if (is_gpu(f) && L->work_dim == 1)
+        want = gpu_local_1d;
+    else if (is_gpu(f))
+        want = L->path == CLRS_VECTOR_NONE ? gpu_local_scalar
+                                            : gpu_local_vec;
+    if (!want)
+        return; /* the driver chooses: on PoCL several times faster */
+    for (d = 0; d < 3; ++d) {
+        size_t l = d < L->work_dim ? want[d] : 1;
+        if (l > f->max_items[d])
+            l = f->max_items[d];
+        /* OpenCL 1.2: the local size divides the global size; the
+         * largest such size up to the one wanted. */
+        while (l > 1 && L->global[d] % l != 0)
+            --l;
+        L->local[d] = l ? l : 1;
+    }
+    clrs__launch_fit_group(L, f->max_group);
+}

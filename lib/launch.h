@@ -1,0 +1,52 @@
+/* The launch space: the parameters a kernel launch may take (lanes per
+ * work-item, the span path, non-temporal stores, the local size), their
+ * defaults from the device's queries, and CLRS_LAUNCH, which forces
+ * them. The lowering reads a request from here and decides once. */
+#ifndef CLRS_LAUNCH_H
+#define CLRS_LAUNCH_H
+
+#include "context.h"
+
+/* The launch shape: which vector path, how many lanes per work-item,
+ * non-temporal stores, and the NDRange. */
+typedef struct clrs_launch {
+    clrs_vector_path path;
+    int vec;  /* lanes per work-item along kernel axis 0; 1: scalar */
+    int nt;   /* non-temporal stores of the written tensor */
+    cl_uint work_dim;
+    size_t global[3];
+    size_t local[3]; /* all 0: the driver chooses */
+    clrs_launch_source source; /* default or forced */
+} clrs_launch;
+
+/* What the lowering may choose from for one plan. */
+typedef struct clrs_launch_request {
+    int vmax;        /* most lanes per work-item of the axis and span paths
+                        (1: none); the block path's lanes are its block */
+    int vec_off;     /* no vector path at all (CLRS_LAUNCH vec=1) */
+    int span;        /* 0: the span path is off */
+    int nt;          /* -1: by the written size; 0 or 1: forced */
+    size_t local[3]; /* forced local size; all 0: the device default */
+    clrs_launch_source source;
+} clrs_launch_request;
+
+/* The request for ctx's device (acc_f64: kernels that accumulate in
+ * double), or what CLRS_LAUNCH forces; a malformed CLRS_LAUNCH is
+ * CLRS_ERR_INVALID_VALUE. */
+clrs_status clrs__launch_request(const clrs_context *ctx, int acc_f64,
+                                 clrs_launch_request *r);
+
+/* The local size of a launch whose work_dim, global size and vector
+ * path are set: the forced one or the device's default, fitted to the
+ * global size (each dimension the largest size up to the wanted one that
+ * divides it) and to the device's limits; all 0 where the driver
+ * chooses. */
+void clrs__launch_local(const clrs_context *ctx,
+                        const clrs_launch_request *r, clrs_launch *L);
+
+/* Halves the local size's largest dimension until the work-group holds
+ * at most max_group work-items (a kernel's own limit may be below the
+ * device's). */
+void clrs__launch_fit_group(clrs_launch *L, size_t max_group);
+
+#endif /* CLRS_LAUNCH_H */

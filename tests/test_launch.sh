@@ -1,0 +1,74 @@
+#!/bin/sh
+# Every launch parameter proven harmless: tests/inputs/launch_subset
+# through clresample --mode=C under each CLRS_LAUNCH setting (each vector
+# width, the span path off, non-temporal stores forced, local sizes that
+# do and do not divide the global size), one TAP point per setting; the
+# perf lines must report the forced launch; malformed values are refused
+# with a message naming CLRS_LAUNCH.
+
+top_builddir=${top_builddir:-.}
+top_srcdir=${top_srcdir:-.}
+tool="$top_builddir/tools/clresample"
+batch="$top_srcdir/tests/inputs/launch_subset"
+tmp="$top_builddir/tests/tmp-launch-$$"
+mkdir -p "$tmp" || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
+
+"$tool" --mode=C mb1ic1iw2ow4 >"$tmp/dev.out" 2>&1
+if [ $? -eq 3 ]; then
+    echo "1..0 # SKIP no OpenCL device"
+    exit 0
+fi
+
+for setting in vec=1 vec=2 vec=4 vec=8 vec=16 span=0 nt=1 nt=0 local=1 \
+    local=7x3 local=16x16x1 local=5x5x5 vec=4,local=16x16x1 \
+    vec=2,span=0,nt=1,local=64x2; do
+    CLRS_LAUNCH=$setting "$tool" --mode=C --batch="$batch" >"$tmp/out" 2>&1
+    rc=$?
+    summary=$(grep '^tests:' "$tmp/out")
+    if [ $rc -eq 0 ] && ! grep -q 'failed:[1-9]' "$tmp/out"; then
+        ok "CLRS_LAUNCH=$setting: $summary"
+    else
+        not_ok "CLRS_LAUNCH=$setting: exit $rc: $summary"
+        grep -v ':PASSED ' "$tmp/out" | head -20 | sed 's/^/# /'
+    fi
+done
+
+# The perf line says where the launch came from and the local size.
+# 4 lanes along W 40: a 10 x 20 NDRange; 7x3 divides neither.
+CLRS_LAUNCH=vec=4,local=7x3 "$tool" --mode=P --fix-times-per-prb=1 \
+    mb1ic16ih10iw20oh20ow40 >"$tmp/out" 2>&1
+if grep -q 'vector:span/4,kernels:1,launch:forced/5x2x1' "$tmp/out"; then
+    ok "vec=4,local=7x3 on a 10 x 20 NDRange runs 5x2x1 and says forced"
+else
+    not_ok "vec=4,local=7x3: no launch:forced/5x2x1 on the perf line"
+    sed 's/^/# /' "$tmp/out"
+fi
+"$tool" --mode=P --fix-times-per-prb=1 mb1ic16ih10iw20oh20ow40 \
+    >"$tmp/out" 2>&1
+if grep -q 'launch:default/' "$tmp/out"; then
+    ok "without CLRS_LAUNCH the perf line says default"
+else
+    not_ok "no launch:default on the perf line"
+    sed 's/^/# /' "$tmp/out"
+fi
+
+for bad in vec=3 vec=16x span=2 nt= local=0 local=4x4x4x4 local=x4 \
+    local=70000 speed=1 vec; do
+    CLRS_LAUNCH=$bad "$tool" --mode=C mb1ic3ih4iw4oh8ow8 >"$tmp/out" 2>&1
+    rc=$?
+    if [ $rc -ne 0 ] && grep -q 'CLRS_ERR_INVALID_VALUE: CLRS_LAUNCH' "$tmp/out"
+    then
+        ok "CLRS_LAUNCH=$bad is refused"
+    else
+        not_ok "CLRS_LAUNCH=$bad: exit $rc"
+        sed 's/^/# /' "$tmp/out"
+    fi
+done
+echo "1..$n"
+exit $failed
