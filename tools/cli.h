@@ -228,6 +228,7 @@ typedef struct cli_result {
     const char *launch; /* clrs_launch_source_name(), "-" before a plan */
     size_t lws[3];      /* local size, all 0: the driver's */
     double gbps, roof_pct;
+    int above_copy; /* GB/s above the measured copy: a measurement error */
     char worst[1024]; /* worst points, one per line */
 } cli_result;
 

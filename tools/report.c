@@ -14,6 +14,7 @@ typedef struct row {
     cli_status status;
     char alg[16], dir[8], dt[16], tag[12], prb[96];
     double min_ms, avg_ms, gbps, roof;
+    int above_copy;
 } row;
 
 struct cli_report {
@@ -156,9 +157,10 @@ static void print_json(const cli_prb *p, const cli_result *r)
     num_json(r->build_ms, "%.3f");
     printf(",\"cache\":\"%s\",\"vector\":\"%s\",\"lanes\":%d,"
            "\"kernels\":%d,\"launch\":\"%s\",\"lws\":[%zu,%zu,%zu],"
-           "\"detail\":",
+           "\"above_copy\":%s,\"detail\":",
            r->cache, r->vector ? r->vector : "-", r->lanes, r->kernels,
-           r->launch ? r->launch : "-", r->lws[0], r->lws[1], r->lws[2]);
+           r->launch ? r->launch : "-", r->lws[0], r->lws[1], r->lws[2],
+           r->above_copy ? "true" : "false");
     str_json(r->detail);
     printf("}\n");
 }
@@ -190,7 +192,8 @@ static void print_def_perf(const cli_prb *p, const cli_result *r)
 {
     char roof[32], build[32], lws[64];
     if (isfinite(r->roof_pct))
-        snprintf(roof, sizeof roof, "%.1f%%", r->roof_pct);
+        snprintf(roof, sizeof roof, "%s%.1f%%", r->above_copy ? "!" : "",
+                 r->roof_pct);
     else
         snprintf(roof, sizeof roof, "-");
     if (isfinite(r->build_ms))
@@ -248,6 +251,7 @@ static void keep_row(cli_report *rep, const cli_prb *p, const cli_result *r)
     w->avg_ms = r->avg_ms;
     w->gbps = r->gbps;
     w->roof = r->roof_pct;
+    w->above_copy = r->above_copy;
 }
 
 void cli_report_problem(cli_report *rep, const cli_prb *p,
@@ -274,6 +278,7 @@ void cli_report_problem(cli_report *rep, const cli_prb *p,
 static void print_table(const cli_report *rep)
 {
     size_t i;
+    int above = 0;
     printf("\n%4s %-17s %-7s %-5s %-9s %-6s %-40s %9s %9s %8s %6s\n", "#",
            "status", "alg", "dir", "sdt/ddt", "tag", "problem", "min_ms",
            "avg_ms", "GB/s", "roof%");
@@ -287,10 +292,14 @@ static void print_table(const cli_report *rep)
         else
             printf(" %9s %9s %8s", "-", "-", "-");
         if (isfinite(w->roof))
-            printf(" %5.1f%%\n", w->roof);
+            printf(" %5.1f%%%s\n", w->roof, w->above_copy ? "!" : "");
         else
             printf(" %6s\n", "-");
+        above |= w->above_copy;
     }
+    if (above)
+        printf("! above the device's measured copy bandwidth: a "
+               "measurement error, not a result\n");
 }
 
 int cli_report_finish(cli_report *rep)
