@@ -178,6 +178,34 @@ typedef struct clrs_cache_stats {
 CLRS_API clrs_status clrs_context_get_cache_stats(const clrs_context *ctx,
                                                   clrs_cache_stats *stats);
 
+/* Launch tuning. A plan's launch parameters (lanes per work-item, the span
+ * path, non-temporal stores, the work-group size) come from, in order:
+ * CLRS_LAUNCH in the environment; the tuning database, a text file per
+ * device beside the program cache (tuning-<device hash>.txt, one line
+ * per configuration class and size bucket); the device's defaults. In
+ * CLRS_TUNE_RUN mode a plan without a database entry measures the
+ * candidates at creation, at most budget_ms of wall time, and stores the
+ * winner; later plans of the class find it. The database follows the
+ * program cache's rules: CLRS_CACHE=0 turns it off, a damaged or foreign
+ * line is ignored and replaced, and nothing about it ever fails a call.
+ * The initial mode comes from CLRS_TUNE (off, use or run; default use). */
+typedef enum clrs_tune_mode {
+    CLRS_TUNE_OFF = 0, /* the device's defaults only */
+    CLRS_TUNE_USE = 1, /* the database's entry where there is one */
+    CLRS_TUNE_RUN = 2, /* and tune at plan creation where there is none */
+    CLRS_TUNE_FORCE = 3 /* tune every plan, replacing the entry */
+} clrs_tune_mode;
+
+/* budget_ms > 0: wall time a plan may spend tuning (0 keeps the current
+ * budget, 5000 ms at first). */
+CLRS_API clrs_status clrs_context_set_tuning(clrs_context *ctx,
+                                             clrs_tune_mode mode,
+                                             double budget_ms);
+/* The current mode and budget (either pointer may be NULL). */
+CLRS_API clrs_status clrs_context_get_tuning(const clrs_context *ctx,
+                                             clrs_tune_mode *mode,
+                                             double *budget_ms);
+
 /* ------------------------------------------------------------------ */
 /* Tensor descriptor: rank 1..6, logical sizes, strides in elements.
  * Strides must be non-negative; source tensors may overlap themselves
@@ -517,8 +545,10 @@ typedef enum clrs_vector_path {
 
 /* Where a plan's launch parameters came from. */
 typedef enum clrs_launch_source {
-    CLRS_LAUNCH_DEFAULT = 0, /* the device's defaults, from its queries */
-    CLRS_LAUNCH_FORCED = 1   /* CLRS_LAUNCH in the environment */
+    CLRS_LAUNCH_DEFAULT = 0,  /* the device's defaults, from its queries */
+    CLRS_LAUNCH_FORCED = 1,   /* CLRS_LAUNCH in the environment */
+    CLRS_LAUNCH_DATABASE = 2, /* the tuning database's entry */
+    CLRS_LAUNCH_TUNED = 3     /* measured at this plan's creation */
 } clrs_launch_source;
 
 typedef struct clrs_plan_info {
@@ -547,7 +577,7 @@ CLRS_API clrs_status clrs_plan_get_info(const clrs_plan *plan,
                                         clrs_plan_info *info);
 /* "memory", "disk", "built", "off"; NULL for an unknown value. */
 CLRS_API const char *clrs_cache_source_name(clrs_cache_source source);
-/* "default", "forced"; NULL for an unknown value. */
+/* "default", "forced", "database", "tuned"; NULL for an unknown value. */
 CLRS_API const char *clrs_launch_source_name(clrs_launch_source source);
 
 /* Buffers by role; unused roles are NULL. */

@@ -514,3 +514,61 @@ void clrs__cache_unlock(int fd)
     if (fd >= 0)
         close(fd);
 }
+
+int clrs__cache_read_file(const char *dir, const char *name, size_t max,
+                          char **data, size_t *size)
+{
+    char path[4200];
+    struct stat st;
+    int fd, err;
+
+    *data = NULL;
+    *size = 0;
+    if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path)
+        return ENAMETOOLONG;
+    /* No following a link, no waiting on a FIFO: only a regular file. */
+    fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (fd < 0)
+        return errno;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0 ||
+        (uint64_t)st.st_size > max) {
+        close(fd);
+        return EINVAL;
+    }
+    *data = malloc((size_t)st.st_size + 1);
+    err = *data ? read_all(fd, *data, (size_t)st.st_size) : ENOMEM;
+    close(fd);
+    if (err) {
+        free(*data);
+        *data = NULL;
+        return err;
+    }
+    (*data)[st.st_size] = '\0';
+    *size = (size_t)st.st_size;
+    return 0;
+}
+
+int clrs__cache_write_file(const char *dir, const char *name,
+                           const void *data, size_t size)
+{
+    char tmp[4200], path[4200];
+    int fd, err;
+
+    if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path ||
+        snprintf(tmp, sizeof tmp, "%s/tmp-%.24s-XXXXXX", dir, name) >=
+            (int)sizeof tmp)
+        return ENAMETOOLONG;
+    fd = mkstemp(tmp);
+    if (fd < 0)
+        return errno;
+    err = write_all(fd, data, size);
+    if (!err && fsync(fd) != 0)
+        err = errno;
+    if (close(fd) != 0 && !err)
+        err = errno;
+    if (!err && rename(tmp, path) != 0)
+        err = errno;
+    if (err)
+        unlink(tmp);
+    return err;
+}

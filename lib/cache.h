@@ -102,4 +102,15 @@ void clrs__cache_evict(const char *dir, uint64_t max_bytes,
 int clrs__cache_lock(const char *dir, const char *hash, int timeout_ms);
 void clrs__cache_unlock(int fd);
 
+/* dir/name whole into *data (malloc'ed, NUL-terminated): a regular file
+ * of at most max bytes, opened without following a link or blocking on a
+ * FIFO; 0 or an errno value (ENOENT: none; EINVAL: not such a file). */
+int clrs__cache_read_file(const char *dir, const char *name, size_t max,
+                          char **data, size_t *size);
+
+/* Replaces dir/name with data atomically (temp file, fsync, rename); 0 or
+ * an errno value. */
+int clrs__cache_write_file(const char *dir, const char *name,
+                           const void *data, size_t size);
+
 #endif /* CLRS_CACHE_H */

@@ -426,6 +426,20 @@ static cl_int query_facts(cl_device_id dev, clrs_launch_facts *f)
     return err;
 }
 
+/* CLRS_TUNE: off, use (the default), run or force; anything else is
+ * use. */
+static clrs_tune_mode tune_mode_from_env(void)
+{
+    const char *e = getenv("CLRS_TUNE");
+    if (e && (strcmp(e, "off") == 0 || strcmp(e, "0") == 0))
+        return CLRS_TUNE_OFF;
+    if (e && strcmp(e, "run") == 0)
+        return CLRS_TUNE_RUN;
+    if (e && strcmp(e, "force") == 0)
+        return CLRS_TUNE_FORCE;
+    return CLRS_TUNE_USE;
+}
+
 /* The part shared by both constructors: device limits and the lock. */
 static clrs_status ctx_alloc(clrs_context **out, cl_platform_id plat,
                              cl_device_id dev)
@@ -447,6 +461,8 @@ static clrs_status ctx_alloc(clrs_context **out, cl_platform_id plat,
                               NULL);
     if (err == CL_SUCCESS)
         err = query_facts(dev, &ctx->facts);
+    ctx->tune_mode = tune_mode_from_env();
+    ctx->tune_budget_ms = 5000;
     if (err != CL_SUCCESS) {
         free(ctx);
         return clrs__cl_error(err, "clGetDeviceInfo");
@@ -642,6 +658,38 @@ void clrs_context_destroy(clrs_context *ctx)
 }
 
 /* ---- accessors ------------------------------------------------------- */
+
+clrs_status clrs_context_set_tuning(clrs_context *ctx, clrs_tune_mode mode,
+                                    double budget_ms)
+{
+    CLRS_CHECK_PTR(ctx);
+    CLRS_CHECK(mode == CLRS_TUNE_OFF || mode == CLRS_TUNE_USE ||
+                   mode == CLRS_TUNE_RUN || mode == CLRS_TUNE_FORCE,
+               CLRS_ERR_INVALID_VALUE, "tune mode %d", (int)mode);
+    CLRS_CHECK(budget_ms >= 0 && budget_ms <= 1e9, CLRS_ERR_INVALID_VALUE,
+               "tuning budget %g ms (0 keeps it; at most 1e9)", budget_ms);
+    pthread_mutex_lock(&ctx->lock);
+    ctx->tune_mode = mode;
+    if (budget_ms > 0)
+        ctx->tune_budget_ms = budget_ms;
+    pthread_mutex_unlock(&ctx->lock);
+    clrs__clear_error();
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs_context_get_tuning(const clrs_context *ctx,
+                                    clrs_tune_mode *mode, double *budget_ms)
+{
+    CLRS_CHECK_PTR(ctx);
+    pthread_mutex_lock((pthread_mutex_t *)&ctx->lock);
+    if (mode)
+        *mode = ctx->tune_mode;
+    if (budget_ms)
+        *budget_ms = ctx->tune_budget_ms;
+    pthread_mutex_unlock((pthread_mutex_t *)&ctx->lock);
+    clrs__clear_error();
+    return CLRS_SUCCESS;
+}
 
 clrs_status clrs_context_get_cl(const clrs_context *ctx, cl_context *cl_ctx,
                                 cl_device_id *device, cl_command_queue *queue)

@@ -51,6 +51,8 @@ struct clrs_context {
     cl_ulong max_alloc; /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
     cl_uint address_bits;
     clrs_launch_facts facts;
+    clrs_tune_mode tune_mode; /* CLRS_TUNE, clrs_context_set_tuning */
+    double tune_budget_ms;
 
     pthread_mutex_t lock; /* guards errs, err_clock, stats, programs, disk */
     clrs_ctx_err errs[CLRS_CTX_ERR_SLOTS];

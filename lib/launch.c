@@ -103,9 +103,15 @@ static clrs_status parse_item(const char *item, int acc_f64,
         CLRS_CHECK(strcmp(v, "0") == 0 || strcmp(v, "1") == 0,
                    CLRS_ERR_INVALID_VALUE, "CLRS_LAUNCH: nt=%s (0 or 1)", v);
         r->nt = v[0] == '1';
+    } else if (klen == 5 && strncmp(item, "local", 5) == 0 &&
+               strcmp(v, "driver") == 0) {
+        memset(r->local, 0, sizeof r->local);
+        r->local_driver = 1;
     } else if (klen == 5 && strncmp(item, "local", 5) == 0) {
+        r->local_driver = 0;
         CLRS_CHECK(parse_local(v, r->local), CLRS_ERR_INVALID_VALUE,
-                   "CLRS_LAUNCH: local=%s (A, AxB or AxBxC, each 1..65536)",
+                   "CLRS_LAUNCH: local=%s (driver, A, AxB or AxBxC, each "
+                   "1..65536)",
                    v);
     } else {
         return clrs__error(CLRS_ERR_INVALID_VALUE,
@@ -117,22 +123,35 @@ static clrs_status parse_item(const char *item, int acc_f64,
 }
 
 clrs_status clrs__launch_request(const clrs_context *ctx, int acc_f64,
+                                 const clrs_launch_text *t,
                                  clrs_launch_request *r)
 {
-    const char *e = getenv("CLRS_LAUNCH");
     char buf[256], *item, *save = NULL;
 
     defaults(&ctx->facts, acc_f64, r);
-    if (!e || !*e)
+    if (!t || !t->text || !*t->text)
         return CLRS_SUCCESS;
-    CLRS_CHECK(strlen(e) < sizeof buf, CLRS_ERR_INVALID_VALUE,
+    CLRS_CHECK(strlen(t->text) < sizeof buf, CLRS_ERR_INVALID_VALUE,
                "CLRS_LAUNCH is longer than %zu characters", sizeof buf - 1);
-    strcpy(buf, e);
+    strcpy(buf, t->text);
     for (item = strtok_r(buf, ",", &save); item;
          item = strtok_r(NULL, ",", &save))
         CLRS_TRY(parse_item(item, acc_f64, r));
-    r->source = CLRS_LAUNCH_FORCED;
+    r->source = t->source;
     return CLRS_SUCCESS;
+}
+
+int clrs__launch_valid(const clrs_context *ctx, const char *text)
+{
+    clrs_launch_text t;
+    clrs_launch_request r;
+    int ok;
+
+    t.text = text;
+    t.source = CLRS_LAUNCH_DATABASE;
+    ok = clrs__launch_request(ctx, 0, &t, &r) == CLRS_SUCCESS;
+    clrs__clear_error();
+    return ok;
 }
 
 void clrs__launch_fit_group(clrs_launch *L, size_t max_group)
@@ -160,6 +179,8 @@ void clrs__launch_local(const clrs_context *ctx,
 
     memset(L->local, 0, sizeof L->local);
     L->source = r->source;
+    if (r->local_driver)
+        return;
     if (r->local[0])
         want = r->local;
     else if (is_gpu(f) && L->work_dim == 1)

@@ -27,14 +27,27 @@ typedef struct clrs_launch_request {
     int span;        /* 0: the span path is off */
     int nt;          /* -1: by the written size; 0 or 1: forced */
     size_t local[3]; /* forced local size; all 0: the device default */
+    int local_driver; /* local=driver: the driver chooses, on any device */
     clrs_launch_source source;
 } clrs_launch_request;
 
+/* Launch parameters in CLRS_LAUNCH's syntax ("vec=4,local=16x16x1") and
+ * where they came from; text NULL: the device's defaults. */
+typedef struct clrs_launch_text {
+    const char *text;
+    clrs_launch_source source;
+} clrs_launch_text;
+
 /* The request for ctx's device (acc_f64: kernels that accumulate in
- * double), or what CLRS_LAUNCH forces; a malformed CLRS_LAUNCH is
- * CLRS_ERR_INVALID_VALUE. */
+ * double): its defaults, then what the text sets; a malformed text is
+ * CLRS_ERR_INVALID_VALUE naming CLRS_LAUNCH. */
 clrs_status clrs__launch_request(const clrs_context *ctx, int acc_f64,
+                                 const clrs_launch_text *t,
                                  clrs_launch_request *r);
+
+/* Whether text is a valid launch for ctx's device (the database's lines
+ * are checked before use). */
+int clrs__launch_valid(const clrs_context *ctx, const char *text);
 
 /* The local size of a launch whose work_dim, global size and vector
  * path are set: the forced one or the device's default, fitted to the

@@ -858,7 +858,7 @@ static void launch_shape(clrs_lowered *low, const clrs_context *ctx,
 
 clrs_status clrs__lower(const clrs_context *ctx, const clrs_problem *p,
                         const clrs_slot_taps *st, int index_only,
-                        clrs_lowered *low)
+                        const clrs_launch_text *launch, clrs_lowered *low)
 {
     clrs_gen_config *c = &low->cfg;
     kaxis k[CLRS_MAX_RANK];
@@ -872,7 +872,7 @@ clrs_status clrs__lower(const clrs_context *ctx, const clrs_problem *p,
     CLRS_TRY(check_kernels(p, &d));
     m = lower_axes(p, &d, k);
     config_basics(low, ctx, p, &d, k, m, index_only);
-    CLRS_TRY(clrs__launch_request(ctx, c->acc_f64, &req));
+    CLRS_TRY(clrs__launch_request(ctx, c->acc_f64, launch, &req));
     fixed_counts(c, p, st);
 
     c->vec = choose_vec(p, &d, k, m, c->acc_f64, &req);

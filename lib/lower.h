@@ -56,12 +56,13 @@ typedef struct clrs_lowered {
     size_t ni, nf; /* table entries, padded to at least one where used */
 } clrs_lowered;
 
-/* Lowers problem p with taps st for ctx's device. index_only: a forward
- * max pooling that writes its index alone (the argmax pass of a backward
- * that recomputes it). Release with clrs__lowered_free. */
+/* Lowers problem p with taps st for ctx's device, under the launch
+ * parameters of launch (NULL: the device's defaults). index_only: a
+ * forward max pooling that writes its index alone (the argmax pass of a
+ * backward that recomputes it). Release with clrs__lowered_free. */
 clrs_status clrs__lower(const clrs_context *ctx, const clrs_problem *p,
                         const clrs_slot_taps *st, int index_only,
-                        clrs_lowered *low);
+                        const clrs_launch_text *launch, clrs_lowered *low);
 /* Frees the span groups; cfg, vals and launch stay valid. */
 void clrs__lowered_free(clrs_lowered *low);
 

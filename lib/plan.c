@@ -4,52 +4,17 @@
  * arguments, and at execute checks the caller's buffers and enqueues one
  * kernel, or two for the max pooling backward that recomputes its
  * argmax. */
+#include "plan.h"
 #include "program.h"
 #include "tables.h"
+#include "tunedb.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-/* Everything execute needs, resolved once at plan time (plan, then
- * execute). */
-struct clrs_plan {
-    clrs_context *ctx; /* not owned: plans must die before their context */
-    clrs_problem problem;
-
-    clrs_lowered low; /* configuration, values, launch (read only) */
-    cl_program program;
-    cl_kernel kernel;
-    cl_mem itab, ftab; /* tap tables, written once at creation */
-    cl_uint arg_src, arg_dst, arg_index; /* kernel argument positions */
-    cl_uint arg_x; /* backward max recompute: the forward src */
-    int index_only; /* forward max writing the index alone (argmax pass) */
-    cl_uint arg_post[CLRS_MAX_POST_OPS]; /* binary post-op operands */
-
-    clrs_cache_source cache_source; /* for clrs_plan_get_info */
-    double create_ms;
-
-    /* Bytes each role's buffer must hold (0: role unused), checked by
-     * clrs_execute with CL_MEM_SIZE before anything is enqueued. */
-    size_t need_src, need_dst, need_diff_src, need_diff_dst, need_index;
-    size_t need_post[CLRS_MAX_POST_OPS];
-
-    /* Max pooling backward without an index tensor, in two passes: the
-     * forward argmax writes a window index into plan-owned scratch, then
-     * the index backward reads it (plan_two_pass). Both NULL for a plan
-     * with its own kernel. */
-    clrs_plan *argmax, *scatter;
-    cl_mem scratch_index;
-    cl_event scratch_busy; /* the last backward pass, which reads the
-                              scratch: the next argmax pass waits for it */
-
-    /* clSetKernelArg followed by enqueue must not interleave between
-     * threads sharing one cl_kernel (OpenCL 1.2 A.2). */
-    pthread_mutex_t lock;
-    int lock_init;
-};
 
 static int env_flag(const char *name)
 {
@@ -163,18 +128,6 @@ static clrs_status gen_source(const void *arg, const char *key, char **src)
     return clrs__gen_source((const clrs_gen_config *)arg, key, src);
 }
 
-static clrs_status set_arg(cl_kernel kern, cl_uint i, size_t size,
-                           const void *value, const char *name)
-{
-    cl_int err = clSetKernelArg(kern, i, size, value);
-    if (err != CL_SUCCESS) {
-        char call[64];
-        snprintf(call, sizeof call, "clSetKernelArg(%s)", name);
-        return clrs__cl_error(err, call);
-    }
-    return CLRS_SUCCESS;
-}
-
 /* Every argument but the caller's buffers is set once, here; execute sets
  * src, dst and index only. */
 static clrs_status set_fixed_args(clrs_plan *plan)
@@ -203,29 +156,29 @@ static clrs_status set_fixed_args(clrs_plan *plan)
             plan->arg_post[a->i] = at;
             break;
         case CLRS_ARG_ITAB:
-            CLRS_TRY(set_arg(plan->kernel, at, sizeof(cl_mem), &plan->itab,
+            CLRS_TRY(clrs__set_arg(plan->kernel, at, sizeof(cl_mem), &plan->itab,
                              a->name));
             break;
         case CLRS_ARG_FTAB:
-            CLRS_TRY(set_arg(plan->kernel, at, sizeof(cl_mem), &plan->ftab,
+            CLRS_TRY(clrs__set_arg(plan->kernel, at, sizeof(cl_mem), &plan->ftab,
                              a->name));
             break;
         case CLRS_ARG_OFF:
             if (c->long_off) {
                 cl_long v = (cl_long)a->i;
-                CLRS_TRY(set_arg(plan->kernel, at, sizeof v, &v, a->name));
+                CLRS_TRY(clrs__set_arg(plan->kernel, at, sizeof v, &v, a->name));
             } else {
                 cl_int v = (cl_int)a->i;
-                CLRS_TRY(set_arg(plan->kernel, at, sizeof v, &v, a->name));
+                CLRS_TRY(clrs__set_arg(plan->kernel, at, sizeof v, &v, a->name));
             }
             break;
         case CLRS_ARG_ACC:
             if (c->acc_f64) {
                 cl_double v = a->d;
-                CLRS_TRY(set_arg(plan->kernel, at, sizeof v, &v, a->name));
+                CLRS_TRY(clrs__set_arg(plan->kernel, at, sizeof v, &v, a->name));
             } else {
                 cl_float v = (cl_float)a->d;
-                CLRS_TRY(set_arg(plan->kernel, at, sizeof v, &v, a->name));
+                CLRS_TRY(clrs__set_arg(plan->kernel, at, sizeof v, &v, a->name));
             }
             break;
         }
@@ -236,7 +189,8 @@ static clrs_status set_fixed_args(clrs_plan *plan)
 /* The taps, the lowering and the tables, then the program (from the
  * context's map, the disk or a build), the table upload and the fixed
  * arguments. */
-static clrs_status build_kernel(clrs_plan *plan)
+static clrs_status build_kernel(clrs_plan *plan,
+                                const clrs_launch_text *launch)
 {
     const clrs_problem *p = &plan->problem;
     const char *kname = p->backward ? "clrs_backward" : "clrs_forward";
@@ -249,7 +203,8 @@ static clrs_status build_kernel(clrs_plan *plan)
     memset(&img, 0, sizeof img);
     st = clrs__slot_taps(p, &taps);
     if (st >= 0)
-        st = clrs__lower(plan->ctx, p, &taps, plan->index_only, &plan->low);
+        st = clrs__lower(plan->ctx, p, &taps, plan->index_only, launch,
+                         &plan->low);
     if (st >= 0)
         st = clrs__tables_fill(p, &taps, &plan->low, &img);
     clrs__slot_taps_free(&taps);
@@ -287,6 +242,263 @@ static clrs_status build_kernel(clrs_plan *plan)
         clrs__launch_fit_group(&plan->low.launch, max_group);
     }
     return set_fixed_args(plan);
+}
+
+/* ---- launch choice and tuning ------------------------------------------ */
+
+/* The tuner's candidates, in CLRS_LAUNCH's syntax: the defaults first
+ * ("span=1" changes nothing), then every vector width, with and without
+ * the span path, under the driver's local size and a few fixed ones. */
+static const char *const tune_vec[] = {"vec=16", "vec=8", "vec=4", "vec=2",
+                                       "vec=1"};
+static const char *const tune_span[] = {"span=1", "span=0"};
+static const char *const tune_local[] = {"local=driver", "local=16x16x1",
+                                         "local=32x8x1", "local=64x4x1",
+                                         "local=256x1x1"};
+#define TUNE_DEFAULT "span=1"
+#define TUNE_RUNS 3
+
+/* Scratch buffers for every role the plan uses, zero-filled. */
+typedef struct tune_bufs {
+    clrs_args args;
+    cl_mem all[5 + CLRS_MAX_POST_OPS];
+    int n;
+} tune_bufs;
+
+static clrs_status tune_buf(clrs_plan *plan, cl_command_queue q,
+                            tune_bufs *b, size_t bytes, cl_mem *role)
+{
+    cl_int err;
+    float zero = 0;
+
+    if (bytes == 0)
+        return CLRS_SUCCESS;
+    CLRS_TRY(make_buffer(plan, (bytes + 3) / 4 * 4, NULL, role, "tuning"));
+    b->all[b->n++] = *role;
+    err = clEnqueueFillBuffer(q, *role, &zero, sizeof zero, 0,
+                              (bytes + 3) / 4 * 4, 0, NULL, NULL);
+    return err == CL_SUCCESS ? CLRS_SUCCESS
+                             : clrs__cl_error(err, "clEnqueueFillBuffer");
+}
+
+static clrs_status tune_bufs_make(clrs_plan *plan, cl_command_queue q,
+                                  tune_bufs *b)
+{
+    clrs_args *a = &b->args;
+    int i;
+
+    CLRS_TRY(tune_buf(plan, q, b, plan->need_src, &a->src));
+    CLRS_TRY(tune_buf(plan, q, b, plan->need_dst, &a->dst));
+    CLRS_TRY(tune_buf(plan, q, b, plan->need_diff_src, &a->diff_src));
+    CLRS_TRY(tune_buf(plan, q, b, plan->need_diff_dst, &a->diff_dst));
+    CLRS_TRY(tune_buf(plan, q, b, plan->need_index, &a->index));
+    for (i = 0; i < CLRS_MAX_POST_OPS; ++i)
+        CLRS_TRY(tune_buf(plan, q, b, plan->need_post[i], &a->post_op[i]));
+    return CLRS_SUCCESS;
+}
+
+/* The best of TUNE_RUNS profiled runs after a warm-up (PoCL builds its
+ * work-group function at the first enqueue), in ms. */
+static clrs_status tune_time(clrs_plan *cand, cl_command_queue q,
+                             const clrs_args *a, double *ms)
+{
+    int i;
+    *ms = INFINITY;
+    for (i = 0; i <= TUNE_RUNS; ++i) {
+        cl_event ev = NULL;
+        cl_ulong s = 0, e = 0;
+        cl_int err;
+        CLRS_TRY(clrs__plan_enqueue(cand, q, a, 0, NULL, &ev));
+        err = clWaitForEvents(1, &ev);
+        if (err == CL_SUCCESS)
+            err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START,
+                                          sizeof s, &s, NULL);
+        if (err == CL_SUCCESS)
+            err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END,
+                                          sizeof e, &e, NULL);
+        clReleaseEvent(ev);
+        if (err != CL_SUCCESS)
+            return clrs__cl_error(err, "tuning: profiling");
+        if (i > 0 && e > s && (double)(e - s) / 1e6 < *ms)
+            *ms = (double)(e - s) / 1e6;
+    }
+    return CLRS_SUCCESS;
+}
+
+/* A candidate: a plan of the same problem built under launch text t. */
+static clrs_status tune_candidate(clrs_plan *plan, const char *t,
+                                  clrs_plan **out)
+{
+    clrs_launch_text lt;
+    clrs_plan *c = calloc(1, sizeof *c);
+    clrs_status st;
+
+    *out = NULL;
+    if (!c)
+        return clrs__error(CLRS_ERR_OUT_OF_MEMORY, "out of memory tuning");
+    c->ctx = plan->ctx;
+    c->problem = plan->problem;
+    c->index_only = plan->index_only;
+    if (pthread_mutex_init(&c->lock, NULL) != 0) {
+        free(c);
+        return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
+                           "cannot initialise a plan mutex");
+    }
+    c->lock_init = 1;
+    lt.text = t;
+    lt.source = CLRS_LAUNCH_TUNED;
+    st = build_kernel(c, &lt);
+    if (st < 0) {
+        clrs_plan_destroy(c);
+        return st;
+    }
+    *out = c;
+    return CLRS_SUCCESS;
+}
+
+/* Moves cand's kernel and everything built for it into plan. */
+static void adopt(clrs_plan *plan, clrs_plan *cand)
+{
+    plan->low = cand->low;
+    plan->program = cand->program;
+    plan->kernel = cand->kernel;
+    plan->itab = cand->itab;
+    plan->ftab = cand->ftab;
+    plan->arg_src = cand->arg_src;
+    plan->arg_dst = cand->arg_dst;
+    plan->arg_index = cand->arg_index;
+    plan->arg_x = cand->arg_x;
+    memcpy(plan->arg_post, cand->arg_post, sizeof plan->arg_post);
+    plan->cache_source = cand->cache_source;
+    cand->program = NULL;
+    cand->kernel = NULL;
+    cand->itab = cand->ftab = NULL;
+}
+
+/* A candidate's launch as run: same kernel key and local size as an
+ * earlier one means the same launch, timed once. */
+static void launch_sig(const clrs_plan *c, char *buf, size_t n)
+{
+    char *key = NULL;
+    const clrs_launch *L = &c->low.launch;
+    if (clrs__gen_key(&c->low.cfg, &key) != CLRS_SUCCESS) {
+        clrs__clear_error();
+        buf[0] = '\0';
+        return;
+    }
+    snprintf(buf, n, "%zu,%zu,%zu|%s", L->local[0], L->local[1],
+             L->local[2], key);
+    free(key);
+}
+
+/* Every candidate in turn within the context's budget, the fastest kept
+ * as plan's kernel and stored in the database. */
+static clrs_status tune(clrs_plan *plan, const clrs_tune_key *k)
+{
+    enum { NCAND = 1 + 5 * 2 * 5 };
+    char texts[NCAND][48], best_text[48], seen[NCAND][64];
+    struct timespec t0, t1;
+    clrs_plan *best = NULL;
+    tune_bufs bufs;
+    cl_command_queue q;
+    cl_int err;
+    double best_ms = INFINITY, budget = plan->ctx->tune_budget_ms;
+    size_t v, s, l;
+    int n = 0, nseen = 0, i, j;
+    clrs_status st = CLRS_SUCCESS;
+
+    snprintf(texts[n++], sizeof texts[0], TUNE_DEFAULT);
+    for (v = 0; v < 5; ++v)
+        for (s = 0; s < 2; ++s)
+            for (l = 0; l < 5; ++l)
+                snprintf(texts[n++], sizeof texts[0], "%s,%s,%s",
+                         tune_vec[v], tune_span[s], tune_local[l]);
+    memset(&bufs, 0, sizeof bufs);
+    q = clCreateCommandQueue(plan->ctx->cl_ctx, plan->ctx->device,
+                             CL_QUEUE_PROFILING_ENABLE, &err);
+    if (!q)
+        return clrs__cl_error(err, "tuning: clCreateCommandQueue");
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    st = tune_bufs_make(plan, q, &bufs);
+    for (i = 0; i < n && st >= 0; ++i) {
+        clrs_plan *c = NULL;
+        char sig[64];
+        double ms, spent;
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        spent = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
+                (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+        if (i > 0 && spent > budget)
+            break;
+        st = tune_candidate(plan, texts[i], &c);
+        if (st < 0)
+            break;
+        launch_sig(c, sig, sizeof sig);
+        for (j = 0; j < nseen && strcmp(seen[j], sig) != 0; ++j)
+            ;
+        if (j < nseen) { /* the same launch as an earlier candidate */
+            clrs_plan_destroy(c);
+            continue;
+        }
+        snprintf(seen[nseen++], sizeof seen[0], "%s", sig);
+        st = tune_time(c, q, &bufs.args, &ms);
+        if (st >= 0 && ms < best_ms) {
+            clrs_plan_destroy(best);
+            best = c;
+            best_ms = ms;
+            snprintf(best_text, sizeof best_text, "%s", texts[i]);
+        } else {
+            clrs_plan_destroy(c);
+        }
+    }
+    for (i = 0; i < bufs.n; ++i)
+        clReleaseMemObject(bufs.all[i]);
+    clReleaseCommandQueue(q);
+    if (st >= 0 && !best)
+        st = clrs__error(CLRS_ERR_OPENCL, "tuning: no candidate ran");
+    if (st >= 0) {
+        adopt(plan, best);
+        if (clrs__tunedb_store(plan->ctx, k, best_text, best_ms) != 0)
+            clrs__ctx_note(plan->ctx, "the tuning database could not be "
+                                      "written; the tuned launch holds for "
+                                      "this plan only");
+    }
+    clrs_plan_destroy(best);
+    return st;
+}
+
+/* Where the launch comes from: CLRS_LAUNCH; else, unless tuning is off,
+ * the database's entry; else in run mode the tuner; else the device's
+ * defaults. */
+static clrs_status build_launched(clrs_plan *plan)
+{
+    const char *env = getenv("CLRS_LAUNCH");
+    clrs_launch_text t = {NULL, CLRS_LAUNCH_DEFAULT};
+    clrs_tune_mode mode;
+    clrs_tune_key k;
+    char db[128];
+
+    if (env && *env) {
+        t.text = env;
+        t.source = CLRS_LAUNCH_FORCED;
+        return build_kernel(plan, &t);
+    }
+    pthread_mutex_lock(&plan->ctx->lock);
+    mode = plan->ctx->tune_mode;
+    pthread_mutex_unlock(&plan->ctx->lock);
+    if (mode == CLRS_TUNE_OFF)
+        return build_kernel(plan, &t);
+    clrs__tune_key(&plan->problem, plan->index_only, &k);
+    if (mode == CLRS_TUNE_FORCE)
+        return tune(plan, &k);
+    if (clrs__tunedb_lookup(plan->ctx, &k, db, sizeof db) &&
+        clrs__launch_valid(plan->ctx, db)) {
+        t.text = db;
+        t.source = CLRS_LAUNCH_DATABASE;
+        return build_kernel(plan, &t);
+    }
+    if (mode == CLRS_TUNE_RUN)
+        return tune(plan, &k);
+    return build_kernel(plan, &t);
 }
 
 /* ---- two-pass argmax recompute ------------------------------------------ */
@@ -393,7 +605,7 @@ static clrs_status plan_create(clrs_plan **out, clrs_context *ctx,
         if (want_two_pass(plan, &index_bytes, &sidx))
             st = plan_two_pass(plan, op, index_bytes, &sidx);
         else
-            st = build_kernel(plan);
+            st = build_launched(plan);
     }
     if (st < 0) {
         clrs_plan_destroy(plan);
@@ -488,6 +700,10 @@ const char *clrs_launch_source_name(clrs_launch_source source)
         return "default";
     case CLRS_LAUNCH_FORCED:
         return "forced";
+    case CLRS_LAUNCH_DATABASE:
+        return "database";
+    case CLRS_LAUNCH_TUNED:
+        return "tuned";
     }
     return NULL;
 }
@@ -507,198 +723,3 @@ const char *clrs_vector_path_name(clrs_vector_path path)
     return NULL;
 }
 
-/* ---- execution ---------------------------------------------------------- */
-
-/* A role the plan reads or writes must have a buffer of at least `need`
- * bytes; an unused role must be NULL so that a mix-up of roles is caught
- * instead of silently ignored. */
-static clrs_status check_buffer(cl_mem m, size_t need, const char *role)
-{
-    size_t have = 0;
-    cl_int err;
-
-    if (need == 0) {
-        CLRS_CHECK(m == NULL, CLRS_ERR_INVALID_VALUE,
-                   "args->%s is set but this plan does not use it", role);
-        return CLRS_SUCCESS;
-    }
-    CLRS_CHECK(m != NULL, CLRS_ERR_NULL_POINTER, "args->%s is NULL", role);
-    err = clGetMemObjectInfo(m, CL_MEM_SIZE, sizeof have, &have, NULL);
-    if (err != CL_SUCCESS) {
-        char call[64];
-        snprintf(call, sizeof call, "clGetMemObjectInfo(args->%s)", role);
-        return clrs__cl_error(err, call);
-    }
-    CLRS_CHECK(have >= need, CLRS_ERR_BUFFER_TOO_SMALL,
-               "args->%s buffer holds %zu bytes, tensor needs %zu", role,
-               have, need);
-    return CLRS_SUCCESS;
-}
-
-/* Sets the caller's buffers and enqueues: no build, no allocation, no
- * wait. The lock keeps another thread's arguments out of our enqueue. */
-static clrs_status enqueue(clrs_plan *plan, const clrs_args *args,
-                           cl_uint num_events, const cl_event *wait_list,
-                           cl_event *event)
-{
-    const clrs_problem *p = &plan->problem;
-    const clrs_launch *L = &plan->low.launch;
-    clrs_status st = CLRS_SUCCESS;
-    cl_int err;
-
-    /* Backward kernels read diff_dst where forward ones read src and
-     * write diff_src where they write dst. */
-    const cl_mem *rd = p->backward ? &args->diff_dst : &args->src;
-    const cl_mem *wr = p->backward ? &args->diff_src : &args->dst;
-    int i;
-
-    pthread_mutex_lock(&plan->lock);
-    st = set_arg(plan->kernel, plan->arg_src, sizeof(cl_mem), rd,
-                 p->backward ? "diff_dst" : "src");
-    if (st == CLRS_SUCCESS && !plan->index_only)
-        st = set_arg(plan->kernel, plan->arg_dst, sizeof(cl_mem), wr,
-                     p->backward ? "diff_src" : "dst");
-    if (st == CLRS_SUCCESS && p->has_index)
-        st = set_arg(plan->kernel, plan->arg_index, sizeof(cl_mem),
-                     &args->index, "index");
-    if (st == CLRS_SUCCESS && plan->low.cfg.recompute)
-        st = set_arg(plan->kernel, plan->arg_x, sizeof(cl_mem), &args->src,
-                     "src");
-    for (i = 0; st == CLRS_SUCCESS && i < plan->low.cfg.npost; ++i)
-        if (plan->low.cfg.post[i].kind == CLRS_POST_BINARY)
-            st = set_arg(plan->kernel, plan->arg_post[i], sizeof(cl_mem),
-                         &args->post_op[i], "post_op");
-    if (st == CLRS_SUCCESS) {
-        err = clEnqueueNDRangeKernel(plan->ctx->queue, plan->kernel,
-                                     L->work_dim, NULL, L->global,
-                                     L->local[0] ? L->local : NULL,
-                                     num_events, wait_list, event);
-        if (err != CL_SUCCESS) {
-            if (event)
-                *event = NULL;
-            st = clrs__cl_error(err, "clEnqueueNDRangeKernel");
-        }
-    }
-    pthread_mutex_unlock(&plan->lock);
-    return st;
-}
-
-/* The argmax pass (after the caller's events and the previous run's
- * scatter, which read the same scratch), then the scatter pass after it.
- * The lock keeps another thread's passes from interleaving with ours on
- * the scratch. */
-static clrs_status enqueue_two_pass(clrs_plan *plan, const clrs_args *args,
-                                    cl_uint num_events,
-                                    const cl_event *wait_list,
-                                    cl_event *event)
-{
-    clrs_args fa, ba;
-    cl_event local[16], *buf = NULL, first = NULL, second = NULL;
-    const cl_event *waits = wait_list;
-    cl_uint n = num_events;
-    clrs_status st;
-
-    memset(&fa, 0, sizeof fa);
-    fa.src = args->src;
-    fa.index = plan->scratch_index;
-    memset(&ba, 0, sizeof ba);
-    ba.diff_src = args->diff_src;
-    ba.diff_dst = args->diff_dst;
-    ba.index = plan->scratch_index;
-
-    pthread_mutex_lock(&plan->lock);
-    if (plan->scratch_busy) {
-        buf = n + 1 <= sizeof local / sizeof local[0]
-                  ? local
-                  : malloc((n + 1) * sizeof *buf);
-        if (!buf) {
-            pthread_mutex_unlock(&plan->lock);
-            return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
-                               "out of memory for %u events", n + 1);
-        }
-        if (n)
-            memcpy(buf, wait_list, n * sizeof *buf);
-        buf[n++] = plan->scratch_busy;
-        waits = buf;
-    }
-    st = enqueue(plan->argmax, &fa, n, waits, &first);
-    if (buf != local)
-        free(buf);
-    if (st == CLRS_SUCCESS) {
-        st = enqueue(plan->scatter, &ba, 1, &first, &second);
-        if (plan->scratch_busy)
-            clReleaseEvent(plan->scratch_busy);
-        if (st == CLRS_SUCCESS) {
-            plan->scratch_busy = second;
-            clReleaseEvent(first);
-        } else {
-            plan->scratch_busy = first; /* still writing the scratch */
-        }
-    }
-    if (st == CLRS_SUCCESS && event) {
-        clRetainEvent(second);
-        *event = second;
-    }
-    pthread_mutex_unlock(&plan->lock);
-    return st;
-}
-
-static clrs_status execute(clrs_plan *plan, const clrs_args *args,
-                           cl_uint num_events, const cl_event *wait_list,
-                           cl_event *event)
-{
-    const clrs_problem *p = &plan->problem;
-    cl_mem written;
-    int i;
-
-    CLRS_CHECK_PTR(args);
-    CLRS_CHECK((num_events == 0) == (wait_list == NULL),
-               CLRS_ERR_INVALID_VALUE,
-               "num_events is %u but wait_list is %s", (unsigned)num_events,
-               wait_list ? "set" : "NULL");
-    CLRS_TRY(check_buffer(args->src, plan->need_src, "src"));
-    CLRS_TRY(check_buffer(args->dst, plan->need_dst, "dst"));
-    CLRS_TRY(check_buffer(args->diff_src, plan->need_diff_src, "diff_src"));
-    CLRS_TRY(check_buffer(args->diff_dst, plan->need_diff_dst, "diff_dst"));
-    CLRS_TRY(check_buffer(args->index, plan->need_index, "index"));
-    for (i = 0; i < CLRS_MAX_POST_OPS; ++i) {
-        char role[16];
-        snprintf(role, sizeof role, "post_op[%d]", i);
-        CLRS_TRY(check_buffer(args->post_op[i], plan->need_post[i], role));
-    }
-    /* The kernels read inputs while writing outputs: the same buffer in
-     * both roles gives order-dependent results. (Overlapping sub-buffers
-     * of one parent are not detected.) */
-    written = p->backward ? args->diff_src : args->dst;
-    CLRS_CHECK(written != args->src && written != args->diff_dst &&
-                   (args->index == NULL || written != args->index),
-               CLRS_ERR_ALIASING, "the %s buffer is also an input",
-               p->backward ? "diff_src" : "dst");
-    for (i = 0; i < CLRS_MAX_POST_OPS; ++i)
-        CLRS_CHECK(args->post_op[i] == NULL || args->post_op[i] != written,
-                   CLRS_ERR_ALIASING,
-                   "post-op %d operand buffer is also the output", i);
-    if (!p->backward && args->index)
-        CLRS_CHECK(args->index != args->src, CLRS_ERR_ALIASING,
-                   "the index buffer is also the src buffer");
-
-    if (plan->argmax)
-        return enqueue_two_pass(plan, args, num_events, wait_list, event);
-    return enqueue(plan, args, num_events, wait_list, event);
-}
-
-clrs_status clrs_execute(clrs_plan *plan, const clrs_args *args,
-                         cl_uint num_events, const cl_event *wait_list,
-                         cl_event *event)
-{
-    clrs_status st;
-
-    if (event)
-        *event = NULL; /* never leave the caller an event to release */
-    CLRS_CHECK_PTR(plan);
-    st = execute(plan, args, num_events, wait_list, event);
-    if (st < 0)
-        return clrs__ctx_error(plan->ctx, st);
-    clrs__clear_error();
-    return st;
-}

@@ -81,7 +81,8 @@ typedef enum cli_mode_bits {
     MODE_C = 1,
     MODE_P = 2,
     MODE_R = 4,
-    MODE_L = 8
+    MODE_L = 8,
+    MODE_T = 16 /* tune each plan first (with MODE_P: time the winner) */
 } cli_mode_bits;
 
 typedef enum cli_template { TPL_DEF = 0, TPL_CSV, TPL_JSON } cli_template;
@@ -93,6 +94,7 @@ typedef struct cli_global {
     unsigned mode;
     cli_engine engine;
     double max_ms;
+    double tune_ms; /* --tune-ms: tuning budget per plan */
     int64_t fix_times;
     uint64_t seed;
     const char *src_file, *dst_file, *diff_dst_file, *diff_src_file,

@@ -61,7 +61,9 @@ static const choice bools[] = {
     {"true", 1}, {"false", 0}, {"1", 1}, {"0", 0}, {NULL, 0}};
 static const choice modes[] = {
     {"C", MODE_C}, {"P", MODE_P}, {"CP", MODE_C | MODE_P},
-    {"PC", MODE_C | MODE_P}, {"R", MODE_R}, {"L", MODE_L}, {NULL, 0}};
+    {"PC", MODE_C | MODE_P}, {"R", MODE_R}, {"L", MODE_L},
+    {"T", MODE_T | MODE_P}, {"CT", MODE_C | MODE_T | MODE_P},
+    {"TC", MODE_C | MODE_T | MODE_P}, {NULL, 0}};
 static const choice engines[] = {
     {"device", ENGINE_DEVICE}, {"ref", ENGINE_REF}, {NULL, 0}};
 static const choice templates[] = {
@@ -509,12 +511,14 @@ static void global_defaults(cli_global *g, int keep_run_knobs)
     g->mode = MODE_C;
     g->engine = ENGINE_DEVICE;
     g->max_ms = 3000;
+    g->tune_ms = 5000;
     g->fix_times = 0;
     g->seed = 1;
     if (keep_run_knobs) {
         g->mode = old.mode;
         g->engine = old.engine;
         g->max_ms = old.max_ms;
+        g->tune_ms = old.tune_ms;
         g->fix_times = old.fix_times;
         g->seed = old.seed;
     }
@@ -759,7 +763,7 @@ static int read_batch(state *s, const char *path, const char *tok)
 }
 
 static const char *const global_names[] = {
-    "batch", "mode", "engine", "perf-template", "max-ms-per-prb",
+    "batch", "mode", "engine", "perf-template", "max-ms-per-prb", "tune-ms",
     "fix-times-per-prb", "seed", "device", "verbose", "src-file",
     "dst-file", "diff-dst-file", "diff-src-file", "ws-file", NULL};
 
@@ -790,6 +794,12 @@ static int do_global(state *s, const char *tok, const char *name,
         if (d <= 0 || d > 3.6e6)
             return usage_error(s, tok, "must be in (0, 3600000] ms");
         s->g.max_ms = d;
+    } else if (strcmp(name, "tune-ms") == 0) {
+        if (parse_double(v, &d, err) != 0)
+            return usage_error(s, tok, err);
+        if (d <= 0 || d > 3.6e6)
+            return usage_error(s, tok, "must be in (0, 3600000] ms");
+        s->g.tune_ms = d;
     } else if (strcmp(name, "fix-times-per-prb") == 0) {
         if (parse_int(v, 0, 100000000, &n, err) != 0)
             return usage_error(s, tok, err);
@@ -993,14 +1003,17 @@ void cli_usage(FILE *f)
             "usage: clresample [KNOBS] DESC... [--batch=FILE]...\n"
             "A knob applies to the descriptors after it; comma lists expand "
             "to every\ncombination. See clresample(1).\n\n"
-            "  --mode=C|P|CP|R|L       correctness, performance, both, run "
-            "only, list\n"
+            "  --mode=C|P|CP|R|L|T|CT  correctness, performance, both, run "
+            "only, list,\n"
+            "                          tune then time (T), with a check "
+            "(CT)\n"
             "  --engine=device|ref     run the library's plans (default) or "
             "its CPU reference\n"
             "  --device=P:D|~name      device (default: CLRS_DEVICE, else "
             "the first)\n"
             "  --list-devices --version --help\n"
             "  --max-ms-per-prb=MS --fix-times-per-prb=N --roofline\n"
+            "  --tune-ms=MS            tuning budget per plan (5000)\n"
             "  --cache-bench           time cold/warm/hot first use of the "
             "first problem\n"
             "  --perf-template=def|csv|json  --seed=N  -v\n"

@@ -667,10 +667,15 @@ static int device_read_outputs(job *j)
 static int device_plan(job *j)
 {
     clrs_plan_info info;
+    clrs_tune_mode mode;
     clrs_status st;
-    double t0;
+    double t0, budget;
     const cli_prb *p = j->p;
 
+    /* --mode=T: this plan tunes (and replaces its database entry). */
+    clrs_context_get_tuning(j->env->ctx, &mode, &budget);
+    if (p->g.mode & MODE_T)
+        clrs_context_set_tuning(j->env->ctx, CLRS_TUNE_FORCE, p->g.tune_ms);
     t0 = now_ms();
     if (!j->backward)
         st = clrs_plan_create_forward(&j->plan, j->env->ctx, j->op,
@@ -684,6 +689,8 @@ static int device_plan(job *j)
             j->t[T_INDEX].used ? j->t[T_INDEX].d : NULL,
             j->t[T_SRC].used ? j->t[T_SRC].d : NULL);
     j->r->build_ms = now_ms() - t0;
+    if (p->g.mode & MODE_T)
+        clrs_context_set_tuning(j->env->ctx, mode, budget);
     /* Where the program came from, as the plan itself recorded it (other
      * threads' plans cannot blur it, unlike the context's counters). */
     if (st >= 0 && clrs_plan_get_info(j->plan, &info) >= 0) {

@@ -1,0 +1,56 @@
+/* A plan's internal layout, shared by its creation (plan.c, which also
+ * tunes it) and its execution (execute.c). */
+#ifndef CLRS_PLAN_H
+#define CLRS_PLAN_H
+
+#include "lower.h"
+
+/* Everything execute needs, resolved once at plan time (plan, then
+ * execute). */
+struct clrs_plan {
+    clrs_context *ctx; /* not owned: plans must die before their context */
+    clrs_problem problem;
+
+    clrs_lowered low; /* configuration, values, launch (read only) */
+    cl_program program;
+    cl_kernel kernel;
+    cl_mem itab, ftab; /* tap tables, written once at creation */
+    cl_uint arg_src, arg_dst, arg_index; /* kernel argument positions */
+    cl_uint arg_x; /* backward max recompute: the forward src */
+    int index_only; /* forward max writing the index alone (argmax pass) */
+    cl_uint arg_post[CLRS_MAX_POST_OPS]; /* binary post-op operands */
+
+    clrs_cache_source cache_source; /* for clrs_plan_get_info */
+    double create_ms;
+
+    /* Bytes each role's buffer must hold (0: role unused), checked by
+     * clrs_execute with CL_MEM_SIZE before anything is enqueued. */
+    size_t need_src, need_dst, need_diff_src, need_diff_dst, need_index;
+    size_t need_post[CLRS_MAX_POST_OPS];
+
+    /* Max pooling backward without an index tensor, in two passes: the
+     * forward argmax writes a window index into plan-owned scratch, then
+     * the index backward reads it (plan_two_pass). Both NULL for a plan
+     * with its own kernel. */
+    clrs_plan *argmax, *scatter;
+    cl_mem scratch_index;
+    cl_event scratch_busy; /* the last backward pass, which reads the
+                              scratch: the next argmax pass waits for it */
+
+    /* clSetKernelArg followed by enqueue must not interleave between
+     * threads sharing one cl_kernel (OpenCL 1.2 A.2). */
+    pthread_mutex_t lock;
+    int lock_init;
+};
+
+/* clSetKernelArg with the argument's name in the error message. */
+clrs_status clrs__set_arg(cl_kernel kern, cl_uint i, size_t size,
+                          const void *value, const char *name);
+
+/* The plan's kernel(s) on queue q with the caller's buffers (checked
+ * already): no build, no allocation, no wait. */
+clrs_status clrs__plan_enqueue(clrs_plan *plan, cl_command_queue q,
+                               const clrs_args *args, cl_uint num_events,
+                               const cl_event *wait_list, cl_event *event);
+
+#endif /* CLRS_PLAN_H */

@@ -1,0 +1,240 @@
+/* The tuning database. One file per device, driver and library version,
+ * $CLRS_CACHE_DIR/tuning-<hash>.txt (the hash over those names, so a
+ * file of another device or version is never read), in text a user can
+ * read, ship and merge by concatenation:
+ *     # comment lines
+ *     <class> <bucket> <launch> <ms> <sum>
+ * launch in CLRS_LAUNCH's syntax, ms the winner's kernel time, sum the
+ * first 16 hex digits of the SHA-256 of the text before it. A line that
+ * does not parse or whose sum differs is ignored, and dropped at the next
+ * write; writes are atomic (temp file, fsync, rename) under the cache's
+ * lock. */
+#include "tunedb.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DB_MAX_BYTES ((size_t)4 << 20)
+#define DB_LINE_MAX 512
+
+/* ---- keys ---------------------------------------------------------------- */
+
+/* "s<axis>" for the axis with the smallest stride among those of size > 1
+ * (the contiguous one), "b<block>@<axis>" when blocked. */
+static void layout_code(const struct clrs_tensor_desc *t, char *buf,
+                        size_t n)
+{
+    int a, best = -1;
+    for (a = 0; a < t->rank; ++a)
+        if (t->dims[a] > 1 && t->block_axis != a &&
+            (best < 0 || t->strides[a] < t->strides[best]))
+            best = a;
+    if (t->block_axis >= 0)
+        snprintf(buf, n, "b%d@%d", t->block, t->block_axis);
+    else
+        snprintf(buf, n, "s%d", best);
+}
+
+void clrs__tune_key(const clrs_problem *p, int index_only, clrs_tune_key *k)
+{
+    const struct clrs_tensor_desc *wr = p->backward ? &p->in : &p->out;
+    const struct clrs_tensor_desc *rd = p->backward ? &p->out : &p->in;
+    char wl[24], rl[24], axes[CLRS_MAX_RANK + 1];
+    double elems = 1;
+    int a;
+
+    layout_code(wr, wl, sizeof wl);
+    layout_code(rd, rl, sizeof rl);
+    for (a = 0; a < p->naxes; ++a)
+        axes[a] = (char)('0' + p->ax[a].axis);
+    axes[p->naxes] = '\0';
+    snprintf(k->cls, sizeof k->cls, "%s%s%s%s/%s%s/%s>%s/w%s,r%s/a%s",
+             p->backward ? "bwd" : "fwd", p->has_index ? "+idx" : "",
+             index_only ? "-only" : "",
+             p->backward && p->has_src && !p->has_index ? "+x" : "",
+             clrs__mode_cli_name((int)p->mode),
+             clrs__mode_antialiased((int)p->mode, p->antialias) ? "+aa" : "",
+             clrs_dtype_name(rd->dtype), clrs_dtype_name(wr->dtype), wl, rl,
+             axes);
+    for (a = 0; a < wr->rank; ++a)
+        elems *= (double)wr->dims[a];
+    k->bucket = (int)floor(log2(elems));
+}
+
+/* ---- the file ------------------------------------------------------------ */
+
+/* The directory and the device's file name; 0 when the cache (and so
+ * the database) is off. */
+static int db_place(const clrs_context *ctx, clrs_cache_config *cfg,
+                    char *name, size_t n)
+{
+    const clrs_device_info *i = &ctx->info;
+    char text[1024], hex[65];
+    int len;
+
+    clrs__cache_config_from_env(cfg);
+    if (!cfg->enabled)
+        return 0;
+    len = snprintf(text, sizeof text,
+                   "format=1\nlibrary=%s\nplatform=%s\ndevice=%s\n"
+                   "vendor=%s\nversion=%s\ndriver=%s\n",
+                   CLRS_VERSION_STRING, i->platform_name, i->device_name,
+                   i->device_vendor, i->device_version, i->driver_version);
+    if (len < 0 || (size_t)len >= sizeof text)
+        return 0;
+    clrs__sha256_hex(text, (size_t)len, hex);
+    snprintf(name, n, "tuning-%.16s.txt", hex);
+    return 1;
+}
+
+static void line_sum(const char *text, size_t n, char sum[17])
+{
+    char hex[65];
+    clrs__sha256_hex(text, n, hex);
+    memcpy(sum, hex, 16);
+    sum[16] = '\0';
+}
+
+/* A launch text's characters: CLRS_LAUNCH items only. */
+static int launch_chars_ok(const char *s)
+{
+    return *s && strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789=,") ==
+                     strlen(s);
+}
+
+/* One line, checked: its fields into cls/launch (sized buffers), bucket
+ * and ms; 0 for anything else. */
+static int parse_line(const char *line, size_t len, char *cls, int *bucket,
+                      char *launch, double *ms)
+{
+    char copy[DB_LINE_MAX], sum[17], want[17], extra;
+    const char *last;
+    int n;
+
+    if (len == 0 || len >= sizeof copy || line[0] == '#')
+        return 0;
+    memcpy(copy, line, len);
+    copy[len] = '\0';
+    last = strrchr(copy, ' ');
+    if (!last || strlen(last + 1) != 16)
+        return 0;
+    line_sum(copy, (size_t)(last - copy), want);
+    n = sscanf(copy, "%159s %d %127s %lf %16s %c", cls, bucket, launch, ms,
+               sum, &extra);
+    return n == 5 && strcmp(sum, want) == 0 && *bucket >= 0 &&
+           *bucket < 128 && isfinite(*ms) && *ms > 0 &&
+           launch_chars_ok(launch) && strchr(cls, '/') != NULL;
+}
+
+int clrs__tunedb_lookup(const clrs_context *ctx, const clrs_tune_key *k,
+                        char *launch, size_t n)
+{
+    clrs_cache_config cfg;
+    char name[64], *data = NULL, *line, *next;
+    double best = INFINITY;
+    size_t size;
+    int found = 0;
+
+    if (!db_place(ctx, &cfg, name, sizeof name) ||
+        clrs__cache_read_file(cfg.dir, name, DB_MAX_BYTES, &data, &size) != 0)
+        return 0;
+    for (line = data; line && *line; line = next) {
+        char cls[CLRS_TUNE_CLASS_MAX], l[128];
+        int bucket;
+        double ms;
+        next = strchr(line, '\n');
+        if (parse_line(line, next ? (size_t)(next - line) : strlen(line),
+                       cls, &bucket, l, &ms) &&
+            bucket == k->bucket && strcmp(cls, k->cls) == 0 && ms < best &&
+            strlen(l) < n) {
+            best = ms;
+            strcpy(launch, l);
+            found = 1;
+        }
+        if (next)
+            ++next;
+    }
+    free(data);
+    return found;
+}
+
+/* The header, then every valid line of old but k's, then k's. */
+static char *db_text(const clrs_context *ctx, const char *old,
+                     const clrs_tune_key *k, const char *launch, double ms,
+                     size_t *len)
+{
+    size_t cap = (old ? strlen(old) : 0) + 2048, n = 0;
+    char *out = malloc(cap), body[DB_LINE_MAX], sum[17], dev[400];
+    const char *line, *next;
+    int m, i;
+
+    if (!out)
+        return NULL;
+    snprintf(dev, sizeof dev, "%s | %s | %s", ctx->info.device_name,
+             ctx->info.device_vendor, ctx->info.driver_version);
+    for (i = 0; dev[i]; ++i)
+        if (dev[i] < ' ' || dev[i] > '~')
+            dev[i] = '?';
+    n += (size_t)snprintf(out, cap,
+                          "# clresample %s tuning database, format 1\n"
+                          "# device: %s\n"
+                          "# class bucket launch ms checksum\n",
+                          CLRS_VERSION_STRING, dev);
+    for (line = old; line && *line; line = next) {
+        char cls[CLRS_TUNE_CLASS_MAX], l[128];
+        int bucket;
+        double t;
+        size_t ll;
+        next = strchr(line, '\n');
+        ll = next ? (size_t)(next - line) : strlen(line);
+        if (parse_line(line, ll, cls, &bucket, l, &t) &&
+            !(bucket == k->bucket && strcmp(cls, k->cls) == 0) &&
+            n + ll + 2 < cap) {
+            memcpy(out + n, line, ll);
+            n += ll;
+            out[n++] = '\n';
+        }
+        if (next)
+            ++next;
+    }
+    m = snprintf(body, sizeof body, "%s %d %s %.6g", k->cls, k->bucket,
+                 launch, ms);
+    if (m < 0 || (size_t)m >= sizeof body || n + (size_t)m + 20 > cap) {
+        free(out);
+        return NULL;
+    }
+    line_sum(body, (size_t)m, sum);
+    n += (size_t)snprintf(out + n, cap - n, "%s %s\n", body, sum);
+    *len = n;
+    return out;
+}
+
+int clrs__tunedb_store(const clrs_context *ctx, const clrs_tune_key *k,
+                       const char *launch, double ms)
+{
+    clrs_cache_config cfg;
+    char name[64], *old = NULL, *text;
+    size_t size, len = 0;
+    int lock, err;
+
+    if (!launch_chars_ok(launch) || !(ms > 0) || !isfinite(ms))
+        return EINVAL;
+    if (!db_place(ctx, &cfg, name, sizeof name))
+        return 0;
+    err = clrs__cache_mkdir(cfg.dir);
+    if (err)
+        return err;
+    lock = clrs__cache_lock(cfg.dir, name, 2000);
+    /* A file that cannot be read (damaged, not a regular file) is
+     * replaced: its valid lines are all that could be kept anyway. */
+    clrs__cache_read_file(cfg.dir, name, DB_MAX_BYTES, &old, &size);
+    text = db_text(ctx, old, k, launch, ms, &len);
+    err = text ? clrs__cache_write_file(cfg.dir, name, text, len) : ENOMEM;
+    free(text);
+    free(old);
+    clrs__cache_unlock(lock);
+    return err;
+}

@@ -1,0 +1,33 @@
+/* The tuning database: per device, a text file beside the program cache
+ * with the winning launch of each configuration class and size bucket,
+ * which plans consult and the tuner writes (plan.c). */
+#ifndef CLRS_TUNEDB_H
+#define CLRS_TUNEDB_H
+
+#include "context.h"
+
+#define CLRS_TUNE_CLASS_MAX 160
+
+/* What a database line is for: the configuration class (direction,
+ * mode, dtypes, the layouts of the written and read tensors, resampled
+ * axes; no spaces) and the size bucket (floor of log2 of the written
+ * elements). */
+typedef struct clrs_tune_key {
+    char cls[CLRS_TUNE_CLASS_MAX];
+    int bucket;
+} clrs_tune_key;
+
+void clrs__tune_key(const clrs_problem *p, int index_only, clrs_tune_key *k);
+
+/* The database's launch for k (CLRS_LAUNCH's syntax) into launch[n]: 1
+ * found, 0 not (no database, no file, no valid line). Where two valid
+ * lines name k (merged files), the faster one. */
+int clrs__tunedb_lookup(const clrs_context *ctx, const clrs_tune_key *k,
+                        char *launch, size_t n);
+
+/* Adds or replaces k's line; 0 or an errno value, which the caller only
+ * notes: the database never fails a call. */
+int clrs__tunedb_store(const clrs_context *ctx, const clrs_tune_key *k,
+                       const char *launch, double ms);
+
+#endif /* CLRS_TUNEDB_H */

@@ -1,0 +1,168 @@
+#!/bin/sh
+# The tuner and its database: --mode=T tunes a plan and writes the
+# winner; later plans read it (launch:database) and pass the check; the
+# database is ignored, never an error, when a line is damaged, the file
+# is garbage, a FIFO, a link, another device's, or the directory is
+# read-only; CLRS_TUNE=off and CLRS_LAUNCH take precedence; merged files
+# (two lines for one key) give the faster line.
+
+top_builddir=${top_builddir:-.}
+tool="$top_builddir/tools/clresample"
+tmp="$top_builddir/tests/tmp-tune-$$"
+mkdir -p "$tmp" || exit 1
+trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
+CLRS_CACHE_DIR="$tmp/cache"
+export CLRS_CACHE_DIR
+unset CLRS_TUNE CLRS_LAUNCH CLRS_CACHE
+
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
+
+prb="--alg=linear --tag=axb mb2ic16ih9iw12oh18ow24"
+"$tool" --mode=C $prb >"$tmp/dev.out" 2>&1
+if [ $? -eq 3 ]; then
+    echo "1..0 # SKIP no OpenCL device"
+    exit 0
+fi
+
+# run MODE -> $tmp/out, the perf line's launch field in $launch
+run() {
+    "$tool" --fix-times-per-prb=2 "$@" $prb >"$tmp/out" 2>&1
+    rc=$?
+    launch=$(sed -n 's/.*,launch:\([a-z]*\)\/.*/\1/p' "$tmp/out" | head -1)
+}
+db() { ls "$CLRS_CACHE_DIR"/tuning-*.txt 2>/dev/null | head -1; }
+show() { sed 's/^/# /' "$tmp/out"; [ -n "$(db)" ] && sed 's/^/# db: /' "$(db)"; }
+
+run --mode=P
+if [ $rc -eq 0 ] && [ "$launch" = default ] && [ -z "$(db)" ]; then
+    ok "no database: the defaults, and no file written"
+else not_ok "no database: exit $rc launch $launch"; show; fi
+
+run --mode=CT --tune-ms=20000
+if [ $rc -eq 0 ] && [ "$launch" = tuned ] && grep -q 'passed:1 ' "$tmp/out"
+then ok "--mode=CT tunes, and the tuned plan passes the check"
+else not_ok "--mode=CT: exit $rc launch $launch"; show; fi
+file=$(db)
+lines=$(grep -vc '^#' "$file" 2>/dev/null)
+if [ -n "$file" ] && [ "$lines" = 1 ] &&
+    grep -q '^fwd/linear/f32>f32/' "$file"; then
+    ok "the database has one line for the class"
+else not_ok "database after tuning: ${file:-none}, $lines lines"; show; fi
+
+run --mode=CP
+if [ $rc -eq 0 ] && [ "$launch" = database ] && grep -q 'passed:1 ' "$tmp/out"
+then ok "a later plan reads the database and passes the check"
+else not_ok "after tuning: exit $rc launch $launch"; show; fi
+
+CLRS_TUNE=off run --mode=P
+if [ $rc -eq 0 ] && [ "$launch" = default ]; then
+    ok "CLRS_TUNE=off ignores the database"
+else not_ok "CLRS_TUNE=off: launch $launch"; show; fi
+CLRS_LAUNCH=vec=4 run --mode=P
+if [ $rc -eq 0 ] && [ "$launch" = forced ]; then
+    ok "CLRS_LAUNCH beats the database"
+else not_ok "CLRS_LAUNCH: launch $launch"; show; fi
+CLRS_CACHE=0 run --mode=P
+if [ $rc -eq 0 ] && [ "$launch" = default ]; then
+    ok "CLRS_CACHE=0 turns the database off"
+else not_ok "CLRS_CACHE=0: launch $launch"; show; fi
+
+# Merged files: the faster of two lines for one key wins. A line whose
+# launch differs (vec=4) and claims a faster time, with its own sum.
+good=$(grep -v '^#' "$file")
+set -- $good
+body="$1 $2 vec=4,span=1,local=driver 0.000001"
+sum=$(printf '%s' "$body" | sha256sum | cut -c1-16)
+cp "$file" "$tmp/saved"
+printf '%s %s\n' "$body" "$sum" >>"$file"
+run --mode=P
+if [ "$launch" = database ] && grep -q 'vector:[a-z]*/4,' "$tmp/out"; then
+    ok "two lines for one key: the faster one"
+else not_ok "merged lines: launch $launch"; show; fi
+
+# A damaged line (its sum no longer matches) is ignored...
+cp "$tmp/saved" "$file"
+sed -i 's/ \([0-9a-f]\{16\}\)$/ 0000000000000000/' "$file"
+run --mode=P
+if [ $rc -eq 0 ] && [ "$launch" = default ]; then
+    ok "a line with a wrong checksum is ignored"
+else not_ok "bad checksum: exit $rc launch $launch"; show; fi
+# ... and dropped at the next write.
+run --mode=T --tune-ms=20000
+if [ "$launch" = tuned ] && ! grep -q ' 0000000000000000$' "$file" &&
+    [ "$(grep -vc '^#' "$file")" = 1 ]; then
+    ok "the next tuning replaces the damaged line"
+else not_ok "rewrite after damage: launch $launch"; show; fi
+
+# Garbage, a FIFO, a link: ignored, no hang, no error.
+head -c 3000 /dev/urandom >"$file"
+run --mode=CP
+if [ $rc -eq 0 ] && [ "$launch" = default ]; then ok "a garbage file is ignored"
+else not_ok "garbage: exit $rc launch $launch"; show; fi
+rm -f "$file"
+mkfifo "$file"
+if command -v timeout >/dev/null; then
+    timeout 60 "$tool" --mode=P --fix-times-per-prb=1 $prb >"$tmp/out" 2>&1
+    rc=$?
+else
+    run --mode=P
+fi
+if [ $rc -eq 0 ] && grep -q 'launch:default/' "$tmp/out"; then
+    ok "a FIFO in place of the database is ignored, no hang"
+else not_ok "FIFO: exit $rc"; show; fi
+rm -f "$file"
+cp "$tmp/saved" "$tmp/elsewhere.txt"
+ln -s "$tmp/elsewhere.txt" "$file"
+run --mode=P
+if [ $rc -eq 0 ] && [ "$launch" = default ]; then
+    ok "a symbolic link is not followed"
+else not_ok "link: launch $launch"; show; fi
+rm -f "$file"
+
+# Another device's (or library version's) file has another name.
+cp "$tmp/saved" "$CLRS_CACHE_DIR/tuning-0123456789abcdef.txt"
+run --mode=P
+if [ $rc -eq 0 ] && [ "$launch" = default ]; then
+    ok "another device's file is never read"
+else not_ok "foreign file: launch $launch"; show; fi
+
+# A read-only directory: tuning still runs, the plan still works.
+if [ "$(id -u)" != 0 ]; then
+    chmod a-w "$CLRS_CACHE_DIR"
+    run --mode=CT --tune-ms=20000
+    chmod u+w "$CLRS_CACHE_DIR"
+    if [ $rc -eq 0 ] && [ "$launch" = tuned ] && [ -z "$(db)" ]; then
+        ok "a read-only directory: tuned, nothing written, no error"
+    else not_ok "read-only: exit $rc launch $launch"; show; fi
+else
+    n=$((n + 1))
+    echo "ok $n # SKIP a read-only directory: root writes anyway"
+fi
+
+# A directory that cannot be created (a file in its way): the same.
+: >"$tmp/afile"
+CLRS_CACHE_DIR="$tmp/afile/cache" run --mode=CT --tune-ms=20000
+if [ $rc -eq 0 ] && [ "$launch" = tuned ] && grep -q 'passed:1 ' "$tmp/out"
+then ok "a cache directory that cannot be made: tuned, no error"
+else not_ok "no directory: exit $rc launch $launch"; show; fi
+
+# Two processes tuning at once leave one valid file.
+cp "$tmp/saved" "$file"
+"$tool" --mode=T --tune-ms=20000 --fix-times-per-prb=1 --alg=nearest \
+    --tag=axb mb2ic16ih9iw12oh18ow24 >"$tmp/a.out" 2>&1 &
+"$tool" --mode=T --tune-ms=20000 --fix-times-per-prb=1 --alg=cubic \
+    --tag=axb mb2ic16ih9iw12oh18ow24 >"$tmp/b.out" 2>&1
+wait
+# Both tuners read, add their line and rename under the cache's lock:
+# the linear line and both new ones.
+if [ "$(grep -vc '^#' "$file")" -eq 3 ] &&
+    ! grep -v '^#' "$file" | awk 'NF != 5 { bad = 1 } END { exit !bad }'
+then
+    ok "two tuning processes: every line intact"
+else not_ok "concurrent tuning"; sed 's/^/# /' "$file"; fi
+
+echo "1..$n"
+exit $failed
