@@ -328,13 +328,38 @@ clrs_cache_load_result clrs__cache_load(const char *dir, const char *hash,
     return r;
 }
 
+/* Writes the parts to a new temp file named from tmpl (mkstemp: a
+ * unique name, created 0600, so concurrent writers never share one),
+ * fsyncs it and renames it over path; 0 or an errno value (the temp file
+ * is gone either way). fsync before rename: after a crash the name points
+ * at the whole file or at the old one, never at a half-written one. */
+static int write_atomic(char *tmpl, const char *path, const void *const *part,
+                        const size_t *len, int nparts)
+{
+    int fd = mkstemp(tmpl), err = 0, i;
+
+    if (fd < 0)
+        return errno;
+    for (i = 0; i < nparts && !err; ++i)
+        err = write_all(fd, part[i], len[i]);
+    if (!err && fsync(fd) != 0)
+        err = errno;
+    if (close(fd) != 0 && !err)
+        err = errno;
+    if (!err && rename(tmpl, path) != 0)
+        err = errno;
+    if (err)
+        unlink(tmpl);
+    return err;
+}
+
 int clrs__cache_store(const char *dir, const char *hash, const char *key,
                       const void *payload, size_t size, unsigned format)
 {
     char tmp[4200], path[4200];
     unsigned char h[CLRS_CACHE_HEADER];
-    size_t klen = strlen(key);
-    int fd, err = 0;
+    const void *part[3];
+    size_t len[3];
 
     if (!entry_path(path, sizeof path, dir, hash) ||
         snprintf(tmp, sizeof tmp, "%s/tmp-%.16s-XXXXXX", dir, hash) >=
@@ -343,31 +368,16 @@ int clrs__cache_store(const char *dir, const char *hash, const char *key,
     memset(h, 0, sizeof h);
     memcpy(h, CLRS_CACHE_MAGIC, 8);
     put_u32(h + CLRS_CACHE_OFF_FORMAT, format);
-    put_u64(h + 16, klen);
+    put_u64(h + 16, strlen(key));
     put_u64(h + 24, size);
     sha256_raw(payload, size, h + 32);
-
-    /* mkstemp: a unique name, created 0600, so concurrent writers of the
-     * same key never share a temp file. */
-    fd = mkstemp(tmp);
-    if (fd < 0)
-        return errno;
-    err = write_all(fd, h, sizeof h);
-    if (!err)
-        err = write_all(fd, key, klen);
-    if (!err)
-        err = write_all(fd, payload, size);
-    /* fsync before rename: after a crash the name points at the whole
-     * entry or at the old one, never at a half-written file. */
-    if (!err && fsync(fd) != 0)
-        err = errno;
-    if (close(fd) != 0 && !err)
-        err = errno;
-    if (!err && rename(tmp, path) != 0)
-        err = errno;
-    if (err)
-        unlink(tmp);
-    return err;
+    part[0] = h;
+    len[0] = sizeof h;
+    part[1] = key;
+    len[1] = strlen(key);
+    part[2] = payload;
+    len[2] = size;
+    return write_atomic(tmp, path, part, len, 3);
 }
 
 /* ---- eviction ---------------------------------------------------------- */
@@ -552,23 +562,10 @@ int clrs__cache_write_file(const char *dir, const char *name,
                            const void *data, size_t size)
 {
     char tmp[4200], path[4200];
-    int fd, err;
 
     if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path ||
         snprintf(tmp, sizeof tmp, "%s/tmp-%.24s-XXXXXX", dir, name) >=
             (int)sizeof tmp)
         return ENAMETOOLONG;
-    fd = mkstemp(tmp);
-    if (fd < 0)
-        return errno;
-    err = write_all(fd, data, size);
-    if (!err && fsync(fd) != 0)
-        err = errno;
-    if (close(fd) != 0 && !err)
-        err = errno;
-    if (!err && rename(tmp, path) != 0)
-        err = errno;
-    if (err)
-        unlink(tmp);
-    return err;
+    return write_atomic(tmp, path, &data, &size, 1);
 }
