@@ -622,8 +622,9 @@ clrs_status clrs_context_create_from_cl(clrs_context **out,
     return CLRS_SUCCESS;
 }
 
-/* The context's built programs by configuration key. */
-static void free_programs(clrs_context *ctx)
+/* The context's built programs by configuration key, and the tuning
+ * database as last read. */
+static void free_caches(clrs_context *ctx)
 {
     struct clrs_prog_entry *e = ctx->programs, *next;
     for (; e; e = next) {
@@ -636,6 +637,8 @@ static void free_programs(clrs_context *ctx)
     ctx->programs = NULL;
     free(ctx->disk_device);
     ctx->disk_device = NULL;
+    free(ctx->tdb.v);
+    memset(&ctx->tdb, 0, sizeof ctx->tdb);
 }
 
 /* Every handle is released only if it was set (retained), so error paths
@@ -644,7 +647,7 @@ void clrs_context_destroy(clrs_context *ctx)
 {
     if (!ctx)
         return;
-    free_programs(ctx);
+    free_caches(ctx);
     if (ctx->queue)
         clReleaseCommandQueue(ctx->queue);
     if (ctx->cl_ctx)

@@ -7,6 +7,7 @@
 #include "internal.h"
 
 #include <pthread.h>
+#include <sys/stat.h>
 
 /* Detail messages are kept per context and per thread. A context is used
  * by a handful of threads at a time, so a small table with eviction of the
@@ -27,6 +28,28 @@ struct clrs_prog_entry {
     cl_program program; /* NULL while one thread builds it */
     struct clrs_prog_entry *next;
 };
+
+/* One valid line of the tuning database (tunedb.c). */
+typedef struct clrs_tdb_line {
+    char cls[160];
+    int bucket;
+    char launch[128];
+    double ms;
+} clrs_tdb_line;
+
+/* The tuning database as last read, and the identity of the file it was
+ * read from: a file replaced since (a new inode: writes rename) or
+ * changed is read again. */
+typedef struct clrs_tdb_memo {
+    int valid;
+    char path[4200];
+    dev_t dev;
+    ino_t ino;
+    off_t size;
+    struct timespec mtime;
+    size_t n;
+    clrs_tdb_line *v;
+} clrs_tdb_memo;
 
 /* The device facts launch defaults are made of, queried once per
  * context (launch.c reads them). */
@@ -53,6 +76,7 @@ struct clrs_context {
     clrs_launch_facts facts;
     clrs_tune_mode tune_mode; /* CLRS_TUNE, clrs_context_set_tuning */
     double tune_budget_ms;
+    clrs_tdb_memo tdb; /* under lock */
 
     pthread_mutex_t lock; /* guards errs, err_clock, stats, programs, disk */
     clrs_ctx_err errs[CLRS_CTX_ERR_SLOTS];

@@ -129,35 +129,77 @@ static int parse_line(const char *line, size_t len, char *cls, int *bucket,
            launch_chars_ok(launch) && strchr(cls, '/') != NULL;
 }
 
-int clrs__tunedb_lookup(const clrs_context *ctx, const clrs_tune_key *k,
+/* Reads and parses the file into ctx->tdb unless it is the one read
+ * last (same inode, size and time); called under ctx->lock. 0: no
+ * usable file. */
+static int memo_load(clrs_context *ctx, const char *dir, const char *name)
+{
+    clrs_tdb_memo *m = &ctx->tdb;
+    char path[4200], *data = NULL, *line, *next;
+    struct stat st;
+    size_t size, cap = 0;
+
+    if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path ||
+        stat(path, &st) != 0)
+        return 0;
+    if (m->valid && strcmp(m->path, path) == 0 && m->dev == st.st_dev &&
+        m->ino == st.st_ino && m->size == st.st_size &&
+        m->mtime.tv_sec == st.st_mtim.tv_sec &&
+        m->mtime.tv_nsec == st.st_mtim.tv_nsec)
+        return 1;
+    free(m->v);
+    memset(m, 0, sizeof *m);
+    if (clrs__cache_read_file(dir, name, DB_MAX_BYTES, &data, &size) != 0)
+        return 0;
+    for (line = data; *line; line = next) {
+        clrs_tdb_line e;
+        next = strchr(line, '\n');
+        if (parse_line(line, next ? (size_t)(next - line) : strlen(line),
+                       e.cls, &e.bucket, e.launch, &e.ms)) {
+            if (m->n == cap) {
+                size_t nc = cap ? 2 * cap : 16;
+                clrs_tdb_line *v = realloc(m->v, nc * sizeof *v);
+                if (!v)
+                    break;
+                m->v = v;
+                cap = nc;
+            }
+            m->v[m->n++] = e;
+        }
+        next = next ? next + 1 : line + strlen(line);
+    }
+    free(data);
+    snprintf(m->path, sizeof m->path, "%s", path);
+    m->dev = st.st_dev;
+    m->ino = st.st_ino;
+    m->size = st.st_size;
+    m->mtime = st.st_mtim;
+    m->valid = 1;
+    return 1;
+}
+
+int clrs__tunedb_lookup(clrs_context *ctx, const clrs_tune_key *k,
                         char *launch, size_t n)
 {
     clrs_cache_config cfg;
-    char name[64], *data = NULL, *line, *next;
+    char name[64];
     double best = INFINITY;
-    size_t size;
+    size_t i;
     int found = 0;
 
-    if (!db_place(ctx, &cfg, name, sizeof name) ||
-        clrs__cache_read_file(cfg.dir, name, DB_MAX_BYTES, &data, &size) != 0)
+    if (!db_place(ctx, &cfg, name, sizeof name))
         return 0;
-    for (line = data; line && *line; line = next) {
-        char cls[CLRS_TUNE_CLASS_MAX], l[128];
-        int bucket;
-        double ms;
-        next = strchr(line, '\n');
-        if (parse_line(line, next ? (size_t)(next - line) : strlen(line),
-                       cls, &bucket, l, &ms) &&
-            bucket == k->bucket && strcmp(cls, k->cls) == 0 && ms < best &&
-            strlen(l) < n) {
-            best = ms;
-            strcpy(launch, l);
+    pthread_mutex_lock(&ctx->lock);
+    for (i = 0; memo_load(ctx, cfg.dir, name) && i < ctx->tdb.n; ++i) {
+        const clrs_tdb_line *e = &ctx->tdb.v[i];
+        if (e->bucket == k->bucket && strcmp(e->cls, k->cls) == 0 &&
+            e->ms < best && strlen(e->launch) < n) {
+            best = e->ms;
+            strcpy(launch, e->launch);
             found = 1;
         }
-        if (next)
-            ++next;
     }
-    free(data);
+    pthread_mutex_unlock(&ctx->lock);
     return found;
 }
 

@@ -21,8 +21,9 @@ void clrs__tune_key(const clrs_problem *p, int index_only, clrs_tune_key *k);
 
 /* The database's launch for k (CLRS_LAUNCH's syntax) into launch[n]: 1
  * found, 0 not (no database, no file, no valid line). Where two valid
- * lines name k (merged files), the faster one. */
-int clrs__tunedb_lookup(const clrs_context *ctx, const clrs_tune_key *k,
+ * lines name k (merged files), the faster one. The context keeps the
+ * parsed file until the file changes. */
+int clrs__tunedb_lookup(clrs_context *ctx, const clrs_tune_key *k,
                         char *launch, size_t n);
 
 /* Adds or replaces k's line; 0 or an errno value, which the caller only
