@@ -391,28 +391,38 @@ static void launch_sig(const clrs_plan *c, char *buf, size_t n)
     free(key);
 }
 
+#define TUNE_NCAND (1 + 5 * 2 * 5)
+
+/* The candidates' launch texts, the defaults first; returns how many. */
+static int tune_texts(char texts[][48])
+{
+    size_t v, s, l;
+    int n = 0;
+
+    snprintf(texts[n++], 48, TUNE_DEFAULT);
+    for (v = 0; v < 5; ++v)
+        for (s = 0; s < 2; ++s)
+            for (l = 0; l < 5; ++l)
+                snprintf(texts[n++], 48, "%s,%s,%s", tune_vec[v],
+                         tune_span[s], tune_local[l]);
+    return n;
+}
+
 /* Every candidate in turn within the context's budget, the fastest kept
  * as plan's kernel and stored in the database. */
 static clrs_status tune(clrs_plan *plan, const clrs_tune_key *k)
 {
-    enum { NCAND = 1 + 5 * 2 * 5 };
-    char texts[NCAND][48], best_text[48], seen[NCAND][64];
+    char texts[TUNE_NCAND][48], best_text[48], seen[TUNE_NCAND][64];
     struct timespec t0, t1;
     clrs_plan *best = NULL;
     tune_bufs bufs;
     cl_command_queue q;
     cl_int err;
     double best_ms = INFINITY, budget = plan->ctx->tune_budget_ms;
-    size_t v, s, l;
-    int n = 0, nseen = 0, i, j;
+    int n, nseen = 0, i, j;
     clrs_status st = CLRS_SUCCESS;
 
-    snprintf(texts[n++], sizeof texts[0], TUNE_DEFAULT);
-    for (v = 0; v < 5; ++v)
-        for (s = 0; s < 2; ++s)
-            for (l = 0; l < 5; ++l)
-                snprintf(texts[n++], sizeof texts[0], "%s,%s,%s",
-                         tune_vec[v], tune_span[s], tune_local[l]);
+    n = tune_texts(texts);
     memset(&bufs, 0, sizeof bufs);
     q = clCreateCommandQueue(plan->ctx->cl_ctx, plan->ctx->device,
                              CL_QUEUE_PROFILING_ENABLE, &err);
@@ -429,7 +439,14 @@ static clrs_status tune(clrs_plan *plan, const clrs_tune_key *k)
                 (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
         if (i > 0 && spent > budget)
             break;
+        /* A candidate this device cannot build or run is passed over;
+         * the defaults (the first) must work. */
         st = tune_candidate(plan, texts[i], &c);
+        if (st < 0 && i > 0) {
+            clrs__clear_error();
+            st = CLRS_SUCCESS;
+            continue;
+        }
         if (st < 0)
             break;
         launch_sig(c, sig, sizeof sig);
@@ -441,6 +458,11 @@ static clrs_status tune(clrs_plan *plan, const clrs_tune_key *k)
         }
         snprintf(seen[nseen++], sizeof seen[0], "%s", sig);
         st = tune_time(c, q, &bufs.args, &ms);
+        if (st < 0 && i > 0) {
+            clrs__clear_error();
+            st = CLRS_SUCCESS;
+            ms = INFINITY;
+        }
         if (st >= 0 && ms < best_ms) {
             clrs_plan_destroy(best);
             best = c;
