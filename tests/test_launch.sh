@@ -27,7 +27,7 @@ fi
 
 for setting in vec=1 vec=2 vec=4 vec=8 vec=16 span=0 nt=1 nt=0 local=1 \
     local=7x3 local=16x16x1 local=5x5x5 vec=4,local=16x16x1 \
-    vec=2,span=0,nt=1,local=64x2; do
+    vec=2,span=0,nt=1,local=64x2 vec=8,local=driver; do
     CLRS_LAUNCH=$setting "$tool" --mode=C --batch="$batch" >"$tmp/out" 2>&1
     rc=$?
     summary=$(grep '^tests:' "$tmp/out")
