@@ -35,6 +35,12 @@ static int is_gpu(const clrs_launch_facts *f)
     return (f->type & CL_DEVICE_TYPE_GPU) && !(f->type & CL_DEVICE_TYPE_CPU);
 }
 
+int clrs__launch_generic(void)
+{
+    const char *v = getenv("CLRS_GENERIC");
+    return v && *v && strcmp(v, "0") != 0;
+}
+
 static void defaults(const clrs_launch_facts *f, int acc_f64,
                      clrs_launch_request *r)
 {
@@ -42,6 +48,7 @@ static void defaults(const clrs_launch_facts *f, int acc_f64,
     cl_uint pref = acc_f64 ? f->pref_double : f->pref_float;
 
     memset(r, 0, sizeof *r);
+    r->generic = clrs__launch_generic();
     r->span = 1;
     r->nt = -1;
     r->source = CLRS_LAUNCH_DEFAULT;

@@ -21,6 +21,8 @@ typedef struct clrs_launch {
 
 /* What the lowering may choose from for one plan. */
 typedef struct clrs_launch_request {
+    int generic;     /* CLRS_GENERIC: the generic kernel (no vector path,
+                        no fixed tap counts, no non-temporal stores) */
     int vmax;        /* most lanes per work-item of the axis and span paths
                         (1: none); the block path's lanes are its block */
     int vec_off;     /* no vector path at all (CLRS_LAUNCH vec=1) */
@@ -37,6 +39,9 @@ typedef struct clrs_launch_text {
     const char *text;
     clrs_launch_source source;
 } clrs_launch_text;
+
+/* CLRS_GENERIC is set (and not "0"). */
+int clrs__launch_generic(void);
 
 /* The request for ctx's device (acc_f64: kernels that accumulate in
  * double): its defaults, then what the text sets; a malformed text is

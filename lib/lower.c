@@ -37,12 +37,6 @@ static void direction_of(const clrs_problem *p, direction *d)
     d->has_x = p->backward && p->has_src && !p->has_index;
 }
 
-static int env_flag(const char *name)
-{
-    const char *v = getenv(name);
-    return v && *v && strcmp(v, "0") != 0;
-}
-
 /* ---- kernel axes ---------------------------------------------------------- */
 
 /* One axis of the written tensor as the kernel iterates it. */
@@ -253,7 +247,7 @@ static int choose_vec(const clrs_problem *p, const direction *d,
     int idx_ok = d->index_written ? !p->has_index
                                   : !p->has_index || k0->xblk == k0->dblk;
 
-    if (env_flag("CLRS_GENERIC") || r->vec_off || blocked_beyond_0(k, m) ||
+    if (r->generic || r->vec_off || blocked_beyond_0(k, m) ||
         !operands_vector_ok(p, k0) ||
         !clrs__gen_dtype_vector_store(d->wr->dtype))
         return 1;
@@ -279,7 +273,7 @@ static int span_width(const clrs_problem *p, const direction *d,
     const clrs_axis_map *last = &p->ax[p->naxes > 0 ? p->naxes - 1 : 0];
     int V = r->vmax, a = k0->axis;
 
-    if (env_flag("CLRS_GENERIC") || !r->span || V < 2 ||
+    if (r->generic || !r->span || V < 2 ||
         blocked_beyond_0(k, m) || d->has_x ||
         p->naxes < 1 || k0->slot != p->naxes - 1 || k0->dblk ||
         k0->ds != 1 || d->rd->strides[a] != 1 || d->rd->block_axis == a ||
@@ -328,7 +322,7 @@ static int want_nt(const clrs_context *ctx, const direction *d, size_t bytes,
                    const clrs_launch_request *r)
 {
     int want = r->nt >= 0 ? r->nt
-                          : !env_flag("CLRS_GENERIC") &&
+                          : !r->generic &&
                                 bytes >= CLRS_NT_MIN_BYTES;
     return want && nt_aligned(ctx, d, k, m, vec);
 }
@@ -438,14 +432,15 @@ static void config_basics(clrs_lowered *low, const clrs_context *ctx,
 /* Per forward slot: K when every output has exactly K taps, K <= 8 (the
  * kernel then computes the starts; see gen_loops.c), else 0. */
 static void fixed_counts(clrs_gen_config *c, const clrs_problem *p,
-                         const clrs_slot_taps *st)
+                         const clrs_slot_taps *st,
+                         const clrs_launch_request *r)
 {
     int k;
     int64_t o;
     for (k = 0; k < p->naxes && !p->backward; ++k) {
         const int64_t *s = st->tl[k].start;
         c->fixed[k] = 0;
-        if (env_flag("CLRS_GENERIC") || s[1] <= 0 || s[1] > 8)
+        if (r->generic || s[1] <= 0 || s[1] > 8)
             continue;
         c->fixed[k] = (int)s[1];
         for (o = 0; o < p->ax[k].out; ++o)
@@ -637,7 +632,7 @@ clrs_status clrs__lower(const clrs_context *ctx, const clrs_problem *p,
     m = lower_axes(p, &d, k);
     config_basics(low, ctx, p, &d, k, m, index_only);
     CLRS_TRY(clrs__launch_request(ctx, c->acc_f64, launch, &req));
-    fixed_counts(c, p, st);
+    fixed_counts(c, p, st, &req);
 
     c->vec = choose_vec(p, &d, k, m, c->acc_f64, &req);
     V = c->vec == 1 ? span_width(p, &d, k, m, &req) : 1;

@@ -16,12 +16,6 @@
 #include <string.h>
 #include <time.h>
 
-static int env_flag(const char *name)
-{
-    const char *v = getenv(name);
-    return v && *v && strcmp(v, "0") != 0;
-}
-
 /* A device buffer the plan owns: a table copied from host (read only) or,
  * with host NULL, scratch the kernels write. */
 static clrs_status make_buffer(clrs_plan *plan, size_t bytes, void *host,
@@ -410,7 +404,8 @@ static int tune_texts(char texts[][48])
 
 /* Every candidate in turn within the context's budget, the fastest kept
  * as plan's kernel and stored in the database. */
-static clrs_status tune(clrs_plan *plan, const clrs_tune_key *k)
+static clrs_status tune(clrs_plan *plan, const clrs_tune_key *k,
+                        double budget)
 {
     char texts[TUNE_NCAND][48], best_text[48], seen[TUNE_NCAND][64];
     struct timespec t0, t1;
@@ -418,7 +413,7 @@ static clrs_status tune(clrs_plan *plan, const clrs_tune_key *k)
     tune_bufs bufs;
     cl_command_queue q;
     cl_int err;
-    double best_ms = INFINITY, budget = plan->ctx->tune_budget_ms;
+    double best_ms = INFINITY;
     int n, nseen = 0, i, j;
     clrs_status st = CLRS_SUCCESS;
 
@@ -497,6 +492,7 @@ static clrs_status build_launched(clrs_plan *plan)
     clrs_launch_text t = {NULL, CLRS_LAUNCH_DEFAULT};
     clrs_tune_mode mode;
     clrs_tune_key k;
+    double budget;
     char db[128];
 
     if (env && *env) {
@@ -506,12 +502,13 @@ static clrs_status build_launched(clrs_plan *plan)
     }
     pthread_mutex_lock(&plan->ctx->lock);
     mode = plan->ctx->tune_mode;
+    budget = plan->ctx->tune_budget_ms;
     pthread_mutex_unlock(&plan->ctx->lock);
     if (mode == CLRS_TUNE_OFF)
         return build_kernel(plan, &t);
     clrs__tune_key(&plan->problem, plan->index_only, &k);
     if (mode == CLRS_TUNE_FORCE)
-        return tune(plan, &k);
+        return tune(plan, &k, budget);
     if (clrs__tunedb_lookup(plan->ctx, &k, db, sizeof db) &&
         clrs__launch_valid(plan->ctx, db)) {
         t.text = db;
@@ -519,7 +516,7 @@ static clrs_status build_launched(clrs_plan *plan)
         return build_kernel(plan, &t);
     }
     if (mode == CLRS_TUNE_RUN)
-        return tune(plan, &k);
+        return tune(plan, &k, budget);
     return build_kernel(plan, &t);
 }
 
@@ -545,7 +542,7 @@ static int want_two_pass(const clrs_plan *plan, size_t *index_bytes,
 {
     const clrs_problem *p = &plan->problem;
     if (!p->backward || !clrs__mode_allows(p->mode, CLRS_MOPT_INDEX) ||
-        p->has_index || !p->has_src || env_flag("CLRS_GENERIC"))
+        p->has_index || !p->has_src || clrs__launch_generic())
         return 0;
     clrs__tensor_dense_like(&p->out,
                             p->window_volume <= 127 ? CLRS_S8 : CLRS_S32,
