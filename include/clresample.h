@@ -309,6 +309,63 @@ typedef enum clrs_rounding {
     CLRS_ROUND_CEIL = 3
 } clrs_rounding;
 
+/* How x(o) = (o + a) * r - b is evaluated for interpolation modes (pooling
+ * windows always use FLOAT). The taps are computed once on the host, so
+ * the choice costs the kernels nothing. */
+typedef enum clrs_arith {
+    /* single precision in this order, r = 1/scale rounded once to float:
+     * PyTorch (the default) */
+    CLRS_ARITH_FLOAT = 0,
+    /* single precision as oneDNN: ((o + a) * I) / O - b, with (I - 1) and
+     * (O - 1) for align_corners and 1 / scale for a user scale */
+    CLRS_ARITH_ONEDNN = 1,
+    /* exact rational arithmetic on the constants as given (sizes, and
+     * scales, offsets and roi as the doubles / floats passed): integers
+     * and ties land where exact arithmetic puts them, as the ONNX
+     * specification and its reference evaluator. Falls back to long
+     * double only where a numerator would need more than 127 bits. */
+    CLRS_ARITH_EXACT = 2
+} clrs_arith;
+
+/* Antialias semantics (linear and cubic with antialias set). */
+typedef enum clrs_antialias_rule {
+    /* PyTorch antialias=True: filter stretch f and centre as PyTorch
+     * computes them for each of its coordinate modes (align_corners:
+     * f = (I-1)/(O-1) and centres at (o + 0.5) f - 0.5), taps restricted
+     * to the input and renormalised to sum 1; exclude_outside is ignored */
+    CLRS_AA_PYTORCH = 0,
+    /* ONNX Resize antialias=1: f = max(1, 1/scale), scale = the user's or
+     * O/I, for every coordinate mode; exclude_outside = 0 (ONNX's default)
+     * gives out-of-range taps the padding value (edge) with the weights
+     * normalised over the whole filter, exclude_outside = 1 restricts the
+     * taps to the input and renormalises */
+    CLRS_AA_ONNX = 1
+} clrs_antialias_rule;
+
+/* Vendor presets: clrs_resample_desc_set_vendor sets the coordinate mode
+ * (to DEFAULT, resolved per vendor), rounding, cubic A, antialias rule,
+ * exclude_outside and arithmetic to reproduce that vendor; set the
+ * model's own attributes (coordinate mode, rounding...) after it. */
+typedef enum clrs_vendor {
+    /* FLOAT, AA_PYTORCH, FLOOR; DEFAULT coordinates: asymmetric for
+     * nearest (F.interpolate 'nearest'), half_pixel otherwise; A = -0.75,
+     * -0.5 for antialiased cubic (PIL's, as PyTorch) */
+    CLRS_VENDOR_PYTORCH = 0,
+    /* EXACT, AA_ONNX, ROUND_PREFER_FLOOR, half_pixel, A = -0.75,
+     * exclude_outside 0: ONNX Resize's defaults (ONNX Runtime agrees) */
+    CLRS_VENDOR_ONNX = 1,
+    /* ONEDNN, ROUND_PREFER_CEIL (oneDNN rounds half up), half_pixel */
+    CLRS_VENDOR_ONEDNN = 2,
+    /* EXACT, AA_ONNX, FLOOR (DML_AXIS_DIRECTION_DECREASING), half_pixel
+     * (InputPixelOffsets 0.5, OutputPixelOffsets -0.5) */
+    CLRS_VENDOR_DIRECTML = 3,
+    /* cuDNN's Resample defines pooling and interpolation by window,
+     * stride and pre-padding (the window coordinate mode, DEFAULT once a
+     * stride is set); it documents no rounding or arithmetic, so the
+     * preset keeps the library's defaults: FLOAT, ROUND_PREFER_FLOOR */
+    CLRS_VENDOR_CUDNN = 4
+} clrs_vendor;
+
 typedef enum clrs_index_format {
     CLRS_INDEX_WINDOW = 0, /* flat index in the window box, s8 or s32 */
     CLRS_INDEX_PLANE = 1   /* flat index in the pooled axes of src, s64 */
@@ -381,6 +438,14 @@ CLRS_API clrs_status clrs_resample_desc_set_rounding(clrs_resample_desc *op,
 /* Cubic coefficient A (finite); default -0.75. */
 CLRS_API clrs_status clrs_resample_desc_set_cubic_a(clrs_resample_desc *op,
                                                     double a);
+/* Every option of the vendor's semantics at once (see clrs_vendor). */
+CLRS_API clrs_status clrs_resample_desc_set_vendor(clrs_resample_desc *op,
+                                                   clrs_vendor vendor);
+CLRS_API clrs_status clrs_resample_desc_set_arith(clrs_resample_desc *op,
+                                                  clrs_arith arith);
+CLRS_API clrs_status clrs_resample_desc_set_antialias_rule(
+    clrs_resample_desc *op, clrs_antialias_rule rule);
+/* Cubic, and antialiased linear or cubic under CLRS_AA_ONNX. */
 CLRS_API clrs_status clrs_resample_desc_set_exclude_outside(
     clrs_resample_desc *op, int enable);
 CLRS_API clrs_status clrs_resample_desc_set_antialias(clrs_resample_desc *op,
@@ -469,6 +534,21 @@ typedef enum clrs_size_rule {
 CLRS_API clrs_status clrs_output_size_from_scale(int64_t in, double scale,
                                                  clrs_size_rule rule,
                                                  int64_t *out);
+/* ONNX Resize keep_aspect_ratio_policy for requested sizes on n axes. */
+typedef enum clrs_keep_aspect {
+    CLRS_KEEP_ASPECT_STRETCH = 0,     /* out = sizes, scale_i = out_i/in_i */
+    CLRS_KEEP_ASPECT_NOT_LARGER = 1,  /* s = min_i sizes_i/in_i */
+    CLRS_KEEP_ASPECT_NOT_SMALLER = 2  /* s = max_i sizes_i/in_i */
+} clrs_keep_aspect;
+/* out_i = round(s * in_i) (halves away from zero) with one scale s for
+ * every axis, and scales_i = s for clrs_resample_desc_set_scales (ONNX
+ * maps coordinates with s, not out/in); for STRETCH out = sizes and
+ * scales_i = sizes_i / in_i. scales may be NULL. */
+CLRS_API clrs_status clrs_output_sizes_keep_aspect(int n, const int64_t *in,
+                                                   const int64_t *sizes,
+                                                   clrs_keep_aspect policy,
+                                                   int64_t *out,
+                                                   double *scales);
 /* O = floor((I + pre + post - window) / stride) + 1, or with ceil_mode
  * ceil(...) + 1 minus the last window if it starts inside the post
  * padding (PyTorch). Evaluated in double from the fractions. */

@@ -367,6 +367,9 @@ clrs_status clrs_resample_desc_create(clrs_resample_desc **op, clrs_mode mode)
     (*op)->coord = CLRS_COORD_DEFAULT;
     (*op)->rounding = CLRS_ROUND_PREFER_FLOOR;
     (*op)->cubic_a = -0.75;
+    (*op)->aa_rule = CLRS_AA_PYTORCH;
+    (*op)->arith = CLRS_ARITH_FLOAT;
+    (*op)->vendor = -1; /* no preset: the options as set */
     (*op)->index_format = CLRS_INDEX_WINDOW;
     (*op)->nan_policy = CLRS_NAN_PROPAGATE;
     return CLRS_SUCCESS;
@@ -606,6 +609,63 @@ clrs_status clrs_resample_desc_set_exclude_outside(clrs_resample_desc *op,
 {
     CLRS_CHECK_PTR(op);
     op->exclude_outside = enable != 0;
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs_resample_desc_set_arith(clrs_resample_desc *op,
+                                         clrs_arith arith)
+{
+    CLRS_CHECK_PTR(op);
+    CLRS_CHECK((unsigned)arith <= (unsigned)CLRS_ARITH_EXACT,
+               CLRS_ERR_INVALID_ENUM, "coordinate arithmetic %d is unknown",
+               (int)arith);
+    op->arith = arith;
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs_resample_desc_set_antialias_rule(clrs_resample_desc *op,
+                                                  clrs_antialias_rule rule)
+{
+    CLRS_CHECK_PTR(op);
+    CLRS_CHECK((unsigned)rule <= (unsigned)CLRS_AA_ONNX, CLRS_ERR_INVALID_ENUM,
+               "antialias rule %d is unknown", (int)rule);
+    op->aa_rule = rule;
+    return CLRS_SUCCESS;
+}
+
+/* One row per vendor: the options clrs_vendor documents. A cubic A of NaN
+ * is resolved per problem (PyTorch: -0.5 with antialias, else -0.75). */
+static const struct {
+    clrs_arith arith;
+    clrs_antialias_rule aa;
+    clrs_rounding rounding;
+    double cubic_a;
+} vendor_rows[] = {
+    [CLRS_VENDOR_PYTORCH] = {CLRS_ARITH_FLOAT, CLRS_AA_PYTORCH,
+                             CLRS_ROUND_FLOOR, NAN},
+    [CLRS_VENDOR_ONNX] = {CLRS_ARITH_EXACT, CLRS_AA_ONNX,
+                          CLRS_ROUND_PREFER_FLOOR, -0.75},
+    [CLRS_VENDOR_ONEDNN] = {CLRS_ARITH_ONEDNN, CLRS_AA_PYTORCH,
+                            CLRS_ROUND_PREFER_CEIL, -0.75},
+    [CLRS_VENDOR_DIRECTML] = {CLRS_ARITH_EXACT, CLRS_AA_ONNX,
+                              CLRS_ROUND_FLOOR, -0.75},
+    [CLRS_VENDOR_CUDNN] = {CLRS_ARITH_FLOAT, CLRS_AA_PYTORCH,
+                           CLRS_ROUND_PREFER_FLOOR, -0.75},
+};
+
+clrs_status clrs_resample_desc_set_vendor(clrs_resample_desc *op,
+                                          clrs_vendor vendor)
+{
+    CLRS_CHECK_PTR(op);
+    CLRS_CHECK((unsigned)vendor <= (unsigned)CLRS_VENDOR_CUDNN,
+               CLRS_ERR_INVALID_ENUM, "vendor %d is unknown", (int)vendor);
+    op->vendor = (int)vendor;
+    op->arith = vendor_rows[vendor].arith;
+    op->aa_rule = vendor_rows[vendor].aa;
+    op->rounding = vendor_rows[vendor].rounding;
+    op->cubic_a = vendor_rows[vendor].cubic_a;
+    op->exclude_outside = 0;
+    op->coord = CLRS_COORD_DEFAULT;
     return CLRS_SUCCESS;
 }
 

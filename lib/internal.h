@@ -54,6 +54,9 @@ typedef struct clrs_post_op {
     X(double, cubic_a, )                                                     \
     X(int, exclude_outside, )                                                \
     X(int, antialias, )                                                      \
+    X(clrs_antialias_rule, aa_rule, )                                        \
+    X(clrs_arith, arith, )                                                   \
+    X(int, vendor, )                                                         \
     X(double, extrapolation, )                                               \
     X(clrs_index_format, index_format, )                                     \
     X(clrs_nan_policy, nan_policy, )                                         \
@@ -86,6 +89,40 @@ struct clrs_resample_desc {
     double roi_end[CLRS_MAX_RANK];
 };
 
+/* ---- exact rationals (rat.c) ------------------------------------------ */
+
+typedef struct clrs_rat {
+    int64_t n, d; /* d > 0, reduced */
+} clrs_rat;
+
+int64_t clrs__gcd64(int64_t a, int64_t b);
+/* a * b and a + b; 0 when an operand or the result reaches 2^62. */
+int clrs__mul_ok(int64_t a, int64_t b, int64_t *r);
+int clrs__add_ok(int64_t a, int64_t b, int64_t *r);
+clrs_rat clrs__rat(int64_t n, int64_t d); /* d != 0 */
+/* a + sign * b, a * b, a / b: 0 on overflow (or b == 0). */
+int clrs__rat_add(clrs_rat a, clrs_rat b, int sign, clrs_rat *r);
+int clrs__rat_mul(clrs_rat a, clrs_rat b, clrs_rat *r);
+int clrs__rat_div(clrs_rat a, clrs_rat b, clrs_rat *r);
+/* The exact value of a finite double, when it fits. */
+int clrs__rat_of_double(double v, clrs_rat *r);
+int64_t clrs__floor_div(int64_t n, int64_t d);
+int64_t clrs__ceil_div(int64_t n, int64_t d);
+
+/* A coordinate with its floor, fraction and tie test decided exactly. */
+typedef struct clrs_xval {
+    double x;   /* the coordinate (fl + fr, rounded to double) */
+    int64_t fl; /* floor(x) */
+    double fr;  /* x - floor(x), in [0, 1) */
+    int half;   /* sign of fr - 1/2: -1, 0 (a tie), 1 */
+} clrs_xval;
+
+/* x = (m o + c) / d exactly (d > 0); 0 when it does not fit. */
+int clrs__exact_eval(int64_t m, int64_t c, int64_t d, int64_t o,
+                     clrs_xval *xv);
+/* From a double (saturated at +-2^40, beyond every tensor). */
+void clrs__xval_of(double x, clrs_xval *xv);
+
 /* One resampled axis, resolved against concrete tensor sizes (SPEC 2):
  *   x(o) = ((float)o + a) * r - b     in float, no contraction.
  * Pooling: window start of output o is x(o), window length `window`. */
@@ -97,7 +134,15 @@ typedef struct clrs_axis_map {
     float window;     /* pooling window length (0 for interpolation) */
     int taps;         /* pooling: window box extent K on this axis */
     int crop;         /* tf_crop_and_resize: outside [0, I-1] extrapolates */
-    float aa_scale;   /* antialias: f = max(1, r); 1 without antialias */
+    float aa_scale;   /* antialias: filter stretch f; 1 without antialias */
+    /* Evaluation (clrs_arith): ONEDNN x = ((o + a) * rn) / rd - b in
+     * float; EXACT x = (xm o + xc) / xd when exact, else in long double
+     * from the same constants. */
+    int arith;
+    float rn, rd;
+    int exact;
+    int64_t xm, xc, xd;
+    double dr, da, db; /* r, a, b before rounding to float */
 } clrs_axis_map;
 
 /* Everything a plan or the reference needs, with every default resolved.
@@ -192,8 +237,9 @@ clrs_status clrs__axis_map_init(clrs_axis_map *ax,
 /* Pooling window box extent K on resampled slot k (op->n_window > k). */
 double clrs__window_box(const clrs_resample_desc *op, int k);
 
-/* x(o) exactly as every device computes it: float, in this order. */
-float clrs__coord(const clrs_axis_map *ax, int64_t o);
+/* x(o) under the axis's arithmetic, floor and ties decided as it
+ * decides them. */
+void clrs__coord(const clrs_axis_map *ax, int64_t o, clrs_xval *xv);
 
 /* ---- per-axis taps (taps.c) ------------------------------------------ */
 

@@ -36,80 +36,62 @@ clrs_status clrs_output_size_from_scale(int64_t in, double scale,
     return CLRS_SUCCESS;
 }
 
+clrs_status clrs_output_sizes_keep_aspect(int n, const int64_t *in,
+                                          const int64_t *sizes,
+                                          clrs_keep_aspect policy,
+                                          int64_t *out, double *scales)
+{
+    double s = 0, v;
+    int i;
+
+    CLRS_CHECK(n >= 1 && n <= CLRS_MAX_RANK, CLRS_ERR_BAD_RANK,
+               "keep-aspect: %d axes (1..%d)", n, CLRS_MAX_RANK);
+    CLRS_CHECK_PTR(in);
+    CLRS_CHECK_PTR(sizes);
+    CLRS_CHECK_PTR(out);
+    CLRS_CHECK((unsigned)policy <= (unsigned)CLRS_KEEP_ASPECT_NOT_SMALLER,
+               CLRS_ERR_INVALID_ENUM, "keep-aspect policy %d is unknown",
+               (int)policy);
+    for (i = 0; i < n; ++i) {
+        CLRS_CHECK(in[i] > 0 && sizes[i] > 0, CLRS_ERR_BAD_DIMS,
+                   "keep-aspect axis %d: sizes %lld -> %lld must be > 0", i,
+                   (long long)in[i], (long long)sizes[i]);
+        v = (double)sizes[i] / (double)in[i];
+        if (i == 0 || (policy == CLRS_KEEP_ASPECT_NOT_LARGER ? v < s : v > s))
+            s = v;
+    }
+    for (i = 0; i < n; ++i) {
+        if (policy == CLRS_KEEP_ASPECT_STRETCH) {
+            out[i] = sizes[i];
+            if (scales)
+                scales[i] = (double)sizes[i] / (double)in[i];
+            continue;
+        }
+        v = floor(s * (double)in[i] + 0.5);
+        CLRS_CHECK(v >= 1 && v < INT64_LIMIT, CLRS_ERR_SHAPE_MISMATCH,
+                   "keep-aspect axis %d: %lld * %g rounds to %g", i,
+                   (long long)in[i], s, v);
+        out[i] = (int64_t)v;
+        if (scales)
+            scales[i] = s;
+    }
+    clrs__clear_error();
+    return CLRS_SUCCESS;
+}
+
 /* ---- exact rationals ---------------------------------------------------
  * Pooled sizes are floor/ceil of a quotient: evaluating it in double can
  * land just below an integer (10 / (1/3) as 29.999...) and lose a whole
  * output. We compute exactly in int64 when nothing overflows and fall
  * back to double (as SPEC 2 prescribes for fractions) only when it does. */
 
-typedef struct {
-    int64_t n, d; /* d > 0 */
-} rat;
-
-static int64_t gcd64(int64_t a, int64_t b)
-{
-    if (a < 0)
-        a = -a;
-    while (b) {
-        int64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a ? a : 1;
-}
-
-/* a * b without overflow (|values| < 2^62 keeps the sign flips safe). */
-static int mul_ok(int64_t a, int64_t b, int64_t *r)
-{
-    const int64_t lim = INT64_C(1) << 62;
-    if (a <= -lim || a >= lim || b <= -lim || b >= lim)
-        return 0;
-    if (a != 0 && (b > 0 ? b : -b) > lim / (a > 0 ? a : -a))
-        return 0;
-    *r = a * b;
-    return 1;
-}
-
-static int add_ok(int64_t a, int64_t b, int64_t *r)
-{
-    const int64_t lim = INT64_C(1) << 62;
-    if (a <= -lim || a >= lim || b <= -lim || b >= lim)
-        return 0;
-    *r = a + b; /* both below 2^62 in magnitude: no overflow */
-    return 1;
-}
-
-static rat rat_norm(int64_t n, int64_t d)
-{
-    int64_t g = gcd64(n, d);
-    rat r;
-    r.n = n / g;
-    r.d = d / g;
-    return r;
-}
-
-/* a + sign * b */
-static int rat_add(rat a, rat b, int sign, rat *r)
-{
-    int64_t x, y, d;
-    if (!mul_ok(a.n, b.d, &x) || !mul_ok(b.n * sign, a.d, &y) ||
-        !add_ok(x, y, &x) || !mul_ok(a.d, b.d, &d))
-        return 0;
-    *r = rat_norm(x, d);
-    return 1;
-}
-
-static int64_t floor_div(int64_t n, int64_t d) /* d > 0 */
-{
-    int64_t q = n / d;
-    return q * d > n ? q - 1 : q;
-}
-
-static int64_t ceil_div(int64_t n, int64_t d) /* d > 0 */
-{
-    int64_t q = n / d;
-    return q * d < n ? q + 1 : q;
-}
+typedef clrs_rat rat;
+#define mul_ok clrs__mul_ok
+#define add_ok clrs__add_ok
+#define rat_norm clrs__rat
+#define rat_add clrs__rat_add
+#define floor_div clrs__floor_div
+#define ceil_div clrs__ceil_div
 
 static clrs_status check_fraction(clrs_fraction f, const char *what,
                                   int positive)

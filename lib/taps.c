@@ -57,48 +57,57 @@ static int64_t ifloor(double x)
     return (int64_t)floor(x);
 }
 
-/* Rounding decided on the exact fraction x - floor(x), so no x +- 0.5 is
- * ever rounded (in float, 0.5 - 2^-25 + 0.5 would round up to 1). */
-static int64_t round_nearest(clrs_rounding r, double x)
+/* Rounding decided on the coordinate's own floor and tie test (exact
+ * under every arithmetic), so no x +- 0.5 is ever rounded (in float,
+ * 0.5 - 2^-25 + 0.5 would round up to 1). */
+static int64_t round_nearest(clrs_rounding r, const clrs_xval *xv)
 {
-    int64_t f = ifloor(x);
-    double fr = x - floor(x);
+    int64_t f = xv->fl;
     switch (r) {
     case CLRS_ROUND_PREFER_FLOOR: /* ceil(x - 0.5) */
-        return fr > 0.5 ? f + 1 : f;
+        return xv->half > 0 ? f + 1 : f;
     case CLRS_ROUND_PREFER_CEIL: /* floor(x + 0.5) */
-        return fr >= 0.5 ? f + 1 : f;
+        return xv->half >= 0 ? f + 1 : f;
     case CLRS_ROUND_FLOOR:
         return f;
     case CLRS_ROUND_CEIL:
-        return fr > 0 ? f + 1 : f;
+        return xv->fr > 0 ? f + 1 : f;
     }
     return f;
 }
 
 typedef clrs_status (*tap_fn)(const clrs_problem *p, const clrs_axis_map *ax,
-                              double x, clrs_taplist *tl);
+                              const clrs_xval *xv, clrs_taplist *tl);
 
 static clrs_status taps_nearest(const clrs_problem *p, const clrs_axis_map *ax,
-                                double x, clrs_taplist *tl)
+                                const clrs_xval *xv, clrs_taplist *tl)
 {
-    return push(tl, resolve(p, round_nearest(p->rounding, x), ax->in), 1.0, 0);
+    return push(tl, resolve(p, round_nearest(p->rounding, xv), ax->in), 1.0,
+                0);
+}
+
+/* x > n - 1, decided on the floor and fraction. */
+static int beyond(const clrs_xval *xv, int64_t n)
+{
+    return xv->fl > n - 1 || (xv->fl == n - 1 && xv->fr > 0);
 }
 
 static clrs_status taps_linear(const clrs_problem *p, const clrs_axis_map *ax,
-                               double x, clrs_taplist *tl)
+                               const clrs_xval *xv, clrs_taplist *tl)
 {
-    int64_t last = ax->in - 1, i0, i1;
-    double w;
+    int64_t last = ax->in - 1, i0 = xv->fl, i1 = xv->fl + 1;
+    double w = xv->fr;
     if (p->padding == CLRS_PAD_EDGE) {
-        double xc = x < 0 ? 0 : x > (double)last ? (double)last : x;
-        i0 = ifloor(xc);
+        /* xc = clamp(x, 0, I - 1) */
+        if (xv->fl < 0) {
+            i0 = 0;
+            w = 0;
+        } else if (beyond(xv, ax->in)) {
+            i0 = last;
+            w = 0;
+        }
         i1 = i0 + 1 < last ? i0 + 1 : last;
-        w = xc - (double)i0;
     } else {
-        i0 = ifloor(x);
-        i1 = i0 + 1;
-        w = x - floor(x);
         i0 = resolve(p, i0, ax->in);
         i1 = resolve(p, i1, ax->in);
     }
@@ -130,10 +139,10 @@ static double linear_kernel(double u)
 }
 
 static clrs_status taps_cubic(const clrs_problem *p, const clrs_axis_map *ax,
-                              double x, clrs_taplist *tl)
+                              const clrs_xval *xv, clrs_taplist *tl)
 {
-    double A = p->cubic_a, t = x - floor(x), w[4], sum = 0;
-    int64_t f = ifloor(x);
+    double A = p->cubic_a, t = xv->fr, w[4], sum = 0;
+    int64_t f = xv->fl;
     int m;
     w[0] = cubic_k2(A, t + 1);
     w[1] = cubic_k1(A, t);
@@ -158,15 +167,18 @@ static clrs_status taps_cubic(const clrs_problem *p, const clrs_axis_map *ax,
     return CLRS_SUCCESS;
 }
 
-/* Antialiased linear or cubic (PyTorch antialias=True): the kernel is
- * stretched by f, every in-range pixel under it gets K((i - x)/f), and the
- * weights are renormalised, whatever the padding mode. */
+/* Antialiased linear or cubic: the kernel is stretched by f and every
+ * pixel i under it gets K((i - x)/f). Restricted (PyTorch; ONNX with
+ * exclude_outside): only in-range pixels, renormalised to sum 1.
+ * Otherwise (ONNX's default): the weights are normalised over the whole
+ * filter and out-of-range taps read the padding rule's pixel (the edge). */
 static clrs_status taps_antialias(const clrs_problem *p,
-                                  const clrs_axis_map *ax, double x,
-                                  clrs_taplist *tl)
+                                  const clrs_axis_map *ax,
+                                  const clrs_xval *xv, clrs_taplist *tl)
 {
-    double f = ax->aa_scale, support, sum = 0;
+    double f = ax->aa_scale, x = xv->x, support, sum = 0;
     int cubic = p->mode == CLRS_MODE_CUBIC;
+    int restrict_in = p->aa_rule == CLRS_AA_PYTORCH || p->exclude_outside;
     int64_t lo, hi, i;
     size_t first = tl->n, k;
 
@@ -174,15 +186,15 @@ static clrs_status taps_antialias(const clrs_problem *p,
     /* Nonzero weights need |i - x| < support. */
     lo = ifloor(x - support) + 1;
     hi = -ifloor(-(x + support)) - 1;
-    if (lo < 0)
+    if (restrict_in && lo < 0)
         lo = 0;
-    if (hi > ax->in - 1)
+    if (restrict_in && hi > ax->in - 1)
         hi = ax->in - 1;
     for (i = lo; i <= hi; ++i) {
         double u = ((double)i - x) / f;
         double w = cubic ? cubic_kernel(p->cubic_a, u) : linear_kernel(u);
         if (w != 0) {
-            CLRS_TRY(push(tl, i, w, (int)(i - lo)));
+            CLRS_TRY(push(tl, resolve(p, i, ax->in), w, (int)(i - lo)));
             sum += w;
         }
     }
@@ -214,9 +226,9 @@ static clrs_status window_span(const clrs_axis_map *ax, double x,
 
 /* Pooling interval [x, x + window) against pixels [i, i + 1). */
 static clrs_status taps_avg(const clrs_problem *p, const clrs_axis_map *ax,
-                            double x, clrs_taplist *tl)
+                            const clrs_xval *xv, clrs_taplist *tl)
 {
-    double x1 = x + (double)ax->window, div = 0;
+    double x = xv->x, x1 = x + (double)ax->window, div = 0;
     int64_t first, last, i;
     int exclude = p->mode == CLRS_MODE_AVG_EXCLUDE_PADDING;
     size_t start = tl->n, k;
@@ -240,11 +252,11 @@ static clrs_status taps_avg(const clrs_problem *p, const clrs_axis_map *ax,
 
 /* Max pooling: every pixel with non-zero overlap, j its box position. */
 static clrs_status taps_max(const clrs_problem *p, const clrs_axis_map *ax,
-                            double x, clrs_taplist *tl)
+                            const clrs_xval *xv, clrs_taplist *tl)
 {
     int64_t first, last, i;
 
-    CLRS_TRY(window_span(ax, x, &first, &last));
+    CLRS_TRY(window_span(ax, xv->x, &first, &last));
     for (i = first; i <= last; ++i)
         CLRS_TRY(push(tl, resolve(p, i, ax->in), 1.0, (int)(i - first)));
     return CLRS_SUCCESS;
@@ -273,13 +285,14 @@ static clrs_status build_resampled(const clrs_problem *p,
     if (clrs__mode_antialiased((int)p->mode, p->antialias))
         fn = taps_antialias;
     for (o = 0; o < ax->out; ++o) {
-        double x = (double)clrs__coord(ax, o);
+        clrs_xval xv;
+        clrs__coord(ax, o, &xv);
         tl->start[o] = (int64_t)tl->n;
-        if (ax->crop && !(x >= 0 && x <= (double)(ax->in - 1))) {
+        if (ax->crop && (xv.fl < 0 || beyond(&xv, ax->in))) {
             tl->extrap[o] = 1; /* no taps: no value read, no gradient */
             continue;
         }
-        CLRS_TRY(fn(p, ax, x, tl));
+        CLRS_TRY(fn(p, ax, &xv, tl));
     }
     tl->start[ax->out] = (int64_t)tl->n;
     return CLRS_SUCCESS;

@@ -83,6 +83,12 @@ static clrs_status check_enums(const clrs_resample_desc *op)
     CLRS_CHECK((unsigned)op->coord <= (unsigned)CLRS_COORD_WINDOW,
                CLRS_ERR_INVALID_ENUM, "coordinate mode %d is unknown",
                (int)op->coord);
+    CLRS_CHECK((unsigned)op->arith <= (unsigned)CLRS_ARITH_EXACT,
+               CLRS_ERR_INVALID_ENUM, "coordinate arithmetic %d is unknown",
+               (int)op->arith);
+    CLRS_CHECK((unsigned)op->aa_rule <= (unsigned)CLRS_AA_ONNX,
+               CLRS_ERR_INVALID_ENUM, "antialias rule %d is unknown",
+               (int)op->aa_rule);
     CLRS_CHECK((unsigned)op->rounding <= (unsigned)CLRS_ROUND_CEIL,
                CLRS_ERR_INVALID_ENUM, "nearest rounding %d is unknown",
                (int)op->rounding);
@@ -115,6 +121,17 @@ static clrs_status check_counts(const clrs_resample_desc *op, int naxes)
     return CLRS_SUCCESS;
 }
 
+/* DEFAULT coordinates: window for pooling or a stride; PyTorch's
+ * F.interpolate 'nearest' is asymmetric; else half_pixel. */
+static clrs_coord default_coord(const clrs_resample_desc *op)
+{
+    if (is_pooling(op->mode) || op->n_stride > 0)
+        return CLRS_COORD_WINDOW;
+    if (op->vendor == CLRS_VENDOR_PYTORCH && op->mode == CLRS_MODE_NEAREST)
+        return CLRS_COORD_ASYMMETRIC;
+    return CLRS_COORD_HALF_PIXEL;
+}
+
 /* Padding, coordinate mode and the option combinations they allow. */
 static clrs_status resolve_options(clrs_problem *p,
                                    const clrs_resample_desc *op)
@@ -142,8 +159,9 @@ static clrs_status resolve_options(clrs_problem *p,
 
     p->coord = op->coord;
     if (p->coord == CLRS_COORD_DEFAULT)
-        p->coord = pool || op->n_stride > 0 ? CLRS_COORD_WINDOW
-                                            : CLRS_COORD_HALF_PIXEL;
+        p->coord = default_coord(op);
+    if (isnan(p->cubic_a)) /* a preset's: PyTorch's antialias uses PIL's */
+        p->cubic_a = op->antialias ? -0.5 : -0.75;
     if (pool) {
         CLRS_CHECK(p->coord == CLRS_COORD_WINDOW,
                    CLRS_ERR_INVALID_COMBINATION,
@@ -169,9 +187,12 @@ static clrs_status resolve_options(clrs_problem *p,
                mode_name(op->mode));
     CLRS_CHECK(!op->exclude_outside ||
                    clrs__mode_allows((int)op->mode,
-                                     CLRS_MOPT_EXCLUDE_OUTSIDE),
+                                     CLRS_MOPT_EXCLUDE_OUTSIDE) ||
+                   (clrs__mode_antialiased((int)op->mode, op->antialias) &&
+                    op->aa_rule == CLRS_AA_ONNX),
                CLRS_ERR_INVALID_COMBINATION,
-               "exclude_outside is for cubic mode, mode is %s",
+               "exclude_outside is for cubic mode and ONNX-rule "
+               "antialiasing, mode is %s",
                mode_name(op->mode));
     CLRS_CHECK(p->coord != CLRS_COORD_TF_CROP_AND_RESIZE ||
                    clrs__mode_allows((int)op->mode, CLRS_MOPT_CROP),

@@ -46,9 +46,13 @@ typedef struct cli_opts {
     int alg;      /* cli_alg */
     clrs_dtype sdt, ddt;
     const cli_tag *tag;
+    int vendor;   /* clrs_vendor, -1: none */
     int coord;    /* clrs_coord */
-    int rounding; /* clrs_rounding */
-    double cubic_a;
+    int rounding; /* clrs_rounding, -1: the library's (or preset's) */
+    int arith;    /* clrs_arith, -1: as rounding */
+    int aa_rule;  /* clrs_antialias_rule, -1: as rounding */
+    int keep_aspect; /* clrs_keep_aspect: descriptor outputs are sizes */
+    double cubic_a;  /* NaN: as rounding */
     int exclude_outside, antialias;
     int pad_mode; /* clrs_padding */
     double pad_value;

@@ -43,10 +43,30 @@ static const choice coords[] = {
     {"window", CLRS_COORD_WINDOW},
     {NULL, 0}};
 static const choice roundings[] = {
+    {"default", -1},
     {"round_prefer_floor", CLRS_ROUND_PREFER_FLOOR},
     {"round_prefer_ceil", CLRS_ROUND_PREFER_CEIL},
     {"floor", CLRS_ROUND_FLOOR},
     {"ceil", CLRS_ROUND_CEIL},
+    {NULL, 0}};
+static const choice vendors[] = {
+    {"none", -1},          {"pytorch", CLRS_VENDOR_PYTORCH},
+    {"onnx", CLRS_VENDOR_ONNX}, {"onednn", CLRS_VENDOR_ONEDNN},
+    {"directml", CLRS_VENDOR_DIRECTML}, {"cudnn", CLRS_VENDOR_CUDNN},
+    {NULL, 0}};
+static const choice ariths[] = {
+    {"default", -1},
+    {"float", CLRS_ARITH_FLOAT},
+    {"onednn", CLRS_ARITH_ONEDNN},
+    {"exact", CLRS_ARITH_EXACT},
+    {NULL, 0}};
+static const choice aa_rules[] = {
+    {"default", -1}, {"pytorch", CLRS_AA_PYTORCH}, {"onnx", CLRS_AA_ONNX},
+    {NULL, 0}};
+static const choice keep_aspects[] = {
+    {"stretch", CLRS_KEEP_ASPECT_STRETCH},
+    {"not_larger", CLRS_KEEP_ASPECT_NOT_LARGER},
+    {"not_smaller", CLRS_KEEP_ASPECT_NOT_SMALLER},
     {NULL, 0}};
 static const choice pads[] = {
     {"default", CLRS_PAD_DEFAULT}, {"edge", CLRS_PAD_EDGE},
@@ -407,10 +427,14 @@ static const knob knobs[] = {
     {"sdt", "f32", K_CUSTOM, 0, NULL, set_sdt, 0, 0},
     {"ddt", "f32", K_CUSTOM, 0, NULL, set_ddt, 0, 0},
     {"tag", "abx", K_CUSTOM, 0, NULL, set_tag, 0, 0},
+    {"vendor", "none", K_ENUM, OFF(vendor), vendors, NULL, 0, 0},
     {"coord", "default", K_ENUM, OFF(coord), coords, NULL, 0, 0},
-    {"nearest", "round_prefer_floor", K_ENUM, OFF(rounding), roundings,
-     NULL, 0, 0},
-    {"cubic-a", "-0.75", K_DOUBLE, OFF(cubic_a), NULL, NULL, 0, 0},
+    {"nearest", "default", K_ENUM, OFF(rounding), roundings, NULL, 0, 0},
+    {"arith", "default", K_ENUM, OFF(arith), ariths, NULL, 0, 0},
+    {"aa-rule", "default", K_ENUM, OFF(aa_rule), aa_rules, NULL, 0, 0},
+    {"keep-aspect", "stretch", K_ENUM, OFF(keep_aspect), keep_aspects, NULL,
+     0, 0},
+    {"cubic-a", "default", K_DOUBLE, OFF(cubic_a), NULL, NULL, 0, 0},
     {"exclude-outside", "false", K_ENUM, OFF(exclude_outside), bools, NULL,
      0, 0},
     {"antialias", "false", K_ENUM, OFF(antialias), bools, NULL, 0, 0},
@@ -440,8 +464,8 @@ static int knob_apply(const knob *k, const char *v, cli_opts *o, char *err)
         return 0;
     }
     case K_DOUBLE: {
-        double x;
-        if (parse_double(v, &x, err) != 0)
+        double x = NAN; /* "default": the library's (or preset's) value */
+        if (strcmp(v, "default") != 0 && parse_double(v, &x, err) != 0)
             return -1;
         memcpy(base + k->off, &x, sizeof x);
         return 0;

@@ -153,6 +153,16 @@ static int set_sampling(job *j)
 {
     const cli_opts *o = &j->p->o;
 
+    if (o->vendor >= 0)
+        TRY_SET(clrs_resample_desc_set_vendor(j->op, (clrs_vendor)o->vendor),
+                "set_vendor");
+    if (o->arith >= 0)
+        TRY_SET(clrs_resample_desc_set_arith(j->op, (clrs_arith)o->arith),
+                "set_arith");
+    if (o->aa_rule >= 0)
+        TRY_SET(clrs_resample_desc_set_antialias_rule(
+                    j->op, (clrs_antialias_rule)o->aa_rule),
+                "set_antialias_rule");
     if (o->pad_mode != CLRS_PAD_DEFAULT)
         TRY_SET(clrs_resample_desc_set_padding(j->op,
                                                (clrs_padding)o->pad_mode,
@@ -161,11 +171,11 @@ static int set_sampling(job *j)
     if (o->coord != CLRS_COORD_DEFAULT)
         TRY_SET(clrs_resample_desc_set_coord(j->op, (clrs_coord)o->coord),
                 "set_coord");
-    if (o->rounding != CLRS_ROUND_PREFER_FLOOR)
+    if (o->rounding >= 0)
         TRY_SET(clrs_resample_desc_set_rounding(j->op,
                                                 (clrs_rounding)o->rounding),
                 "set_rounding");
-    if (o->cubic_a != -0.75)
+    if (!isnan(o->cubic_a))
         TRY_SET(clrs_resample_desc_set_cubic_a(j->op, o->cubic_a),
                 "set_cubic_a");
     if (o->exclude_outside)
@@ -176,11 +186,31 @@ static int set_sampling(job *j)
     return 0;
 }
 
+/* Spatial output sizes: the descriptor's, or under --keep-aspect the
+ * sizes ONNX derives from them with its one scale (into scales). */
+static int spatial_out(job *j, int64_t *out, double *scales)
+{
+    const cli_prb *p = j->p;
+    int first = CLI_SP - p->d.nsp;
+    TRY_SET(clrs_output_sizes_keep_aspect(
+                p->d.nsp, p->d.in + first, p->d.out + first,
+                (clrs_keep_aspect)p->o.keep_aspect, out, scales),
+            "keep-aspect sizes");
+    return 0;
+}
+
 static int set_scales_roi(job *j)
 {
     const cli_opts *o = &j->p->o;
     int nsp = j->p->d.nsp, a;
 
+    if (!o->n_scales && o->keep_aspect != CLRS_KEEP_ASPECT_STRETCH) {
+        double s[CLI_SP];
+        int64_t out[CLI_SP];
+        if (spatial_out(j, out, s) != 0)
+            return -1;
+        TRY_SET(clrs_resample_desc_set_scales(j->op, nsp, s), "set_scales");
+    }
     if (o->n_scales) {
         double s[CLI_SP];
         for (a = 0; a < nsp; ++a)
@@ -324,10 +354,10 @@ static int build_tensors(job *j)
     j->rank = d->nsp + 2;
     in[0] = out[0] = d->mb;
     in[1] = out[1] = d->ic;
-    for (a = first; a < CLI_SP; ++a) {
+    if (spatial_out(j, out + 2, NULL) != 0)
+        return -1;
+    for (a = first; a < CLI_SP; ++a)
         in[2 + a - first] = d->in[a];
-        out[2 + a - first] = d->out[a];
-    }
     j->backward = p->o.dir == DIR_BWD_D;
     if (!j->backward) {
         if (make_tensor(j, T_SRC, p->o.sdt, in, 0) ||
