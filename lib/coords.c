@@ -245,16 +245,18 @@ static void pytorch_aa_align(coord_def *d, const clrs_problem *p)
 }
 
 /* The filter stretch f of antialiasing: ONNX's max(1, 1/scale) for every
- * coordinate mode; PyTorch's max(1, r) with r as PyTorch computes it
- * (pytorch_half_pixel with one output keeps x = 0 but its 1/scale). */
-static float aa_stretch(const clrs_axis_map *ax, const clrs_resample_desc *op,
-                        const clrs_problem *p, int k)
+ * coordinate mode, in double as ONNX's reference; PyTorch's max(1, r)
+ * with r as PyTorch computes it, in float (pytorch_half_pixel with one
+ * output keeps x = 0 but its 1/scale). */
+static double aa_stretch(const clrs_axis_map *ax, const clrs_resample_desc *op,
+                         const clrs_problem *p, int k)
 {
-    float f = ax->r;
-    if (p->aa_rule == CLRS_AA_ONNX ||
-        (p->coord == CLRS_COORD_PYTORCH_HALF_PIXEL && ax->out == 1))
-        f = (float)(1.0 / user_scale(ax, op, k));
-    return f > 1.0f ? f : 1.0f;
+    double f = (double)ax->r;
+    if (p->aa_rule == CLRS_AA_ONNX)
+        f = 1.0 / user_scale(ax, op, k);
+    else if (p->coord == CLRS_COORD_PYTORCH_HALF_PIXEL && ax->out == 1)
+        f = (double)(float)(1.0 / user_scale(ax, op, k));
+    return f > 1.0 ? f : 1.0;
 }
 
 static clrs_status coord_constants(clrs_axis_map *ax,
@@ -354,7 +356,7 @@ clrs_status clrs__axis_map_init(clrs_axis_map *ax,
     ax->window = 0.0f;
     ax->taps = 0;
     ax->crop = 0;
-    ax->aa_scale = 1.0f;
+    ax->aa_scale = 1.0;
     CLRS_TRY(coord_constants(ax, op, p, k));
     if (clrs__mode_pooling((int)p->mode))
         CLRS_TRY(pooling_window(ax, op, p, k));

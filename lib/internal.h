@@ -134,7 +134,7 @@ typedef struct clrs_axis_map {
     float window;     /* pooling window length (0 for interpolation) */
     int taps;         /* pooling: window box extent K on this axis */
     int crop;         /* tf_crop_and_resize: outside [0, I-1] extrapolates */
-    float aa_scale;   /* antialias: filter stretch f; 1 without antialias */
+    double aa_scale;  /* antialias: filter stretch f; 1 without antialias */
     /* Evaluation (clrs_arith): ONEDNN x = ((o + a) * rn) / rd - b in
      * float; EXACT x = (xm o + xc) / xd when exact, else in long double
      * from the same constants. */
