@@ -575,6 +575,17 @@ CLRS_API const char *clrs_vector_path_name(clrs_vector_path path);
 
 CLRS_API clrs_status clrs_plan_get_info(const clrs_plan *plan,
                                         clrs_plan_info *info);
+/* What the OpenCL compiler said while building the plan's program
+ * (clGetProgramBuildInfo's CL_PROGRAM_BUILD_LOG, read at plan creation,
+ * trailing whitespace removed): "" when it said nothing, which is the
+ * rule for this library's kernels (a warning is a bug; with CLRS_WERROR=1
+ * it fails the plan instead). A plan of two kernels gives both logs, each
+ * under its kernel's name. A program loaded from the on-disk cache, or
+ * taken by the driver from its own cache, was not compiled from source:
+ * its log is that load's, usually empty. Owned by the plan; "" for a NULL
+ * plan; never NULL. */
+CLRS_API const char *clrs_plan_get_build_log(const clrs_plan *plan);
+
 /* "memory", "disk", "built", "off"; NULL for an unknown value. */
 CLRS_API const char *clrs_cache_source_name(clrs_cache_source source);
 /* "default", "forced", "database", "tuned"; NULL for an unknown value. */
