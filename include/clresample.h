@@ -1,6 +1,7 @@
 /* clresample: forward and backward tensor resampling on OpenCL devices.
- * The one public header. Semantics of every option: SPEC.md (coordinate
- * model, modes, output sizes) as summarised in README.md. */
+ * The one public header. What every option computes (the coordinate
+ * model, the modes, conversions, output sizes, tolerances) is in the
+ * manual, clresample(3), section SEMANTICS; README.md summarises it. */
 #ifndef CLRESAMPLE_H
 #define CLRESAMPLE_H
 
@@ -460,7 +461,8 @@ CLRS_API clrs_status clrs_resample_desc_append_binary(
 CLRS_API int clrs_resample_desc_post_op_count(const clrs_resample_desc *op);
 
 /* ------------------------------------------------------------------ */
-/* Output sizes (SPEC section 5); the caller may always choose dst dims. */
+/* Output sizes, as the vendors compute them; the caller may always
+ * choose dst dims. */
 typedef enum clrs_size_rule {
     CLRS_SIZE_FLOOR = 0, /* O = floor(I * scale): ONNX, PyTorch */
     CLRS_SIZE_TRUNC = 1  /* O = trunc(I * scale): oneDNN */

@@ -12,7 +12,7 @@
 
 /* Spatial axes of a descriptor: index 0 = d, 1 = h, 2 = w. */
 #define CLI_SP 3
-/* Exit statuses (issue 4). */
+/* Exit statuses (clresample(1), EXIT STATUS). */
 #define CLI_EXIT_OK 0
 #define CLI_EXIT_FAIL 1
 #define CLI_EXIT_USAGE 2

@@ -1,7 +1,7 @@
 /* clresample tool: running one problem. Builds the library descriptors,
  * fills or reads the inputs, runs the device plan (or the CPU reference
- * as the engine), checks against clrs_reference_* with the SPEC section 7
- * tolerances, times it, and writes requested .npy outputs. */
+ * as the engine), checks against clrs_reference_* within the tolerances
+ * of clresample(3), times it, and writes requested .npy outputs. */
 #include "cli.h"
 
 #include <math.h>
@@ -762,7 +762,8 @@ static double taps_estimate(const job *j)
     return taps;
 }
 
-/* SPEC section 7. Returns the allowed error and whether it is relative. */
+/* clresample(3), TOLERANCES. Returns the allowed error and whether it is
+ * relative. */
 static double tolerance(const job *j, clrs_dtype dt, int role, int *rel)
 {
     const cli_prb *p = j->p;
