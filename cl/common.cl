@@ -1,9 +1,11 @@
 /* Shared helpers of every generated kernel: non-temporal stores where the
  * compiler has them, and the offset term of a blocked axis. */
 
-/* Large outputs are store-bound on CPUs (DESIGN.md: 27 -> 55 GB/s for a
- * copy on PoCL): a non-temporal store skips the read-for-ownership of each
- * line. Only clang has the builtin; other compilers get a plain store. */
+/* Large outputs are store-bound on CPUs (PoCL's copy on the development
+ * machine, `clresample --roofline`: 35-55 GB/s with plain stores, 50-90
+ * with non-temporal ones): a non-temporal store skips the
+ * read-for-ownership of each line. Only clang has the builtin; other
+ * compilers get a plain store. */
 #if defined(__has_builtin)
 #if __has_builtin(__builtin_nontemporal_store)
 #define CLRS_NT_STORE(v, p) __builtin_nontemporal_store((v), (p))
@@ -16,9 +18,10 @@
 /* Vector loads and stores at element alignment. vloadN / vstoreN are the
  * portable spelling, but LLVM (PoCL) often splits a vload16 into 8-byte
  * pieces reassembled lane by lane; a dereference of a vector type whose
- * alignment is lowered to the element's is one unaligned access (on the
- * development machine: channels-last bilinear 2x 55 -> 74 GB/s, the span
- * path 33 -> 42 GB/s). Clang honours an aligned attribute that lowers a
+ * alignment is lowered to the element's is one unaligned access (measured
+ * when it came in, runs interleaved: the forward span path on bilinear 2x
+ * up 25 -> 34 GB/s, f32 -> s8 channels-last 7.7 -> 11.5 GB/s; channels-last
+ * f32 unchanged). Clang honours an aligned attribute that lowers a
  * typedef's alignment; other compilers keep vloadN / vstoreN. */
 #if defined(__clang__)
 #define CLRS_UTYPES(T, a)                                                  \

@@ -2,7 +2,7 @@
  * CLRS_LD_<dt>, CLRS_LDV_<dt>, CLRS_ST_<dt>, CLRS_STV_<dt> and the
  * non-temporal CLRS_STNT_<dt>, CLRS_STVNT_<dt>. A load yields the type's
  * natural arithmetic type; a store takes the accumulator (float or double)
- * and rounds once to nearest even, saturating for integers (SPEC 1). The
+ * and rounds once to nearest even, saturating for integers (NaN to 0). The
  * generator includes only the rows a kernel uses (CLRS_ROW_<dt>). */
 
 #ifdef CLRS_ROW_f32
@@ -108,8 +108,9 @@ CLRS_UTYPES(ushort, 2)
 #endif
 
 /* Integers: convert_<t>_sat_rte rounds half to even, saturates, and maps
- * NaN to 0 (OpenCL C 6.2.3.3), exactly SPEC 1. The vector stores of the
- * 8-bit types spell the same out, 1.2x faster on PoCL: clamp to the
+ * NaN to 0 (OpenCL C 6.2.3.3), exactly the library's rule. The vector
+ * stores of the 8-bit types spell the same out, 1.2x faster on PoCL: clamp
+ * to the
  * type's range (exact: the bounds are integers), round half to even into
  * int (in range now, so no saturation needed), and mask the NaN lanes
  * (which the clamp sends to the low bound) to 0. */

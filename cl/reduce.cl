@@ -1,5 +1,5 @@
 /* The per-tap steps of the two reductions: the weighted sum (every mode but
- * max) and max pooling with the winner's index code (SPEC 3). */
+ * max) and max pooling with the winner's index code. */
 
 /* acc += w * v, contraction off: the generator's #pragma forbids fma. */
 #define CLRS_WSUM_STEP(acc, w, v) ((acc) += (w) * (v))

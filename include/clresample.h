@@ -1,6 +1,7 @@
 /* clresample: forward and backward tensor resampling on OpenCL devices.
- * The one public header. Semantics of every option: SPEC.md (coordinate
- * model, modes, output sizes) as summarised in README.md. */
+ * The one public header. What every option computes (the coordinate
+ * model, the modes, conversions, output sizes, tolerances) is in the
+ * manual, clresample(3), section SEMANTICS; README.md summarises it. */
 #ifndef CLRESAMPLE_H
 #define CLRESAMPLE_H
 
@@ -525,7 +526,8 @@ CLRS_API clrs_status clrs_resample_desc_append_binary(
 CLRS_API int clrs_resample_desc_post_op_count(const clrs_resample_desc *op);
 
 /* ------------------------------------------------------------------ */
-/* Output sizes (SPEC section 5); the caller may always choose dst dims. */
+/* Output sizes, as the vendors compute them; the caller may always
+ * choose dst dims. */
 typedef enum clrs_size_rule {
     CLRS_SIZE_FLOOR = 0, /* O = floor(I * scale): ONNX, PyTorch */
     CLRS_SIZE_TRUNC = 1  /* O = trunc(I * scale): oneDNN */
@@ -655,6 +657,17 @@ CLRS_API const char *clrs_vector_path_name(clrs_vector_path path);
 
 CLRS_API clrs_status clrs_plan_get_info(const clrs_plan *plan,
                                         clrs_plan_info *info);
+/* What the OpenCL compiler said while building the plan's program
+ * (clGetProgramBuildInfo's CL_PROGRAM_BUILD_LOG, read at plan creation,
+ * trailing whitespace removed): "" when it said nothing, which is the
+ * rule for this library's kernels (a warning is a bug; with CLRS_WERROR=1
+ * it fails the plan instead). A plan of two kernels gives both logs, each
+ * under its kernel's name. A program loaded from the on-disk cache, or
+ * taken by the driver from its own cache, was not compiled from source:
+ * its log is that load's, usually empty. Owned by the plan; "" for a NULL
+ * plan; never NULL. */
+CLRS_API const char *clrs_plan_get_build_log(const clrs_plan *plan);
+
 /* "memory", "disk", "built", "off"; NULL for an unknown value. */
 CLRS_API const char *clrs_cache_source_name(clrs_cache_source source);
 /* "default", "forced", "database", "tuned"; NULL for an unknown value. */

@@ -1,9 +1,12 @@
 /* The OpenCL C generator: composes one kernel per configuration, forward
  * or backward, from the embedded cl/ building blocks, the argument list
- * (gen_key.c), the offsets of a work-item, and its body: the reduction
- * over the taps (gen_reduce.c) or the gather over the transposed taps
- * (gen_gather.c), on the span path through shuffles (gen_span.c).
- * Everything that varies per shape is a kernel argument. */
+ * (gen_key.c), the offsets of a work-item, and its body: the forward
+ * reduction over the taps (gen_reduce.c) or the backward gather over the
+ * transposed taps (gen_gather.c), on the span path through shuffles
+ * (gen_span.c). Everything that varies per shape is a kernel argument.
+ * Data types and post-ops are rows (gen_rows.c, from feature_maps.h); the
+ * one dtype named here is f16, for the cl_khr_fp16 pragma (a new dtype
+ * also touches other files: README.md, "Hacking"). */
 #include "gen_emit.h"
 
 #include <stddef.h>

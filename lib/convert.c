@@ -1,5 +1,7 @@
 /* Element loads and stores for every dtype, as the reference sees them:
- * everything is read as double and written back with the SPEC 1 rules. */
+ * everything is read as double and written back with the conversion
+ * rules of clresample(3): one rounding to nearest even, integers saturate,
+ * NaN into an integer is 0. */
 #include "internal.h"
 
 #include <math.h>
@@ -125,7 +127,7 @@ static int64_t to_s64(double v)
 /* Rounds a double once, to nearest even, onto a binary format with p
  * significant bits whose smallest normal exponent is emin; overflow gives
  * infinity. The result is exact in float for f16 and bf16, so the float
- * converters below only repack it: one rounding, as SPEC 1 asks (a cast
+ * converters below only repack it: one rounding, as the rules ask (a cast
  * to float first would round twice). */
 static double round_to_format(double v, int p, int emin, double max)
 {

@@ -1,5 +1,6 @@
-/* Lowers every coordinate front end (SPEC 2 table) to the per-axis
- * constants of x(o) = (o + a) * r - b, and evaluates x(o) as devices do. */
+/* Lowers every coordinate front end (the coordinate modes of
+ * clresample(3), SEMANTICS) to the per-axis constants of
+ * x(o) = (o + a) * r - b, and evaluates x(o) as devices do. */
 /* Contraction would fuse (o + a) * r - b into an fma and pick different
  * taps than the devices. GCC ignores (and warns about) the pragma; the
  * Makefile passes -ffp-contract=off for it. */

@@ -1,11 +1,15 @@
 /* clresample's extensible families, one X-macro map each: resampling
  * modes, eltwise and binary post-ops, data types. The library, the CPU
  * reference, the kernel generator and the command-line tool all read
- * these rows, so a new member is a row here (plus what its columns name:
- * a taps function, a reference function, a cl/dtype.cl block) and its
- * enumerator in include/clresample.h. Private: not installed; the tool
- * includes it for the macros and static inline helpers only (the shared
- * library exports none of this).
+ * these rows, so a new mode or post-op is a row here (plus what its
+ * columns name: a taps function, a reference function) and its
+ * enumerator in include/clresample.h. A new dtype takes more: a
+ * cl/dtype.cl block, the reference's and the tool's conversions
+ * (lib/convert.c, tools/data.c), and code that names dtypes in
+ * lib/lower.c, lib/codegen.c and tools/run.c; README.md's "Hacking"
+ * section lists every file for each family. Private: not installed; the
+ * tool includes it for the macros and static inline helpers only (the
+ * shared library exports none of this).
  *
  * Every map's rows cover its public enum exactly: the enumerators are
  * 0 .. CLRS_<FAMILY>_COUNT - 1 (checked below at compile time), and the

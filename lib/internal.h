@@ -123,7 +123,8 @@ int clrs__exact_eval(int64_t m, int64_t c, int64_t d, int64_t o,
 /* From a double (saturated at +-2^40, beyond every tensor). */
 void clrs__xval_of(double x, clrs_xval *xv);
 
-/* One resampled axis, resolved against concrete tensor sizes (SPEC 2):
+/* One resampled axis, resolved against concrete tensor sizes
+ * (clresample(3), Coordinates):
  *   x(o) = ((float)o + a) * r - b     in float, no contraction.
  * Pooling: window start of output o is x(o), window length `window`. */
 typedef struct clrs_axis_map {
@@ -229,7 +230,8 @@ clrs_status clrs__resolve_axes(const clrs_resample_desc *op, int rank,
 
 /* Fills the coordinate constants of ax (ax->axis, in, out already set)
  * for resampled slot k of op, whose mode and coord are already resolved
- * in p (SPEC 2 table). Validates values that depend on sizes. */
+ * in p (the coordinate modes of clresample(3)). Validates values that
+ * depend on sizes. */
 clrs_status clrs__axis_map_init(clrs_axis_map *ax,
                                 const clrs_resample_desc *op,
                                 const clrs_problem *p, int k);
@@ -343,8 +345,8 @@ static inline double clrs__lists_weight(const clrs_lists *l, size_t e)
 
 /* Element i (in elements from base) of dtype dt, as double. */
 double clrs__load(const void *base, clrs_dtype dt, int64_t i);
-/* Stores v with SPEC 1 rules: round to nearest even, integers saturate,
- * NaN into an integer is 0. */
+/* Stores v by the conversion rules: round to nearest even, integers
+ * saturate, NaN into an integer is 0. */
 void clrs__store(void *base, clrs_dtype dt, int64_t i, double v);
 float clrs__half_to_float(uint16_t h);
 uint16_t clrs__float_to_half(float f); /* round to nearest even */

@@ -212,12 +212,12 @@ static clrs_status build_kernel(clrs_plan *plan,
     CLRS_TRY(st);
 
     CLRS_TRY(clrs__gen_key(&plan->low.cfg, &key));
-    /* No -cl-fast-relaxed-math, ever: taps and weights must match the
-     * reference. */
     st = clrs__program_get_ex(plan->ctx, key, gen_source, &plan->low.cfg,
-                               "", &plan->program, &plan->cache_source);
+                               clrs__program_options(), &plan->program,
+                               &plan->cache_source);
     free(key);
     CLRS_TRY(st);
+    plan->build_log = clrs__program_build_log(plan->ctx, plan->program);
     plan->kernel = clCreateKernel(plan->program, kname, &err);
     if (err != CL_SUCCESS) {
         plan->kernel = NULL;
@@ -364,6 +364,9 @@ static void adopt(clrs_plan *plan, clrs_plan *cand)
     plan->arg_x = cand->arg_x;
     memcpy(plan->arg_post, cand->arg_post, sizeof plan->arg_post);
     plan->cache_source = cand->cache_source;
+    free(plan->build_log);
+    plan->build_log = cand->build_log;
+    cand->build_log = NULL;
     cand->program = NULL;
     cand->kernel = NULL;
     cand->itab = cand->ftab = NULL;
@@ -554,6 +557,27 @@ static int want_two_pass(const clrs_plan *plan, size_t *index_bytes,
     return 1;
 }
 
+/* The two passes' logs, each under its kernel's name; none when both are
+ * empty. */
+static clrs_status join_logs(clrs_plan *plan)
+{
+    static const char ha[] = "argmax kernel (clrs_forward):\n",
+                      hb[] = "backward kernel (clrs_backward):\n";
+    const char *a = plan->argmax->build_log, *b = plan->scatter->build_log;
+    size_t n;
+
+    if (!a && !b)
+        return CLRS_SUCCESS;
+    n = (a ? sizeof ha + strlen(a) : 0) + (b ? sizeof hb + strlen(b) : 0);
+    plan->build_log = malloc(n);
+    if (!plan->build_log)
+        return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
+                           "out of memory joining the build logs");
+    snprintf(plan->build_log, n, "%s%s%s%s%s", a ? ha : "", a ? a : "",
+             a && b ? "\n" : "", b ? hb : "", b ? b : "");
+    return CLRS_SUCCESS;
+}
+
 /* The argmax plan (forward, training, window index alone: its dst
  * descriptor gives the shape), the scatter plan (backward from that
  * index) and the scratch between them. */
@@ -576,6 +600,7 @@ static clrs_status plan_two_pass(clrs_plan *plan, const clrs_resample_desc *op,
                          sidx, NULL, 0, 1));
     CLRS_TRY(plan_create(&plan->scatter, plan->ctx, &bop, &p->in, &p->out,
                          sidx, NULL, 1, 0));
+    CLRS_TRY(join_logs(plan));
     return make_buffer(plan, index_bytes, NULL, &plan->scratch_index,
                        "argmax index");
 }
@@ -680,6 +705,7 @@ void clrs_plan_destroy(clrs_plan *plan)
         clReleaseMemObject(plan->ftab);
     if (plan->lock_init)
         pthread_mutex_destroy(&plan->lock);
+    free(plan->build_log);
     free(plan);
 }
 
@@ -710,6 +736,11 @@ clrs_status clrs_plan_get_info(const clrs_plan *plan, clrs_plan_info *info)
     info->launch_source = plan->low.launch.source;
     clrs__clear_error();
     return CLRS_SUCCESS;
+}
+
+const char *clrs_plan_get_build_log(const clrs_plan *plan)
+{
+    return plan && plan->build_log ? plan->build_log : "";
 }
 
 const char *clrs_launch_source_name(clrs_launch_source source)

@@ -22,6 +22,9 @@ struct clrs_plan {
 
     clrs_cache_source cache_source; /* for clrs_plan_get_info */
     double create_ms;
+    /* The compiler's log of the program (of both passes' programs for a
+     * two-pass plan, each under its kernel's name); NULL when empty. */
+    char *build_log;
 
     /* Bytes each role's buffer must hold (0: role unused), checked by
      * clrs_execute with CL_MEM_SIZE before anything is enqueued. */

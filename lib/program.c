@@ -2,6 +2,7 @@
  * the on-disk binaries (cache.c), then a source build that is stored. */
 #include "program.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,29 +70,49 @@ static clrs_status dump_source(const char *key, const char *source)
     return CLRS_SUCCESS;
 }
 
+const char *clrs__program_options(void)
+{
+    const char *v = getenv("CLRS_WERROR");
+    return v && *v && strcmp(v, "0") != 0 ? "-Werror" : "";
+}
+
+char *clrs__program_build_log(const clrs_context *ctx, cl_program prog)
+{
+    size_t n = 0;
+    char *log;
+
+    if (clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, 0,
+                              NULL, &n) != CL_SUCCESS ||
+        n == 0 || (log = malloc(n + 1)) == NULL)
+        return NULL;
+    if (clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, n,
+                              log, NULL) != CL_SUCCESS)
+        n = 0;
+    log[n] = '\0';
+    /* Drivers end the log with newlines and NULs, or give only those. */
+    n = strlen(log);
+    while (n > 0 && isspace((unsigned char)log[n - 1]))
+        log[--n] = '\0';
+    if (n == 0) {
+        free(log);
+        return NULL;
+    }
+    return log;
+}
+
 /* The build log's first lines into the error message: enough to see the
  * first diagnostic, which is the one that matters. */
 static clrs_status build_error(clrs_context *ctx, cl_program prog,
                                cl_int err, const char *key)
 {
-    char log[384] = "";
-    size_t n = 0;
-
-    if (clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, 0,
-                              NULL, &n) == CL_SUCCESS &&
-        n > 0) {
-        char *full = malloc(n + 1);
-        if (full && clGetProgramBuildInfo(prog, ctx->device,
-                                          CL_PROGRAM_BUILD_LOG, n, full,
-                                          NULL) == CL_SUCCESS) {
-            full[n] = '\0';
-            snprintf(log, sizeof log, "%s", full);
-        }
-        free(full);
-    }
-    return clrs__error(CLRS_ERR_BUILD_FAILED,
-                       "clBuildProgram failed (%s) for [%.80s]: %s",
-                       clrs__cl_error_name(err), key, log);
+    char *log = clrs__program_build_log(ctx, prog);
+    clrs_status st = clrs__error(CLRS_ERR_BUILD_FAILED,
+                                 "clBuildProgram failed (%s) for [%.80s]: "
+                                 "%.380s",
+                                 clrs__cl_error_name(err), key,
+                                 log ? log : "");
+    free(log);
+    return st;
 }
 
 static clrs_status build(clrs_context *ctx, const char *key,

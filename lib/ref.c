@@ -1,6 +1,7 @@
 /* The double-precision CPU reference: the oracle every device kernel is
- * checked against. Written for clarity and exact SPEC semantics, not speed;
- * the per-axis taps it walks come from taps.c, as the device tables do. */
+ * checked against. Written for clarity and the exact semantics of
+ * clresample(3), not speed; the per-axis taps it walks come from taps.c,
+ * as the device tables do. */
 /* GCC ignores (and warns about) this pragma; it gets -ffp-contract=off
  * from the Makefile instead. */
 #if !defined(__GNUC__) || defined(__clang__)

@@ -1,5 +1,6 @@
-/* Output-size helpers (SPEC 5): sizes from scales, pooled sizes with the
- * floor and ceil rules, dst dims for an op, and the index tensor dtype. */
+/* Output-size helpers (clresample(3), OUTPUT SIZES): sizes from scales,
+ * pooled sizes with the floor and ceil rules, dst dims for an op, and the
+ * index tensor dtype. */
 #include "internal.h"
 
 #include <math.h>
@@ -83,7 +84,8 @@ clrs_status clrs_output_sizes_keep_aspect(int n, const int64_t *in,
  * Pooled sizes are floor/ceil of a quotient: evaluating it in double can
  * land just below an integer (10 / (1/3) as 29.999...) and lose a whole
  * output. We compute exactly in int64 when nothing overflows and fall
- * back to double (as SPEC 2 prescribes for fractions) only when it does. */
+ * back to double (as fractions are evaluated everywhere else) only when
+ * it does. */
 
 typedef clrs_rat rat;
 #define mul_ok clrs__mul_ok

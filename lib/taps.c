@@ -320,7 +320,7 @@ clrs_status clrs__axis_taps(const clrs_problem *p, int a, clrs_taplist *tl)
 }
 
 
-/* The transpose of an axis's tap lists (backward gathers, SPEC 4): for
+/* The transpose of an axis's tap lists (backward gathers, dx = A^T dy): for
  * every input index i, the outputs whose taps read i, o increasing and,
  * within one o, in tap order. Padding taps (idx -1) read no pixel and
  * send no gradient, so they are left out; clamped taps already name the

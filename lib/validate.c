@@ -241,8 +241,9 @@ static clrs_status check_post_ops(const clrs_problem *p)
     return CLRS_SUCCESS;
 }
 
-/* Index dtype by format (SPEC 3): the window format may use s8 only when
- * every window index fits it; s32 always works. */
+/* Index dtype by format (clresample(3), Index tensors): the window
+ * format may use s8 only when every window index fits it; s32 always
+ * works. */
 static clrs_status check_index_dtype(const clrs_problem *p)
 {
     clrs_dtype dt = p->index.dtype;

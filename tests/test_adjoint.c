@@ -1,5 +1,6 @@
 /* Adjoint property of the CPU reference: for every linear mode, coordinate
- * option, padding and layout, dot(fwd(x), dy) == dot(x, bwd(dy)) (SPEC 4).
+ * option, padding and layout, dot(fwd(x), dy) == dot(x, bwd(dy))
+ * (clresample(3), Backward).
  * CLRS_TEST_SEED=S reruns case S alone; CLRS_TEST_SEED_BASE moves the run. */
 #include "tap.h"
 #include "util.h"

@@ -443,6 +443,9 @@ static void status_names(void)
            "unknown status -999 is %s: %s",
            clrs_status_name((clrs_status)-999),
            clrs_status_string((clrs_status)-999));
+    tap_ok(clrs_plan_get_build_log(NULL) != NULL &&
+               clrs_plan_get_build_log(NULL)[0] == '\0',
+           "clrs_plan_get_build_log(NULL) is \"\"");
 }
 
 int main(void)

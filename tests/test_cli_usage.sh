@@ -105,7 +105,7 @@ if [ $rc -eq 0 ] && grep -E '^[0-9]+:[0-9]+ ' "$tmp/devs" >/dev/null; then
 elif [ $rc -eq 3 ]; then skip "--list-devices: no OpenCL device"
 else not_ok "--list-devices exit $rc"; fi
 
-# .npy: a hand-written input (SPEC worked case 4: linear half_pixel
+# .npy: a hand-written input (worked case 4 of clresample(3): linear half_pixel
 # [1,2] -> 4 is [1, 1.25, 1.75, 2]), written by R mode, read back.
 # npy_f32 SHAPE: a version 1.0 header for '<f4' data, data 64-byte aligned.
 npy_f32() {

@@ -1,4 +1,4 @@
-/* The device backward pass: the SPEC section 6 worked cases with a
+/* The device backward pass: the worked cases of clresample(3) with a
  * gradient, seeded random configurations against the CPU reference
  * (clrs_reference_backward) with the adjoint property checked on the
  * device (device forward and device backward), max pooling from both
@@ -520,7 +520,7 @@ done:
     casemem_free(&m);
 }
 
-/* ---- SPEC 6 worked cases with a gradient --------------------------------- */
+/* ---- worked cases with a gradient (clresample(3)) ----------------------- */
 
 static int setup_ok = 1;
 #define SET(call)                                                            \

@@ -1,9 +1,9 @@
 /* Every data type pair on the device against the CPU reference: forward
  * for every (src, dst) pair of f32 f16 bf16 f64 s32 s8 u8, backward for
  * every (diff_src, diff_dst) pair of f32 f16 bf16 f64; the rounding and
- * saturation limits of SPEC 1; blocked layouts (aBx8b, aBx16b) whose
- * channel count is not a multiple of the block, with the padded tail
- * written as zeros. Inputs are benchdnn-style exact-friendly (small
+ * saturation limits of the conversion rules; blocked layouts (aBx8b,
+ * aBx16b) whose channel count is not a multiple of the block, with the
+ * padded tail written as zeros. Inputs are benchdnn-style exact-friendly (small
  * integers, k/16), so nearest and max are exact for every pair.
  *   CLRS_TEST_SEED=S        reruns case S alone
  *   --oclgrind-subset (or CLRS_TEST_OCLGRIND_SUBSET=1): every dtype once
@@ -52,8 +52,8 @@ static int is_int(clrs_dtype dt)
     return dt == CLRS_S32 || dt == CLRS_S8 || dt == CLRS_U8;
 }
 
-/* SPEC 7 by the destination type (the coarser one when both are
- * floating); f64 both sides: only f64 rounding remains. */
+/* clresample(3)'s tolerances by the destination type (the coarser one
+ * when both are floating); f64 both sides: only f64 rounding remains. */
 static double tolerance(const dcase *d, clrs_dtype out, clrs_dtype in)
 {
     if (is_exact(d))
@@ -103,7 +103,7 @@ static int64_t compare(const tu_buf *got, const tu_buf *want, double tol,
 }
 
 /* Input values every type holds exactly: integers in a range the type
- * holds for exact modes (so the modes stay exact, SPEC 7), k/16 in [1, 3]
+ * holds for exact modes (so the modes stay exact), k/16 in [1, 3]
  * for floating inputs of the others (no cancellation), integers for
  * integer inputs. */
 static void fill_input(tu_buf *b, tu_rng *r, clrs_dtype dt, int exact)
@@ -322,7 +322,7 @@ static void run_case(uint64_t seed, const dcase *d)
  * f32 values through nearest at scale 1 (each output is one input) into
  * every dst type, on the scalar path (dense, W = 10) and the vector path
  * (channels-last, C = 10: a vector and a partial one). The expectations
- * are SPEC 1's, spelled out for s8 and u8 and from the test's own
+ * are the conversion rules', spelled out for s8 and u8 and from the test's own
  * conversions (util.c) for the rest; the reference must agree too. */
 static const double limits[10] = {0.5,  1.5,  2.5,   -0.5,       127.5,
                                   300,  -129, NAN,   1.00048828125, 70000};

@@ -26,9 +26,9 @@
 #define MAX_ELEMS 400
 #define SUBSET_ELEMS 48
 
-/* Tolerances, SPEC 7: f32 relative 2e-6 (1e-5 over 64 taps), absolute
- * where |expected| < 1e-5. f64 is not in SPEC 7: the coordinates are f32
- * on both sides, weights and sums f64, so only f64 rounding remains. */
+/* Tolerances, clresample(3): f32 relative 2e-6 (1e-5 over 64 taps),
+ * absolute where |expected| < 1e-5. f64: the coordinates are f32 on both
+ * sides, weights and sums f64, so only f64 rounding remains. */
 #define TOL_F32 2e-6
 #define TOL_F32_WIDE 1e-5
 #define TOL_F64 1e-12
@@ -323,7 +323,7 @@ static void fill_src(tu_buf *x, tu_rng *r, const dclass *k, int *nans)
     int64_t idx[CLRS_MAX_RANK];
     *nans = 0;
     if (!exact_mode(m)) {
-        /* [1, 3] in sixteenths: no cancellation, so SPEC's relative
+        /* [1, 3] in sixteenths: no cancellation, so the relative
          * tolerance applies to every output. */
         tu_fill_sixteenths(x, r, 16, 48);
         return;

@@ -140,7 +140,8 @@ static int is_int(clrs_dtype dt)
 }
 
 /* Post-ops run in f32 with OpenCL's built-ins (a few ulp, erf 16):
- * relative error above 1, absolute below; SPEC 7 for f16 and bf16 dst;
+ * relative error above 1, absolute below; clresample(3)'s tolerances for
+ * f16 and bf16 dst;
  * integers within one unit. */
 static double tolerance(clrs_dtype ddt, clrs_dtype sdt)
 {

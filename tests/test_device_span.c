@@ -4,7 +4,8 @@
  * and the plan info that says which path a plan took. Each case is two points: the values (run
  * twice into poisoned, fenced buffers by td_forward, then compared with
  * clrs_reference_forward: exactly for nearest and max, index tensors
- * included, within SPEC 7 tolerances for the weighted sums) and the path
+ * included, within the tolerances of clresample(3) for the weighted sums)
+ * and the path
  * (clrs_plan_get_info on a plan made the same way: span where the case
  * is built for it, not span where it is built against it).
  * Covered: nearest, linear, cubic, average pooling (count include and
@@ -498,7 +499,8 @@ static int needs_fp64(const scase *c)
     return c->sdt == CLRS_F64 || c->ddt == CLRS_F64;
 }
 
-/* SPEC 7 by the coarser floating type; integers within one unit; f32
+/* clresample(3)'s tolerances by the coarser floating type; integers
+ * within one unit; f32
  * relative 1e-5 above 1, absolute below (the post-op rows: relu and an
  * add in f32). */
 static double tolerance(const scase *c)

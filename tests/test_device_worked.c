@@ -1,4 +1,4 @@
-/* Every SPEC section 6 worked case with a forward part, on the OpenCL
+/* Every worked case of clresample(3) with a forward part, on the OpenCL
  * device: f32 (and f64 where the device has it), dense and padded-permuted
  * strides, outputs poisoned and fenced by sentinel margins. */
 #include "devutil.h"
@@ -20,7 +20,8 @@ typedef struct wcase {
     int64_t in[2], out[2];
     const double *src, *want;
     /* 0: bit exact in the tensor's dtype (want must be representable);
-     * else SPEC 7 relative error, absolute where |want| < 1e-5. */
+     * else the relative error of clresample(3)'s tolerances, absolute
+     * where |want| < 1e-5. */
     double rtol;
     int has_index;
     const int64_t *want_index;
@@ -263,7 +264,7 @@ static void case4_5_6(void)
 
 /* 7 and 8. Cubic over [1,2,4,8], 4 -> 8: output 3 of asymmetric is
  * x = 1.5, output 0 of half_pixel is x = -0.25. The worked output is
- * SPEC's value (bit exact when SPEC's value is exact in f32: its weights
+ * the manual's value (bit exact when that value is exact in f32: its weights
  * are short binary fractions); the other outputs come from the CPU
  * reference, within tolerance. */
 static void cubic_case(clrs_coord coord, double A, int exclude, int o,
@@ -292,7 +293,7 @@ static void cubic_case(clrs_coord coord, double A, int exclude, int o,
     clrs_tensor_desc_destroy(s);
     clrs_tensor_desc_destroy(d);
     /* The reference's other outputs are not exact in f32: tolerance for
-     * them, the worked output itself exact when SPEC's value is. */
+     * them, the worked output itself exact when the manual's value is. */
     want[o] = want_o;
     w.name = name;
     w.want = want;

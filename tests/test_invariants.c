@@ -1,5 +1,5 @@
 /* Properties of the CPU reference that need no stored answers: constants,
- * identity, exact integers, max indices, SPEC 1 conversions, determinism.
+ * identity, exact integers, max indices, conversions, determinism.
  * CLRS_TEST_SEED=S reruns case S alone; CLRS_TEST_SEED_BASE moves the run. */
 #include "tap.h"
 #include "util.h"
@@ -249,9 +249,9 @@ static void case_identity(uint64_t seed, tu_rng *r)
 
 /* ---- independent oracles for nearest and integer-window max ------------- */
 
-/* Source index of output o on a nearest axis with edge padding, from SPEC
- * 2 and 3: x in float, in the order (o + a) * r - b, r = 1/s in double
- * rounded once to float; then the rounding rule and the clamp. */
+/* Source index of output o on a nearest axis with edge padding, from the
+ * coordinate model: x in float, in the order (o + a) * r - b, r = 1/s in
+ * double rounded once to float; then the rounding rule and the clamp. */
 static int64_t nearest_src(clrs_coord coord, int rounding, int64_t in,
                            int64_t out, int64_t o)
 {
@@ -806,7 +806,7 @@ static void case_determinism(uint64_t seed, tu_rng *r)
     pool_free(&p);
 }
 
-/* ---- SPEC 1 conversions, through nearest at scale 1 ---------------------- */
+/* ---- conversions, through nearest at scale 1 ---------------------------- */
 
 typedef struct conv_case {
     clrs_dtype src, dst;
@@ -863,7 +863,7 @@ static void conversions(void)
          {1 + P2(-8), 1 + 3 * P2(-8), 1 + P2(-8) + P2(-20), -P2(-134),
           3 * P2(-134)},
          {1, 1 + P2(-6), 1 + P2(-7), -0.0, P2(-132)}},
-        /* One rounding from the f64 value (SPEC 1), not two through f32:
+        /* One rounding from the f64 value, not two through f32:
          * via f32 these would first round to the tie and then to 1. */
         {CLRS_F64, CLRS_F16, 2,
          {1 + P2(-11) + P2(-40), -(1 + P2(-11) + P2(-40))},

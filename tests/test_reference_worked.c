@@ -1,5 +1,6 @@
-/* Every worked case of SPEC section 6 through the public API and the CPU
- * reference, forward and (where SPEC gives one) backward. */
+/* Every worked case of clresample(3) (SEMANTICS, Worked cases) through the
+ * public API and the CPU reference, forward and (where the case gives one)
+ * backward. */
 #include "clresample.h"
 #include "tap.h"
 

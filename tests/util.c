@@ -1,5 +1,6 @@
 /* Shared helpers for the clresample tests (see util.h). Conversions here
- * are written from SPEC section 1, not taken from the library. */
+ * are written from the conversion rules of clresample(3), not taken from
+ * the library. */
 #include "util.h"
 
 #include <inttypes.h>

@@ -66,7 +66,7 @@ int tu_idx_next(int rank, const int64_t *dims, int64_t *idx);
  * Independent of lib/convert.c on purpose: a test that used the library's
  * conversions would agree with it even where both were wrong. */
 double tu_load(const void *base, clrs_dtype dt, int64_t i);
-/* Stores with SPEC section 1 rules (RNE, integer saturation, NaN -> 0). */
+/* Stores by the conversion rules (RNE, integer saturation, NaN -> 0). */
 void tu_store(void *base, clrs_dtype dt, int64_t i, double v);
 /* v rounded to what dt can hold, by the same rules. */
 double tu_round_to(clrs_dtype dt, double v);

@@ -6,9 +6,11 @@
  * copy reaches 3.0). */
 #include "cli.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* T: float4 (16-byte accesses, what GPUs issue best) or float16 (one
@@ -75,12 +77,39 @@ static double best_ns(cl_command_queue q, cl_kernel k, size_t items,
     return best;
 }
 
+/* These kernels compile silently; a log after a successful build is
+ * shown whole (a warning here is a bug of the tool). */
+static void report_log(cl_program prog, cl_device_id dev, const char *name,
+                       const char *opts)
+{
+    size_t n = 0;
+    char *log;
+
+    if (clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, 0, NULL,
+                              &n) != CL_SUCCESS ||
+        n < 2 || (log = malloc(n + 1)) == NULL)
+        return;
+    if (clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, n, log,
+                              NULL) == CL_SUCCESS) {
+        log[n] = '\0';
+        n = strlen(log);
+        while (n > 0 && isspace((unsigned char)log[n - 1]))
+            log[--n] = '\0';
+        if (n > 0)
+            fprintf(stderr, "clresample: roofline kernel %s (%s): OpenCL "
+                            "build log:\n%s\n",
+                    name, opts, log);
+    }
+    free(log);
+}
+
 /* The best copy over every candidate, in GB/s (bytes read + written). */
 static int time_copy(cl_context c, cl_device_id dev, cl_command_queue q,
                      const char *src, const char *name, cl_mem a, cl_mem b,
                      size_t bytes, double *gbps, char *err, size_t errsz)
 {
     const char *srcs[1] = {src};
+    cli_capture cap;
     double best = INFINITY;
     size_t v, l;
     cl_int e;
@@ -93,9 +122,13 @@ static int time_copy(cl_context c, cl_device_id dev, cl_command_queue q,
         if (!prog)
             return fail(err, errsz, "clCreateProgramWithSource: %d", (int)e);
         snprintf(opts, sizeof opts, "-DT=float%d", copy_lanes[v]);
+        cli_capture_begin(&cap);
         e = clBuildProgram(prog, 1, &dev, opts, NULL, NULL);
-        if (e == CL_SUCCESS)
+        cli_capture_end(&cap);
+        if (e == CL_SUCCESS) {
+            report_log(prog, dev, name, opts);
             k = clCreateKernel(prog, name, &e);
+        }
         if (k) {
             clSetKernelArg(k, 0, sizeof a, &a);
             clSetKernelArg(k, 1, sizeof b, &b);

@@ -12,7 +12,7 @@
 
 /* Spatial axes of a descriptor: index 0 = d, 1 = h, 2 = w. */
 #define CLI_SP 3
-/* Exit statuses (issue 4). */
+/* Exit statuses (clresample(1), EXIT STATUS). */
 #define CLI_EXIT_OK 0
 #define CLI_EXIT_FAIL 1
 #define CLI_EXIT_USAGE 2
@@ -236,6 +236,10 @@ typedef struct cli_result {
     double gbps, roof_pct;
     int above_copy; /* GB/s above the measured copy: a measurement error */
     char worst[1024]; /* worst points, one per line */
+    /* clrs_plan_get_build_log() of the problem's plan (cut at the size,
+     * marked [...]), and its line count; "" and 0 when empty. */
+    char build_log[2048];
+    int build_log_lines;
 } cli_result;
 
 typedef struct cli_env {
@@ -263,6 +267,16 @@ int cli_cache_bench(const cli_prb *p, const cli_run *run, int argc,
 /* The child's side: one line "clrs-first-use ..." on stdout. */
 int cli_cache_bench_child(const cli_prb *p, cli_env *env);
 const char *cli_status_name(cli_status s);
+
+/* ---- capture.c: compiler output on stderr during builds ---- */
+typedef struct cli_capture {
+    int saved; /* the real stderr while capturing, else -1 */
+} cli_capture;
+/* Sends stderr to a temporary file (nothing happens if that fails). */
+void cli_capture_begin(cli_capture *c);
+/* Restores stderr and passes on what was captured, less the compiler's
+ * "N warnings generated." lines (the build log has the diagnostics). */
+void cli_capture_end(cli_capture *c);
 
 /* ---- bench.c: device copy bandwidth ---- */
 /* Measures plain and non-temporal copies; returns 0 and GB/s (nt may be 0

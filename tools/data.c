@@ -1,5 +1,6 @@
 /* clresample tool: data types (one table row each), host element access
- * with the SPEC section 1 conversions, and layout-order iteration. */
+ * with the library's conversion rules (clresample(3), Conversions),
+ * and layout-order iteration. */
 #include "cli.h"
 
 #include <math.h>

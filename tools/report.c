@@ -162,6 +162,8 @@ static void print_json(const cli_prb *p, const cli_result *r)
            r->launch ? r->launch : "-", r->lws[0], r->lws[1], r->lws[2],
            r->above_copy ? "true" : "false");
     str_json(r->detail);
+    printf(",\"build_log\":");
+    str_json(r->build_log);
     printf("}\n");
 }
 
@@ -231,6 +233,29 @@ static void print_def(const cli_report *rep, const cli_prb *p,
         print_def_perf(p, r);
 }
 
+/* A plan whose compiler log is not empty: the log itself with -v, else
+ * one line saying so. This library's kernels compile silently (the test
+ * suite fails on a warning), so a log is worth reporting. */
+static void print_build_log(const cli_report *rep, const cli_prb *p,
+                            const cli_result *r, FILE *f)
+{
+    const char *s = r->build_log;
+
+    if (!rep->verbose) {
+        fprintf(f, "%d:note: the OpenCL compiler's build log for this "
+                   "problem has %d line%s (-v prints it)\n",
+                p->index, r->build_log_lines,
+                r->build_log_lines == 1 ? "" : "s");
+        return;
+    }
+    fprintf(f, "%d:build log:\n", p->index);
+    while (*s) {
+        size_t n = strcspn(s, "\n");
+        fprintf(f, "    %.*s\n", (int)n, s);
+        s += n + (s[n] == '\n');
+    }
+}
+
 /* Keeps a P-mode problem's numbers for the final table. */
 static void keep_row(cli_report *rep, const cli_prb *p, const cli_result *r)
 {
@@ -271,6 +296,8 @@ void cli_report_problem(cli_report *rep, const cli_prb *p,
      * CSV and JSON stay machine-readable. */
     if (r->worst[0])
         fputs(r->worst, rep->tpl == TPL_DEF ? stdout : stderr);
+    if (r->build_log[0])
+        print_build_log(rep, p, r, rep->tpl == TPL_DEF ? stdout : stderr);
     fflush(stdout);
     keep_row(rep, p, r);
 }

@@ -1,7 +1,7 @@
 /* clresample tool: running one problem. Builds the library descriptors,
  * fills or reads the inputs, runs the device plan (or the CPU reference
- * as the engine), checks against clrs_reference_* with the SPEC section 7
- * tolerances, times it, and writes requested .npy outputs. */
+ * as the engine), checks against clrs_reference_* within the tolerances
+ * of clresample(3), times it, and writes requested .npy outputs. */
 #include "cli.h"
 
 #include <math.h>
@@ -694,8 +694,28 @@ static int device_read_outputs(job *j)
     return 0;
 }
 
+/* The plan's build log into the result, cut to fit. */
+static void keep_build_log(cli_result *r, const char *log)
+{
+    const char *c;
+    size_t n = strlen(log), max = sizeof r->build_log - 1;
+
+    r->build_log_lines = 0;
+    if (n == 0)
+        return;
+    r->build_log_lines = 1;
+    for (c = log; *c; ++c)
+        r->build_log_lines += *c == '\n';
+    if (n <= max)
+        memcpy(r->build_log, log, n + 1);
+    else
+        snprintf(r->build_log, sizeof r->build_log, "%.*s\n[...]",
+                 (int)max - 6, log);
+}
+
 static int device_plan(job *j)
 {
+    cli_capture cap;
     clrs_plan_info info;
     clrs_tune_mode mode;
     clrs_status st;
@@ -707,6 +727,7 @@ static int device_plan(job *j)
     if (p->g.mode & MODE_T)
         clrs_context_set_tuning(j->env->ctx, CLRS_TUNE_FORCE, p->g.tune_ms);
     t0 = now_ms();
+    cli_capture_begin(&cap);
     if (!j->backward)
         st = clrs_plan_create_forward(&j->plan, j->env->ctx, j->op,
                                       j->t[T_SRC].d, j->t[T_DST].d,
@@ -719,6 +740,9 @@ static int device_plan(job *j)
             j->t[T_INDEX].used ? j->t[T_INDEX].d : NULL,
             j->t[T_SRC].used ? j->t[T_SRC].d : NULL);
     j->r->build_ms = now_ms() - t0;
+    cli_capture_end(&cap);
+    if (st >= 0)
+        keep_build_log(j->r, clrs_plan_get_build_log(j->plan));
     if (p->g.mode & MODE_T)
         clrs_context_set_tuning(j->env->ctx, mode, budget);
     /* Where the program came from, as the plan itself recorded it (other
@@ -768,7 +792,8 @@ static double taps_estimate(const job *j)
     return taps;
 }
 
-/* SPEC section 7. Returns the allowed error and whether it is relative. */
+/* clresample(3), TOLERANCES. Returns the allowed error and whether it is
+ * relative. */
 static double tolerance(const job *j, clrs_dtype dt, int role, int *rel)
 {
     const cli_prb *p = j->p;
