@@ -96,6 +96,8 @@ struct clrs_context {
     int disk_readonly;
     clrs_cache_config disk;
     char *disk_device; /* platform and device key fields (malloc'ed) */
+    unsigned char disk_secret[CLRS_CACHE_SECRET_BYTES]; /* keys the MACs */
+    int dump_warned; /* CLRS_DUMP_SOURCE could not be written: said once */
 };
 
 /* Stores msg as this thread's detail message on ctx without failing:
