@@ -144,8 +144,11 @@ CLRS_API clrs_status clrs_context_create_from_cl(clrs_context **ctx,
                                                  cl_context cl_ctx,
                                                  cl_device_id device,
                                                  cl_command_queue queue);
-/* NULL is allowed and does nothing. Plans made from ctx must be destroyed
- * before it. */
+/* Drops the caller's handle (NULL is allowed and does nothing). Every plan
+ * holds a reference to its context: while plans made from ctx are alive,
+ * the context (its queue, program cache and the OpenCL objects it
+ * retained) stays, those plans keep working, and the last
+ * clrs_plan_destroy frees it. The handle itself must not be used again. */
 CLRS_API void clrs_context_destroy(clrs_context *ctx);
 CLRS_API clrs_status clrs_context_get_cl(const clrs_context *ctx,
                                          cl_context *cl_ctx,

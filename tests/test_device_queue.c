@@ -7,6 +7,7 @@
  *   - two threads sharing one plan;
  *   - a caller's user event in the wait list holds both kernels back, and
  *     the returned event completes after the second;
+ *   - a plan outlives the context it was made from;
  *   - clrs_plan_info (two kernels and their scratch) and argument errors.
  * A light program: it builds two kernels. */
 #define _POSIX_C_SOURCE 200809L
@@ -328,6 +329,47 @@ static void events(const problem *p)
     clrs_plan_destroy(plan);
 }
 
+/* ---- context lifetime --------------------------------------------------- */
+
+/* A plan keeps its context alive: destroying the context first only drops
+ * the caller's handle, the plan still runs (on the context's queue) and
+ * its destroy frees the context. Under AddressSanitizer a plan that did
+ * not hold a reference is a use-after-free here. */
+static void context_lifetime(const problem *p)
+{
+    clrs_context *own = NULL;
+    clrs_plan *plan = NULL;
+    cl_event done = NULL;
+    clrs_status st;
+    size_t bad = 1;
+    run r;
+
+    memset(&r, 0, sizeof r);
+    if (clrs_context_create_from_cl(&own, env.cl, env.dev, env.queue) !=
+            CLRS_SUCCESS ||
+        clrs_plan_create_backward(&plan, own, p->op, p->xd, p->yd, NULL,
+                                  p->xd) != CLRS_SUCCESS ||
+        run_init(p, &r, 11) != 0) {
+        tap_ok(0, "context lifetime: setup (%s)", clrs_last_error());
+        run_free(&r);
+        clrs_plan_destroy(plan);
+        clrs_context_destroy(own);
+        return;
+    }
+    clrs_context_destroy(own);
+    st = execute(plan, &r, 0, NULL, &done);
+    if (st == CLRS_SUCCESS && clWaitForEvents(1, &done) == CL_SUCCESS)
+        bad = compare(env.queue, p, &r);
+    tap_ok(st == CLRS_SUCCESS && bad == 0,
+           "a plan executed after its context was destroyed runs and "
+           "matches the reference (%s, %zu elements differ)",
+           clrs_status_name(st), bad);
+    if (done)
+        clReleaseEvent(done);
+    clrs_plan_destroy(plan); /* frees the context */
+    run_free(&r);
+}
+
 /* ---- plan info and argument errors ------------------------------------- */
 
 static void info_and_errors(const problem *p)
@@ -408,6 +450,7 @@ int main(void)
     }
     two_threads(&p);
     events(&p);
+    context_lifetime(&p);
     info_and_errors(&p);
     problem_free(&p);
     td_close(&env);
