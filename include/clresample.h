@@ -594,7 +594,14 @@ typedef struct clrs_args {
 } clrs_args;
 
 /* Sets arguments and enqueues on the context's queue after the wait list;
- * never builds, allocates device memory or blocks. event may be NULL. */
+ * never builds, allocates device memory or blocks. event may be NULL.
+ * Checked first, with what OpenCL reports of the caller's objects: every
+ * buffer the plan uses is set, large enough, of the context's cl_context,
+ * not CL_MEM_READ_ONLY where the plan writes it nor CL_MEM_WRITE_ONLY
+ * where it reads it (CLRS_ERR_INVALID_VALUE otherwise); a written buffer
+ * shares no byte with another role's, as the same buffer or as
+ * overlapping sub-buffers of one parent (CLRS_ERR_ALIASING); every event
+ * of the wait list is non-NULL and of the context's cl_context. */
 CLRS_API clrs_status clrs_execute(clrs_plan *plan, const clrs_args *args,
                                   cl_uint num_events,
                                   const cl_event *wait_list,
