@@ -16,11 +16,17 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
 skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 
+# The tool under a time limit where timeout(1) exists: a hang fails.
+limited() {
+    if command -v timeout >/dev/null; then timeout 30 "$tool" "$@"
+    else "$tool" "$@"; fi
+}
+
 # bad EXPECTED_TEXT ARGS...: exit status 2 and stderr naming the token.
 bad() {
     want=$1
     shift
-    "$tool" "$@" >"$tmp/out" 2>"$tmp/err"
+    limited "$@" >"$tmp/out" 2>"$tmp/err"
     rc=$?
     if [ $rc -eq 2 ] && grep -F -e "$want" "$tmp/err" >/dev/null; then
         ok "bad: $* -> exit 2 naming '$want'"
@@ -66,6 +72,44 @@ bad "bad_batch:3" --batch="$tmp/bad_batch"
 bad "lineaar" --batch="$tmp/bad_batch"
 printf -- '--batch=loop\n' >"$tmp/loop"
 bad "nest more than 16" --batch="$tmp/loop"
+mkdir "$tmp/adir"
+bad "is a directory" --batch="$tmp/adir"
+if command -v mkfifo >/dev/null && mkfifo "$tmp/fifo"; then
+    bad "not a regular file" --batch="$tmp/fifo"
+fi
+
+# Bounded work for any command line, each refused within seconds (a 30 s
+# timeout turns a hang into a failure): nine files each including the next
+# eight times (8^8 reads, no cycle), and 64 values on 4 knobs (16.7
+# million combinations, counted before anything is expanded).
+bounded() {
+    want=$1
+    shift
+    start=$(date +%s)
+    limited "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    secs=$(($(date +%s) - start))
+    if [ $rc -eq 2 ] && [ $secs -le 10 ] &&
+        grep -F -e "$want" "$tmp/err" >/dev/null; then
+        ok "bounded: exit 2 naming '$want' in ${secs} s"
+    else
+        not_ok "bounded: exit $rc in ${secs} s, want 2 naming '$want' in 10 s"
+        sed 's/^/# /' "$tmp/err" | head -5
+    fi
+}
+i=1
+while [ $i -le 8 ]; do
+    : >"$tmp/inc$i"
+    for j in 1 2 3 4 5 6 7 8; do
+        echo "--batch=inc$((i + 1))" >>"$tmp/inc$i"
+    done
+    i=$((i + 1))
+done
+echo "mb1ic1iw4ow8" >"$tmp/inc9"
+bounded "more than 1000 batch files" --mode=L --batch="$tmp/inc1"
+v64=$(i=1; while [ $i -le 64 ]; do printf '%s%d' "${sep-}" $i; sep=,; i=$((i + 1)); done)
+bounded "combinations" --mode=L --mb=$v64 --pad-value=$v64 \
+    --cubic-a=$v64 --extrapolation=$v64 mb1ic1iw4ow8
 # Nothing ran: a bad token late on the line stops everything up front.
 "$tool" --engine=ref --mode=R --dst-file="$tmp/never.npy" $d --alg=nope \
     >/dev/null 2>&1
@@ -169,6 +213,15 @@ for k in prb dir alg sdt ddt tag status max_abs_diff max_rel_diff min_ms \
 done
 if [ -z "$missing" ]; then ok "json has every field"
 else not_ok "json lacks:$missing"; echo "$out" | sed 's/^/# /'; fi
+# A name that is not UTF-8 (bytes 0xff 0xfe, a lone 0xc3, a quote): the
+# JSON line is still valid UTF-8 and JSON, the bytes escaped.
+"$tool" --engine=ref --mode=C --perf-template=json \
+    "$(printf 'mb1ic1iw4ow8n\377\376x\303y\\z')" >"$tmp/json" 2>/dev/null
+if grep -F '\u00ff\u00fex\u00c3y\\z' "$tmp/json" >/dev/null &&
+    iconv -f UTF-8 -t UTF-8 "$tmp/json" >/dev/null 2>&1 &&
+    { ! command -v jq >/dev/null || jq -e .name "$tmp/json" >/dev/null; }; then
+    ok "json escapes bytes that are not UTF-8"
+else not_ok "json with a non-UTF-8 name"; sed 's/^/# /' "$tmp/json"; fi
 out=$("$tool" --engine=ref --mode=C --perf-template=csv mb1ic2iw4ow8 2>/dev/null)
 if [ "$(echo "$out" | wc -l)" -eq 2 ] && echo "$out" | head -1 | grep -F 'roofline_pct' >/dev/null; then
     ok "csv: a header and one row"
