@@ -151,9 +151,13 @@ else not_ok "--list-devices exit $rc"; fi
 
 # .npy: a hand-written input (SPEC worked case 4: linear half_pixel
 # [1,2] -> 4 is [1, 1.25, 1.75, 2]), written by R mode, read back.
-# npy_f32 SHAPE: a version 1.0 header for '<f4' data, data 64-byte aligned.
+# npy_dict DICT: a version 1.0 header with that dict, data 64-byte aligned;
+# npy_f32 SHAPE: the one NumPy writes for '<f4' data.
 npy_f32() {
-    dict="{'descr': '<f4', 'fortran_order': False, 'shape': $1, }"
+    npy_dict "{'descr': '<f4', 'fortran_order': False, 'shape': $1, }"
+}
+npy_dict() {
+    dict=$1
     len=${#dict}
     hlen=$(( (10 + len + 1 + 63) / 64 * 64 - 10 ))
     printf '\223NUMPY\001\000'
@@ -177,6 +181,26 @@ else not_ok "dst.npy header"; fi
     --dst-file="$tmp/dst2.npy" mb1ic1iw4ow4 >/dev/null 2>&1
 if cmp -s "$tmp/dst.npy" "$tmp/dst2.npy"; then ok "dst.npy reads back"
 else not_ok "dst.npy does not read back identically"; fi
+# Another writer's key order and quotes read the same; a directory says
+# what it is.
+{ npy_dict '{"shape": (1, 1, 2), "fortran_order": False, "descr": "<f4"}'
+  printf '\000\000\200\077\000\000\000\100'; } >"$tmp/src_keys.npy"
+"$tool" --engine=ref --mode=R --alg=linear --src-file="$tmp/src_keys.npy" \
+    --dst-file="$tmp/dst_keys.npy" mb1ic1iw2ow4 >"$tmp/out" 2>&1
+if cmp -s "$tmp/dst.npy" "$tmp/dst_keys.npy"; then
+    ok "a header with its keys in another order reads the same"
+else not_ok "header keys in another order"; sed 's/^/# /' "$tmp/out"; fi
+{ npy_dict "{'descr': '<f4', 'shape': (1, 1, 2), 'shape': (1, 1, 2), 'fortran_order': False}"
+  printf '\000\000\200\077\000\000\000\100'; } >"$tmp/src_twice.npy"
+"$tool" --engine=ref --mode=R --src-file="$tmp/src_twice.npy" mb1ic1iw2ow4 \
+    >"$tmp/out" 2>&1
+if grep -F "given twice" "$tmp/out" >/dev/null; then
+    ok "a header with a key given twice is refused, and said"
+else not_ok "a key given twice"; sed 's/^/# /' "$tmp/out"; fi
+"$tool" --engine=ref --mode=R --src-file="$tmp" mb1ic1iw2ow4 >"$tmp/out" 2>&1
+if grep -F "is a directory" "$tmp/out" >/dev/null; then
+    ok "--src-file naming a directory says so"
+else not_ok "--src-file naming a directory"; sed 's/^/# /' "$tmp/out"; fi
 # Layout conversion: channels-last in, same logical array out.
 { npy_f32 '(1, 2, 1, 2)'; printf '\000\000\200\077\000\000\000\100\000\000\100\100\000\000\200\100'; } >"$tmp/src4.npy"
 "$tool" --engine=ref --mode=R --alg=nearest --tag=axb --src-file="$tmp/src4.npy" \
