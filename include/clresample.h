@@ -163,12 +163,15 @@ CLRS_API const char *clrs_context_last_error(const clrs_context *ctx);
 
 /* The program cache. Built programs are kept per context by
  * configuration and, unless CLRS_CACHE=0, as device binaries on disk in
- * $CLRS_CACHE_DIR, else $XDG_CACHE_HOME/clresample, else
- * ~/.cache/clresample (at most CLRS_CACHE_MAX_MB megabytes, default 256,
- * least recently used entries evicted). A damaged, stale or foreign entry
- * is rebuilt and replaced; a directory that cannot be created or written
- * makes the context run without the disk layer, which the context's
- * detail message (clrs_context_last_error) then says once. */
+ * $CLRS_CACHE_DIR (an absolute path), else $XDG_CACHE_HOME/clresample,
+ * else ~/.cache/clresample (at most CLRS_CACHE_MAX_MB megabytes, default
+ * 256, least recently used entries evicted, also to make room on a full
+ * disk). Entries carry a MAC keyed with a secret kept in the directory,
+ * so only what this library wrote reaches the driver. A damaged, forged,
+ * stale or foreign entry is rebuilt and replaced; a directory that cannot
+ * be created or written, or a relative CLRS_CACHE_DIR, makes the context
+ * run without the disk layer, which the context's detail message
+ * (clrs_context_last_error) then says once. */
 typedef struct clrs_cache_stats {
     uint64_t memory_hits; /* programs served from the context's map */
     uint64_t disk_hits;   /* programs loaded from the on-disk cache */
