@@ -288,8 +288,7 @@ typedef enum damage {
 static const char *const damage_names[] = {
     "truncated", "bit-flipped", "zero-length", "wrong-magic",
     "wrong-version", "other-device", "binary the driver rejects",
-    "forged (truncated binary, lengths and MAC recomputed without the "
-    "secret)",
+    "forged (truncated binary, lengths and MAC made without the secret)",
     "FIFO", "empty-directory"};
 
 /* A well-formed entry under our name with another key, a payload that is
