@@ -534,9 +534,10 @@ int clrs__cache_store(const char *dir, const char *hash, const char *key,
 
 int clrs__cache_entry_error(int err)
 {
-    /* EISDIR: replace() met a directory it could not remove. */
+    /* EISDIR: replace() met a directory it could not remove. (ENOTDIR
+     * means the cache directory itself is not one any more.) */
     return err == EISDIR || err == ENOTEMPTY || err == EEXIST ||
-           err == ENOTDIR || err == ETXTBSY || err == EBUSY;
+           err == ETXTBSY || err == EBUSY;
 }
 
 /* ---- eviction ---------------------------------------------------------- */
