@@ -145,8 +145,11 @@ CLRS_API clrs_status clrs_context_create_from_cl(clrs_context **ctx,
                                                  cl_context cl_ctx,
                                                  cl_device_id device,
                                                  cl_command_queue queue);
-/* NULL is allowed and does nothing. Plans made from ctx must be destroyed
- * before it. */
+/* Drops the caller's handle (NULL is allowed and does nothing). Every plan
+ * holds a reference to its context: while plans made from ctx are alive,
+ * the context (its queue, program cache and the OpenCL objects it
+ * retained) stays, those plans keep working, and the last
+ * clrs_plan_destroy frees it. The handle itself must not be used again. */
 CLRS_API void clrs_context_destroy(clrs_context *ctx);
 CLRS_API clrs_status clrs_context_get_cl(const clrs_context *ctx,
                                          cl_context *cl_ctx,
@@ -161,12 +164,15 @@ CLRS_API const char *clrs_context_last_error(const clrs_context *ctx);
 
 /* The program cache. Built programs are kept per context by
  * configuration and, unless CLRS_CACHE=0, as device binaries on disk in
- * $CLRS_CACHE_DIR, else $XDG_CACHE_HOME/clresample, else
- * ~/.cache/clresample (at most CLRS_CACHE_MAX_MB megabytes, default 256,
- * least recently used entries evicted). A damaged, stale or foreign entry
- * is rebuilt and replaced; a directory that cannot be created or written
- * makes the context run without the disk layer, which the context's
- * detail message (clrs_context_last_error) then says once. */
+ * $CLRS_CACHE_DIR (an absolute path), else $XDG_CACHE_HOME/clresample,
+ * else ~/.cache/clresample (at most CLRS_CACHE_MAX_MB megabytes, default
+ * 256, least recently used entries evicted, also to make room on a full
+ * disk). Entries carry a MAC keyed with a secret kept in the directory,
+ * so only what this library wrote reaches the driver. A damaged, forged,
+ * stale or foreign entry is rebuilt and replaced; a directory that cannot
+ * be created or written, or a relative CLRS_CACHE_DIR, makes the context
+ * run without the disk layer, which the context's detail message
+ * (clrs_context_last_error) then says once. */
 typedef struct clrs_cache_stats {
     uint64_t memory_hits; /* programs served from the context's map */
     uint64_t disk_hits;   /* programs loaded from the on-disk cache */
@@ -684,7 +690,14 @@ typedef struct clrs_args {
 } clrs_args;
 
 /* Sets arguments and enqueues on the context's queue after the wait list;
- * never builds, allocates device memory or blocks. event may be NULL. */
+ * never builds, allocates device memory or blocks. event may be NULL.
+ * Checked first, with what OpenCL reports of the caller's objects: every
+ * buffer the plan uses is set, large enough, of the context's cl_context,
+ * not CL_MEM_READ_ONLY where the plan writes it nor CL_MEM_WRITE_ONLY
+ * where it reads it (CLRS_ERR_INVALID_VALUE otherwise); a written buffer
+ * shares no byte with another role's, as the same buffer or as
+ * overlapping sub-buffers of one parent (CLRS_ERR_ALIASING); every event
+ * of the wait list is non-NULL and of the context's cl_context. */
 CLRS_API clrs_status clrs_execute(clrs_plan *plan, const clrs_args *args,
                                   cl_uint num_events,
                                   const cl_event *wait_list,

@@ -12,13 +12,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-/* SHA-256 from GNU Nettle rather than our own code: a hash is easy to get
- * subtly wrong, nettle is maintained and tested, and on Debian libnettle8
- * is already on every machine (GnuTLS depends on it). */
+/* SHA-256 and HMAC from GNU Nettle rather than our own code: a hash is
+ * easy to get subtly wrong, nettle is maintained and tested, and on
+ * Debian libnettle8 is already on every machine (GnuTLS depends on it). */
+#include <nettle/hmac.h>
+#include <nettle/memops.h>
 #include <nettle/sha2.h>
 
 /* Entries larger than this are not ours (a PoCL binary is well under a
@@ -89,12 +92,18 @@ void clrs__sha256_hex(const void *data, size_t n, char hex[65])
         sprintf(hex + 2 * i, "%02x", d[i]);
 }
 
-static void sha256_raw(const void *data, size_t n, uint8_t d[32])
+/* The MAC of an entry: its header's first 32 bytes (magic, format and
+ * both lengths), the key text and the payload. */
+static void entry_mac(const unsigned char *secret, const unsigned char *head,
+                      const void *key, size_t klen, const void *payload,
+                      size_t plen, uint8_t mac[SHA256_DIGEST_SIZE])
 {
-    struct sha256_ctx c;
-    sha256_init(&c);
-    sha256_update(&c, n, data);
-    sha256_digest(&c, SHA256_DIGEST_SIZE, d);
+    struct hmac_sha256_ctx c;
+    hmac_sha256_set_key(&c, CLRS_CACHE_SECRET_BYTES, secret);
+    hmac_sha256_update(&c, CLRS_CACHE_OFF_MAC, head);
+    hmac_sha256_update(&c, klen, key);
+    hmac_sha256_update(&c, plen, payload);
+    hmac_sha256_digest(&c, SHA256_DIGEST_SIZE, mac);
 }
 
 /* ---- configuration ----------------------------------------------------- */
@@ -120,7 +129,14 @@ void clrs__cache_config_from_env(clrs_cache_config *cfg)
     }
     if (off && strcmp(off, "0") == 0)
         return;
-    /* XDG base directory rules: a relative XDG_CACHE_HOME is ignored. */
+    /* XDG base directory rules: a relative XDG_CACHE_HOME is ignored. A
+     * relative CLRS_CACHE_DIR would follow the process's chdir calls, so
+     * two contexts could use two caches: refused, and said. */
+    if (dir && *dir && dir[0] != '/') {
+        snprintf(cfg->dir, sizeof cfg->dir, "%s", dir);
+        cfg->relative = 1;
+        return;
+    }
     if (dir && *dir)
         n = snprintf(cfg->dir, sizeof cfg->dir, "%s", dir);
     else if (xdg && xdg[0] == '/')
@@ -232,80 +248,94 @@ static int write_all(int fd, const void *buf, size_t n)
     return 0;
 }
 
+/* The one reader of the directory's files (entries, the secret, the
+ * tuning database): path whole into *data (malloc'ed, NUL-terminated) and
+ * its fstat into *st. Opened without following a link and without
+ * waiting on a FIFO, and only a regular file of at most max bytes is
+ * read; 0 or an errno value (ENOENT: none; EINVAL: not such a file). */
+static int read_regular(const char *path, size_t max, char **data,
+                        size_t *size, struct stat *st)
+{
+    int fd, err;
+
+    *data = NULL;
+    *size = 0;
+    fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (fd < 0)
+        return errno == ELOOP ? EINVAL : errno;
+    if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode) || st->st_size < 0 ||
+        (uint64_t)st->st_size > max) {
+        close(fd);
+        return EINVAL;
+    }
+    *data = malloc((size_t)st->st_size + 1);
+    err = *data ? read_all(fd, *data, (size_t)st->st_size) : ENOMEM;
+    close(fd);
+    if (err) {
+        free(*data);
+        *data = NULL;
+        return err;
+    }
+    (*data)[st->st_size] = '\0';
+    *size = (size_t)st->st_size;
+    return 0;
+}
+
 #define BAD(...) (snprintf(why, why_size, __VA_ARGS__), CLRS_CACHE_BAD)
 
-/* Everything but opening and closing, so load has one close. */
-static clrs_cache_load_result load_fd(int fd, const char *key,
-                                      unsigned char **payload, size_t *size,
-                                      char *why, size_t why_size)
+/* Checks a whole entry in memory; on a hit, *plen is the payload's
+ * length, which starts at CLRS_CACHE_HEADER + strlen(key). Every length
+ * is checked against the file's size before it is used. */
+static clrs_cache_load_result check_entry(const unsigned char *e, size_t n,
+                                          const char *key,
+                                          const unsigned char *secret,
+                                          size_t *plen_out, char *why,
+                                          size_t why_size)
 {
-    unsigned char h[CLRS_CACHE_HEADER], sum[32];
+    uint8_t mac[SHA256_DIGEST_SIZE];
     size_t klen = strlen(key);
     uint64_t stored_klen, plen;
-    struct stat st;
-    unsigned char *buf;
     uint32_t format;
-    int err;
 
-    if (fstat(fd, &st) != 0)
-        return BAD("fstat: %s", strerror(errno));
-    if (!S_ISREG(st.st_mode))
-        return BAD("not a regular file");
-    if ((uint64_t)st.st_size < CLRS_CACHE_HEADER)
-        return BAD("truncated: %lld bytes", (long long)st.st_size);
-    if ((err = read_all(fd, h, sizeof h)) != 0)
-        return BAD("read: %s", strerror(err));
-    if (memcmp(h, CLRS_CACHE_MAGIC, 8) != 0)
+    if (n < CLRS_CACHE_HEADER)
+        return BAD("truncated: %zu bytes", n);
+    if (memcmp(e, CLRS_CACHE_MAGIC, 8) != 0)
         return BAD("wrong magic");
-    format = get_u32(h + CLRS_CACHE_OFF_FORMAT);
+    format = get_u32(e + CLRS_CACHE_OFF_FORMAT);
     if (format != CLRS_CACHE_FORMAT)
         return BAD("format %u, expected %u", (unsigned)format,
                    CLRS_CACHE_FORMAT);
-    stored_klen = get_u64(h + 16);
-    plen = get_u64(h + 24);
+    stored_klen = get_u64(e + 16);
+    plen = get_u64(e + 24);
     /* A foreign key usually differs in length already; the text compare
      * below catches the rest (same hash, other key: never ours). */
     if (stored_klen != klen)
         return BAD("key differs (length %llu, expected %zu)",
                    (unsigned long long)stored_klen, klen);
-    if (plen == 0 || plen > MAX_ENTRY_BYTES ||
-        (uint64_t)st.st_size != CLRS_CACHE_HEADER + klen + plen)
-        return BAD("size %lld does not match the header",
-                   (long long)st.st_size);
-    buf = malloc(klen + (size_t)plen);
-    if (!buf)
-        return BAD("out of memory");
-    if ((err = read_all(fd, buf, klen + (size_t)plen)) != 0) {
-        free(buf);
-        return BAD("read: %s", strerror(err));
-    }
-    if (memcmp(buf, key, klen) != 0) {
-        free(buf);
+    /* klen < n here, so n - CLRS_CACHE_HEADER - klen cannot wrap. */
+    if (plen == 0 || n - CLRS_CACHE_HEADER < klen ||
+        plen != (uint64_t)(n - CLRS_CACHE_HEADER - klen))
+        return BAD("size %zu does not match the header", n);
+    if (memcmp(e + CLRS_CACHE_HEADER, key, klen) != 0)
         return BAD("key differs");
-    }
-    sha256_raw(buf + klen, (size_t)plen, sum);
-    if (memcmp(sum, h + 32, 32) != 0) {
-        free(buf);
-        return BAD("payload checksum mismatch");
-    }
-    memmove(buf, buf + klen, (size_t)plen);
-    *payload = buf;
-    *size = (size_t)plen;
-    /* The LRU clock: a hit makes the entry the newest. Failure (someone
-     * else's file in a shared directory) only costs eviction order. */
-    (void)futimens(fd, NULL);
+    entry_mac(secret, e, e + CLRS_CACHE_HEADER, klen,
+              e + CLRS_CACHE_HEADER + klen, (size_t)plen, mac);
+    if (!memeql_sec(mac, e + CLRS_CACHE_OFF_MAC, sizeof mac))
+        return BAD("MAC mismatch (not written by this cache)");
+    *plen_out = (size_t)plen;
     return CLRS_CACHE_HIT;
 }
 
-clrs_cache_load_result clrs__cache_load(const char *dir, const char *hash,
-                                        const char *key,
-                                        unsigned char **payload,
-                                        size_t *size, char *why,
-                                        size_t why_size)
+clrs_cache_load_result clrs__cache_load(
+    const char *dir, const char *hash, const char *key,
+    const unsigned char secret[CLRS_CACHE_SECRET_BYTES],
+    unsigned char **payload, size_t *size, char *why, size_t why_size)
 {
-    char path[4200], dummy[8];
+    char path[4200], dummy[8], *data;
     clrs_cache_load_result r;
-    int fd;
+    size_t n, plen = 0;
+    struct stat st;
+    int err;
 
     *payload = NULL;
     *size = 0;
@@ -317,24 +347,51 @@ clrs_cache_load_result clrs__cache_load(const char *dir, const char *hash,
         why[0] = '\0';
     if (!entry_path(path, sizeof path, dir, hash))
         return CLRS_CACHE_MISS;
-    fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    if (fd < 0) {
-        if (errno == ENOENT)
-            return CLRS_CACHE_MISS;
-        return BAD("open: %s", strerror(errno));
+    err = read_regular(path, MAX_ENTRY_BYTES, &data, &n, &st);
+    if (err == ENOENT)
+        return CLRS_CACHE_MISS;
+    if (err == EINVAL)
+        return BAD("not a regular file of at most %llu bytes",
+                   (unsigned long long)MAX_ENTRY_BYTES);
+    if (err)
+        return BAD("read: %s", strerror(err));
+    r = check_entry((const unsigned char *)data, n, key, secret, &plen, why,
+                    why_size);
+    if (r != CLRS_CACHE_HIT) {
+        free(data);
+        return r;
     }
-    r = load_fd(fd, key, payload, size, why, why_size);
-    close(fd);
-    return r;
+    memmove(data, data + CLRS_CACHE_HEADER + strlen(key), plen);
+    *payload = (unsigned char *)data;
+    *size = plen;
+    /* The LRU clock: a hit makes the entry the newest. Failure (someone
+     * else's file in a shared directory) only costs eviction order. */
+    (void)utimensat(AT_FDCWD, path, NULL, AT_SYMLINK_NOFOLLOW);
+    return CLRS_CACHE_HIT;
+}
+
+/* rename, except that an empty directory in the way (left by a crashed
+ * tool, or made by hand) is removed first: it holds nothing to lose. */
+static int replace(const char *from, const char *to)
+{
+    if (rename(from, to) == 0)
+        return 0;
+    if (errno != EISDIR && errno != ENOTEMPTY && errno != EEXIST)
+        return errno;
+    if (rmdir(to) != 0 && errno != ENOENT)
+        return errno == ENOTEMPTY || errno == EEXIST ? EISDIR : errno;
+    return rename(from, to) == 0 ? 0 : errno;
 }
 
 /* Writes the parts to a new temp file named from tmpl (mkstemp: a
  * unique name, created 0600, so concurrent writers never share one),
- * fsyncs it and renames it over path; 0 or an errno value (the temp file
- * is gone either way). fsync before rename: after a crash the name points
- * at the whole file or at the old one, never at a half-written one. */
+ * fsyncs it and renames it over path, or with exclusive links it to path
+ * where nothing is there yet (EEXIST when something is); 0 or an errno
+ * value (the temp file is gone either way). fsync before rename: after a
+ * crash the name points at the whole file or at the old one, never at a
+ * half-written one. */
 static int write_atomic(char *tmpl, const char *path, const void *const *part,
-                        const size_t *len, int nparts)
+                        const size_t *len, int nparts, int exclusive)
 {
     int fd = mkstemp(tmpl), err = 0, i;
 
@@ -346,15 +403,91 @@ static int write_atomic(char *tmpl, const char *path, const void *const *part,
         err = errno;
     if (close(fd) != 0 && !err)
         err = errno;
-    if (!err && rename(tmpl, path) != 0)
-        err = errno;
-    if (err)
+    if (!err && exclusive)
+        err = link(tmpl, path) == 0 ? 0 : errno;
+    else if (!err)
+        err = replace(tmpl, path);
+    if (err || exclusive)
         unlink(tmpl);
     return err;
 }
 
-int clrs__cache_store(const char *dir, const char *hash, const char *key,
-                      const void *payload, size_t size, unsigned format)
+/* ---- the secret ---------------------------------------------------------- */
+
+static int random_bytes(unsigned char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t r = getrandom(p, n, 0);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return errno;
+        p += r;
+        n -= (size_t)r;
+    }
+    return 0;
+}
+
+/* A fresh secret at dir/secret: linked into place where there is none
+ * (two processes creating one at once agree on the first), renamed over
+ * an unusable one. */
+static int new_secret(const char *dir, int replace_old)
+{
+    unsigned char s[CLRS_CACHE_SECRET_BYTES];
+    char tmp[4200], path[4200];
+    const void *part = s;
+    size_t len = sizeof s;
+    int err;
+
+    if (snprintf(path, sizeof path, "%s/" CLRS_CACHE_SECRET_NAME, dir) >=
+            (int)sizeof path ||
+        snprintf(tmp, sizeof tmp, "%s/tmp-secret-XXXXXX", dir) >=
+            (int)sizeof tmp)
+        return ENAMETOOLONG;
+    if ((err = random_bytes(s, sizeof s)) != 0)
+        return err;
+    err = write_atomic(tmp, path, &part, &len, 1, !replace_old);
+    return err == EEXIST ? 0 : err;
+}
+
+int clrs__cache_secret(const char *dir,
+                       unsigned char secret[CLRS_CACHE_SECRET_BYTES])
+{
+    char path[4200], *data;
+    struct stat st;
+    size_t size;
+    int tries, err;
+
+    if (snprintf(path, sizeof path, "%s/" CLRS_CACHE_SECRET_NAME, dir) >=
+        (int)sizeof path)
+        return ENAMETOOLONG;
+    for (tries = 0; tries < 3; ++tries) {
+        err = read_regular(path, 4 * CLRS_CACHE_SECRET_BYTES, &data, &size,
+                           &st);
+        if (!err && size == CLRS_CACHE_SECRET_BYTES &&
+            st.st_uid == geteuid() && (st.st_mode & 077) == 0) {
+            memcpy(secret, data, CLRS_CACHE_SECRET_BYTES);
+            free(data);
+            return 0;
+        }
+        free(data);
+        if (err && err != ENOENT && err != EINVAL)
+            return err;
+        /* Missing, or not a secret only we can read: a new one. */
+        if ((err = new_secret(dir, err != ENOENT)) != 0)
+            return err;
+    }
+    return EAGAIN;
+}
+
+/* ---- writing ------------------------------------------------------------- */
+
+static uint64_t evict_to(const char *dir, uint64_t max_bytes, uint64_t need,
+                         const char *keep);
+
+static int store_once(const char *dir, const char *hash, const char *key,
+                      const unsigned char *secret, const void *payload,
+                      size_t size, unsigned format)
 {
     char tmp[4200], path[4200];
     unsigned char h[CLRS_CACHE_HEADER];
@@ -370,14 +503,41 @@ int clrs__cache_store(const char *dir, const char *hash, const char *key,
     put_u32(h + CLRS_CACHE_OFF_FORMAT, format);
     put_u64(h + 16, strlen(key));
     put_u64(h + 24, size);
-    sha256_raw(payload, size, h + 32);
+    entry_mac(secret, h, key, strlen(key), payload, size,
+              h + CLRS_CACHE_OFF_MAC);
     part[0] = h;
     len[0] = sizeof h;
     part[1] = key;
     len[1] = strlen(key);
     part[2] = payload;
     len[2] = size;
-    return write_atomic(tmp, path, part, len, 3);
+    return write_atomic(tmp, path, part, len, 3, 0);
+}
+
+int clrs__cache_store(const char *dir, const char *hash, const char *key,
+                      const unsigned char secret[CLRS_CACHE_SECRET_BYTES],
+                      const void *payload, size_t size, unsigned format)
+{
+    uint64_t need = CLRS_CACHE_HEADER + strlen(key) + (uint64_t)size;
+    int err = store_once(dir, hash, key, secret, payload, size, format), i;
+
+    /* A full disk: make room by evicting the oldest entries (the entry's
+     * size, then twice and four times that, for the file system's blocks)
+     * and try again; nothing left to evict is a real failure. */
+    for (i = 0; i < 3 && (err == ENOSPC || err == EDQUOT); ++i) {
+        if (evict_to(dir, UINT64_MAX, need << i, hash) == 0)
+            break;
+        err = store_once(dir, hash, key, secret, payload, size, format);
+    }
+    return err;
+}
+
+int clrs__cache_entry_error(int err)
+{
+    /* EISDIR: replace() met a directory it could not remove. (ENOTDIR
+     * means the cache directory itself is not one any more.) */
+    return err == EISDIR || err == ENOTEMPTY || err == EEXIST ||
+           err == ETXTBSY || err == EBUSY;
 }
 
 /* ---- eviction ---------------------------------------------------------- */
@@ -407,24 +567,20 @@ static int is_entry_name(const char *s)
     return strcmp(s + 64, CLRS_CACHE_SUFFIX) == 0;
 }
 
-void clrs__cache_evict(const char *dir, uint64_t max_bytes,
-                       const char *keep)
-{
-    char keep_name[80];
-    evict_item *items = NULL;
-    size_t n = 0, cap = 0, i;
-    uint64_t total = 0;
-    struct dirent *d;
-    time_t now = time(NULL);
-    DIR *dp;
-    int dfd;
+typedef struct evict_list {
+    evict_item *v;
+    size_t n, cap;
+    uint64_t total;
+} evict_list;
 
-    snprintf(keep_name, sizeof keep_name, "%s" CLRS_CACHE_SUFFIX,
-             keep ? keep : "");
-    dp = opendir(dir);
-    if (!dp)
-        return;
-    dfd = dirfd(dp);
+/* The directory's entries with their sizes and times; temp files a
+ * crashed writer left behind are removed on the way. */
+static void list_entries(DIR *dp, evict_list *l)
+{
+    int dfd = dirfd(dp);
+    time_t now = time(NULL);
+    struct dirent *d;
+
     while ((d = readdir(dp)) != NULL) {
         struct stat st;
         if (fstatat(dfd, d->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
@@ -439,47 +595,96 @@ void clrs__cache_evict(const char *dir, uint64_t max_bytes,
         }
         if (!is_entry_name(d->d_name))
             continue;
-        if (n == cap) {
-            size_t ncap = cap ? 2 * cap : 64;
-            evict_item *p = realloc(items, ncap * sizeof *p);
+        if (l->n == l->cap) {
+            size_t ncap = l->cap ? 2 * l->cap : 64;
+            evict_item *p = realloc(l->v, ncap * sizeof *p);
             if (!p)
-                break; /* evict what we have seen */
-            items = p;
-            cap = ncap;
+                return; /* evict what we have seen */
+            l->v = p;
+            l->cap = ncap;
         }
         /* is_entry_name: exactly 64 + 5 characters, so it fits. */
-        memcpy(items[n].name, d->d_name, 64 + sizeof CLRS_CACHE_SUFFIX);
-        items[n].bytes = (uint64_t)st.st_size;
-        items[n].mtime = st.st_mtim;
-        total += items[n].bytes;
-        ++n;
+        memcpy(l->v[l->n].name, d->d_name, 64 + sizeof CLRS_CACHE_SUFFIX);
+        l->v[l->n].bytes = (uint64_t)st.st_size;
+        l->v[l->n].mtime = st.st_mtim;
+        l->total += l->v[l->n].bytes;
+        ++l->n;
     }
-    if (total > max_bytes && n > 0) {
-        qsort(items, n, sizeof *items, older);
-        for (i = 0; i < n && total > max_bytes; ++i) {
-            if (strcmp(items[i].name, keep_name) == 0)
+}
+
+/* Deletes the least recently used entries but keep until the total is at
+ * most max_bytes and at least need bytes were freed; returns the bytes
+ * freed. */
+static uint64_t evict_to(const char *dir, uint64_t max_bytes, uint64_t need,
+                         const char *keep)
+{
+    char keep_name[80];
+    evict_list l = {NULL, 0, 0, 0};
+    uint64_t target, freed = 0;
+    size_t i;
+    DIR *dp;
+
+    snprintf(keep_name, sizeof keep_name, "%s" CLRS_CACHE_SUFFIX,
+             keep ? keep : "");
+    dp = opendir(dir);
+    if (!dp)
+        return 0;
+    list_entries(dp, &l);
+    target = l.total > need ? l.total - need : 0;
+    if (target > max_bytes)
+        target = max_bytes;
+    if (l.total > target && l.n > 0) {
+        qsort(l.v, l.n, sizeof *l.v, older);
+        for (i = 0; i < l.n && l.total - freed > target; ++i) {
+            if (strcmp(l.v[i].name, keep_name) == 0)
                 continue;
             /* ENOENT: another process evicted it first; still gone. */
-            if (unlinkat(dfd, items[i].name, 0) == 0 || errno == ENOENT)
-                total -= items[i].bytes;
+            if (unlinkat(dirfd(dp), l.v[i].name, 0) == 0 || errno == ENOENT)
+                freed += l.v[i].bytes;
         }
     }
     closedir(dp);
-    free(items);
+    free(l.v);
+    return freed;
+}
+
+void clrs__cache_evict(const char *dir, uint64_t max_bytes,
+                       const char *keep)
+{
+    evict_to(dir, max_bytes, 0, keep);
 }
 
 /* ---- cross-process lock ------------------------------------------------ */
 
+/* dir/lock opened for locking: created 0600 when missing; a link, FIFO or
+ * directory in its place gives no lock rather than a hang. */
+static int open_lock_file(const char *dir)
+{
+    char path[4200];
+    struct stat st;
+    int fd;
+
+    if (snprintf(path, sizeof path, "%s/lock", dir) >= (int)sizeof path)
+        return -1;
+    fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK,
+              0600);
+    if (fd < 0)
+        return -1;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
 int clrs__cache_lock(const char *dir, const char *hash, int timeout_ms)
 {
-    char path[4200], head[8];
+    char head[8];
     struct flock fl;
     unsigned long byte;
     int fd, waited = 0, step = 1;
 
-    if (snprintf(path, sizeof path, "%s/lock", dir) >= (int)sizeof path)
-        return -1;
-    fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    fd = open_lock_file(dir);
     if (fd < 0)
         return -1;
     /* One byte per key (the first 7 hex digits of its hash): keys of
@@ -530,32 +735,12 @@ int clrs__cache_read_file(const char *dir, const char *name, size_t max,
 {
     char path[4200];
     struct stat st;
-    int fd, err;
 
     *data = NULL;
     *size = 0;
     if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path)
         return ENAMETOOLONG;
-    /* No following a link, no waiting on a FIFO: only a regular file. */
-    fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-    if (fd < 0)
-        return errno;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0 ||
-        (uint64_t)st.st_size > max) {
-        close(fd);
-        return EINVAL;
-    }
-    *data = malloc((size_t)st.st_size + 1);
-    err = *data ? read_all(fd, *data, (size_t)st.st_size) : ENOMEM;
-    close(fd);
-    if (err) {
-        free(*data);
-        *data = NULL;
-        return err;
-    }
-    (*data)[st.st_size] = '\0';
-    *size = (size_t)st.st_size;
-    return 0;
+    return read_regular(path, max, data, size, &st);
 }
 
 int clrs__cache_write_file(const char *dir, const char *name,
@@ -567,5 +752,5 @@ int clrs__cache_write_file(const char *dir, const char *name,
         snprintf(tmp, sizeof tmp, "%s/tmp-%.24s-XXXXXX", dir, name) >=
             (int)sizeof tmp)
         return ENAMETOOLONG;
-    return write_atomic(tmp, path, &data, &size, 1);
+    return write_atomic(tmp, path, &data, &size, 1, 0);
 }

@@ -12,7 +12,7 @@
 
 /* Bumped whenever the key text or the entry layout changes, so entries of
  * another format are misses rather than misreads. */
-#define CLRS_CACHE_FORMAT 1u
+#define CLRS_CACHE_FORMAT 2u
 
 /* Entry layout (all integers little-endian):
  *   0  magic "CLRSPRG\n"        8 bytes
@@ -20,13 +20,24 @@
  *  12  reserved, 0               u32
  *  16  key text length           u64
  *  24  payload length            u64
- *  32  SHA-256 of the payload    32 bytes
+ *  32  HMAC-SHA256, keyed with the cache's secret, of bytes 0..31, the
+ *      key text and the payload  32 bytes
  *  64  key text, then the payload (the device's program binary).
- * The file size must be exactly 64 + key + payload. */
+ * The file size must be exactly 64 + key + payload. A checksum would only
+ * prove that the file is what some writer wrote; the MAC proves that this
+ * library wrote this binary for this key, so a rewritten entry (a
+ * truncated binary under a recomputed checksum, which can crash a
+ * driver's binary loader) never reaches the driver. */
 #define CLRS_CACHE_MAGIC "CLRSPRG\n"
 #define CLRS_CACHE_HEADER 64
 #define CLRS_CACHE_OFF_FORMAT 8
+#define CLRS_CACHE_OFF_MAC 32
 #define CLRS_CACHE_SUFFIX ".clrs"
+
+/* The per-directory secret that keys the entries' MACs: random bytes in
+ * dir/secret, created 0600 by the first process to use the directory. */
+#define CLRS_CACHE_SECRET_BYTES 32
+#define CLRS_CACHE_SECRET_NAME "secret"
 
 /* Default size cap when CLRS_CACHE_MAX_MB is unset: PoCL binaries are
  * 50-300 KB, so this holds a thousand configurations and more. */
@@ -54,12 +65,16 @@ void clrs__sha256_hex(const void *data, size_t n, char hex[65]);
 /* Settings read from the environment when a context first needs them. */
 typedef struct clrs_cache_config {
     int enabled;        /* CLRS_CACHE != "0" and a directory was found */
+    int relative;       /* CLRS_CACHE_DIR is not absolute: refused, dir
+                           holds it for the message */
     char dir[4096];     /* without trailing slash */
     uint64_t max_bytes; /* CLRS_CACHE_MAX_MB, else the default */
 } clrs_cache_config;
 
 /* Fills cfg from CLRS_CACHE, CLRS_CACHE_DIR, XDG_CACHE_HOME, HOME and
- * CLRS_CACHE_MAX_MB. Touches no file. */
+ * CLRS_CACHE_MAX_MB. Touches no file. A relative CLRS_CACHE_DIR is
+ * refused (enabled 0, relative 1) rather than resolved against whatever
+ * the current directory is when a context first needs the cache. */
 void clrs__cache_config_from_env(clrs_cache_config *cfg);
 
 /* Creates dir and its missing parents with mode 0700 (an existing
@@ -72,21 +87,36 @@ typedef enum clrs_cache_load_result {
     CLRS_CACHE_BAD = 2   /* an entry that is not ours: see *why */
 } clrs_cache_load_result;
 
-/* Reads dir/<hash>.clrs and checks magic, format, size, the full key text
- * and the payload checksum. On a hit, *payload is malloc'ed and the
- * file's times are set to now (the LRU clock). why (may be NULL) says
- * what was wrong with a bad entry. */
-clrs_cache_load_result clrs__cache_load(const char *dir, const char *hash,
-                                        const char *key,
-                                        unsigned char **payload,
-                                        size_t *size, char *why,
-                                        size_t why_size);
+/* The directory's secret into secret: read from dir/secret when that is
+ * a regular file of the right size, owned by this user and readable by
+ * no one else; otherwise a new random one replaces it (every entry
+ * written under the old one becomes a miss). 0 or an errno value. */
+int clrs__cache_secret(const char *dir,
+                       unsigned char secret[CLRS_CACHE_SECRET_BYTES]);
+
+/* Reads dir/<hash>.clrs (through clrs__cache_read_file: a regular file,
+ * never a FIFO or a link) and checks magic, format, every length against
+ * the file size, the full key text and the MAC. On a hit, *payload is
+ * malloc'ed and the file's times are set to now (the LRU clock). why (may
+ * be NULL) says what was wrong with a bad entry. */
+clrs_cache_load_result clrs__cache_load(
+    const char *dir, const char *hash, const char *key,
+    const unsigned char secret[CLRS_CACHE_SECRET_BYTES],
+    unsigned char **payload, size_t *size, char *why, size_t why_size);
 
 /* Writes the entry to a temp file in dir, fsyncs it and renames it over
- * dir/<hash>.clrs; 0 or an errno value (the temp file is gone either
- * way). format is CLRS_CACHE_FORMAT except in tests. */
+ * dir/<hash>.clrs, which an empty directory in its place does not stop;
+ * a full disk (ENOSPC, EDQUOT) evicts the least recently used entries to
+ * make room and tries again. 0 or an errno value (the temp file is gone
+ * either way). format is CLRS_CACHE_FORMAT except in tests. */
 int clrs__cache_store(const char *dir, const char *hash, const char *key,
+                      const unsigned char secret[CLRS_CACHE_SECRET_BYTES],
                       const void *payload, size_t size, unsigned format);
+
+/* Whether a failed store (its errno value) concerns that entry alone,
+ * such as a non-empty directory in its place, rather than the directory
+ * (read-only, no permission, full even after eviction). */
+int clrs__cache_entry_error(int err);
 
 /* Deletes the least recently used entries until the total is at most
  * max_bytes, never the entry named keep; also removes temp files a
@@ -97,8 +127,8 @@ void clrs__cache_evict(const char *dir, uint64_t max_bytes,
 /* A lock on the key among processes sharing dir (an open file description
  * lock on one byte of dir/lock, so different keys build in parallel).
  * Waits at most timeout_ms; returns the descriptor to pass to unlock, or
- * -1 when there is no lock (read-only directory, timeout): the caller
- * then simply builds. */
+ * -1 when there is no lock (read-only directory, dir/lock not a regular
+ * file, timeout): the caller then simply builds. */
 int clrs__cache_lock(const char *dir, const char *hash, int timeout_ms);
 void clrs__cache_unlock(int fd);
 

@@ -642,11 +642,9 @@ static void free_caches(clrs_context *ctx)
 }
 
 /* Every handle is released only if it was set (retained), so error paths
- * of the constructors can call this on a half-built context. */
-void clrs_context_destroy(clrs_context *ctx)
+ * of the constructors can free a half-built context. */
+static void ctx_free(clrs_context *ctx)
 {
-    if (!ctx)
-        return;
     free_caches(ctx);
     if (ctx->queue)
         clReleaseCommandQueue(ctx->queue);
@@ -658,6 +656,38 @@ void clrs_context_destroy(clrs_context *ctx)
         pthread_cond_destroy(&ctx->built);
     pthread_mutex_destroy(&ctx->lock);
     free(ctx);
+}
+
+void clrs_context_destroy(clrs_context *ctx)
+{
+    int live;
+
+    if (!ctx)
+        return;
+    pthread_mutex_lock(&ctx->lock);
+    ctx->destroyed = 1;
+    live = ctx->plans > 0;
+    pthread_mutex_unlock(&ctx->lock);
+    if (!live)
+        ctx_free(ctx);
+}
+
+void clrs__ctx_retain(clrs_context *ctx)
+{
+    pthread_mutex_lock(&ctx->lock);
+    ctx->plans++;
+    pthread_mutex_unlock(&ctx->lock);
+}
+
+void clrs__ctx_release(clrs_context *ctx)
+{
+    int last;
+
+    pthread_mutex_lock(&ctx->lock);
+    last = --ctx->plans == 0 && ctx->destroyed;
+    pthread_mutex_unlock(&ctx->lock);
+    if (last)
+        ctx_free(ctx);
 }
 
 /* ---- accessors ------------------------------------------------------- */

@@ -78,7 +78,13 @@ struct clrs_context {
     double tune_budget_ms;
     clrs_tdb_memo tdb; /* under lock */
 
-    pthread_mutex_t lock; /* guards errs, err_clock, stats, programs, disk */
+    pthread_mutex_t lock; /* guards errs, err_clock, stats, programs, disk,
+                             plans, destroyed */
+    /* Lifetime: every plan holds a reference, so clrs_context_destroy with
+     * plans alive only marks the context; the last plan's destroy frees
+     * it (the OpenCL objects' own rule, clReleaseContext). */
+    unsigned long plans;
+    int destroyed;
     clrs_ctx_err errs[CLRS_CTX_ERR_SLOTS];
     unsigned long err_clock;
     clrs_cache_stats stats; /* filled by the program cache (program.c) */
@@ -96,7 +102,15 @@ struct clrs_context {
     int disk_readonly;
     clrs_cache_config disk;
     char *disk_device; /* platform and device key fields (malloc'ed) */
+    unsigned char disk_secret[CLRS_CACHE_SECRET_BYTES]; /* keys the MACs */
+    int dump_warned; /* CLRS_DUMP_SOURCE could not be written: said once */
 };
+
+/* A plan's reference to its context: taken when the plan is made,
+ * dropped by clrs_plan_destroy; dropping the last one of a context the
+ * caller has destroyed frees it. */
+void clrs__ctx_retain(clrs_context *ctx);
+void clrs__ctx_release(clrs_context *ctx);
 
 /* Stores msg as this thread's detail message on ctx without failing:
  * for the one-time notes of the program cache (running uncached). */

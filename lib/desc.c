@@ -39,11 +39,13 @@ static int add_overflows(int64_t a, int64_t b, int64_t *out)
     return 0;
 }
 
-/* Number of outer positions of axis i: blocks for the blocked axis. */
+/* Number of outer positions of axis i: blocks for the blocked axis. The
+ * ceiling is taken without adding block - 1 first, which overflows for
+ * dims within a block of INT64_MAX. */
 static int64_t outer_extent(const struct clrs_tensor_desc *t, int i)
 {
     if (i == t->block_axis)
-        return (t->dims[i] + t->block - 1) / t->block;
+        return t->dims[i] / t->block + (t->dims[i] % t->block != 0);
     return t->dims[i];
 }
 

@@ -19,29 +19,126 @@ clrs_status clrs__set_arg(cl_kernel kern, cl_uint i, size_t size,
     return CLRS_SUCCESS;
 }
 
-/* A role the plan reads or writes must have a buffer of at least `need`
- * bytes; an unused role must be NULL so that a mix-up of roles is caught
- * instead of silently ignored. */
-static clrs_status check_buffer(cl_mem m, size_t need, const char *role)
-{
-    size_t have = 0;
-    cl_int err;
+/* One buffer role of a call: what the plan does with it, and where its
+ * bytes lie (the buffer it was cut from, for a sub-buffer, and the range
+ * the kernels touch in it). */
+typedef struct role {
+    char name[16];
+    cl_mem mem;
+    size_t need; /* 0: the plan does not use the role */
+    int written, read;
+    cl_mem root;
+    size_t lo, hi;
+} role;
 
-    if (need == 0) {
-        CLRS_CHECK(m == NULL, CLRS_ERR_INVALID_VALUE,
-                   "args->%s is set but this plan does not use it", role);
-        return CLRS_SUCCESS;
-    }
-    CLRS_CHECK(m != NULL, CLRS_ERR_NULL_POINTER, "args->%s is NULL", role);
-    err = clGetMemObjectInfo(m, CL_MEM_SIZE, sizeof have, &have, NULL);
+static clrs_status mem_info(cl_mem m, cl_mem_info what, size_t size,
+                            void *value, const char *name)
+{
+    cl_int err = clGetMemObjectInfo(m, what, size, value, NULL);
     if (err != CL_SUCCESS) {
         char call[64];
-        snprintf(call, sizeof call, "clGetMemObjectInfo(args->%s)", role);
+        snprintf(call, sizeof call, "clGetMemObjectInfo(args->%s)", name);
         return clrs__cl_error(err, call);
     }
-    CLRS_CHECK(have >= need, CLRS_ERR_BUFFER_TOO_SMALL,
-               "args->%s buffer holds %zu bytes, tensor needs %zu", role,
-               have, need);
+    return CLRS_SUCCESS;
+}
+
+/* A role the plan reads or writes must have a buffer of at least `need`
+ * bytes, of the plan's cl_context, whose flags allow what the kernels do
+ * with it; an unused role must be NULL so that a mix-up of roles is
+ * caught instead of silently ignored. */
+static clrs_status check_buffer(const clrs_plan *plan, role *r)
+{
+    cl_mem_flags flags = 0;
+    cl_context owner = NULL;
+    size_t have = 0;
+
+    if (r->need == 0) {
+        CLRS_CHECK(r->mem == NULL, CLRS_ERR_INVALID_VALUE,
+                   "args->%s is set but this plan does not use it", r->name);
+        return CLRS_SUCCESS;
+    }
+    CLRS_CHECK(r->mem != NULL, CLRS_ERR_NULL_POINTER, "args->%s is NULL",
+               r->name);
+    CLRS_TRY(mem_info(r->mem, CL_MEM_SIZE, sizeof have, &have, r->name));
+    CLRS_CHECK(have >= r->need, CLRS_ERR_BUFFER_TOO_SMALL,
+               "args->%s buffer holds %zu bytes, tensor needs %zu", r->name,
+               have, r->need);
+    CLRS_TRY(mem_info(r->mem, CL_MEM_CONTEXT, sizeof owner, &owner,
+                      r->name));
+    CLRS_CHECK(owner == plan->ctx->cl_ctx, CLRS_ERR_INVALID_VALUE,
+               "args->%s belongs to another cl_context than the plan's",
+               r->name);
+    CLRS_TRY(mem_info(r->mem, CL_MEM_FLAGS, sizeof flags, &flags, r->name));
+    CLRS_CHECK(!r->written || !(flags & CL_MEM_READ_ONLY),
+               CLRS_ERR_INVALID_VALUE,
+               "args->%s is CL_MEM_READ_ONLY but the plan writes it",
+               r->name);
+    CLRS_CHECK(!r->read || !(flags & CL_MEM_WRITE_ONLY),
+               CLRS_ERR_INVALID_VALUE,
+               "args->%s is CL_MEM_WRITE_ONLY but the plan reads it",
+               r->name);
+    /* Where its bytes lie: a sub-buffer's in its parent, at its offset. */
+    CLRS_TRY(mem_info(r->mem, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof r->root,
+                      &r->root, r->name));
+    r->lo = 0;
+    if (r->root)
+        CLRS_TRY(mem_info(r->mem, CL_MEM_OFFSET, sizeof r->lo, &r->lo,
+                          r->name));
+    else
+        r->root = r->mem;
+    r->hi = r->lo + r->need;
+    return CLRS_SUCCESS;
+}
+
+/* The kernels read inputs while writing outputs: a written buffer that
+ * shares bytes with any other role (the same buffer, or sub-buffers of
+ * one parent whose ranges meet) gives order-dependent results. */
+static clrs_status check_overlap(const role *r, int n)
+{
+    int i, j;
+
+    for (i = 0; i < n; ++i)
+        for (j = i + 1; j < n; ++j) {
+            if (!r[i].need || !r[j].need || !(r[i].written || r[j].written))
+                continue;
+            CLRS_CHECK(r[i].mem != r[j].mem, CLRS_ERR_ALIASING,
+                       "args->%s is also args->%s", r[j].name, r[i].name);
+            CLRS_CHECK(r[i].root != r[j].root || r[i].hi <= r[j].lo ||
+                           r[j].hi <= r[i].lo,
+                       CLRS_ERR_ALIASING,
+                       "args->%s and args->%s overlap in one buffer (bytes "
+                       "[%zu, %zu) and [%zu, %zu) of it)",
+                       r[i].name, r[j].name, r[i].lo, r[i].hi, r[j].lo,
+                       r[j].hi);
+        }
+    return CLRS_SUCCESS;
+}
+
+/* Every event of the wait list must exist and belong to the plan's
+ * cl_context (a foreign event is undefined behaviour for the driver). */
+static clrs_status check_events(const clrs_plan *plan, cl_uint n,
+                                const cl_event *list)
+{
+    cl_uint i;
+
+    CLRS_CHECK((n == 0) == (list == NULL), CLRS_ERR_INVALID_VALUE,
+               "num_events is %u but wait_list is %s", (unsigned)n,
+               list ? "set" : "NULL");
+    for (i = 0; i < n; ++i) {
+        cl_context owner = NULL;
+        cl_int err;
+        CLRS_CHECK(list[i] != NULL, CLRS_ERR_NULL_POINTER,
+                   "wait_list[%u] is NULL", (unsigned)i);
+        err = clGetEventInfo(list[i], CL_EVENT_CONTEXT, sizeof owner, &owner,
+                             NULL);
+        if (err != CL_SUCCESS)
+            return clrs__cl_error(err, "clGetEventInfo(wait_list)");
+        CLRS_CHECK(owner == plan->ctx->cl_ctx, CLRS_ERR_INVALID_VALUE,
+                   "wait_list[%u] belongs to another cl_context than the "
+                   "plan's",
+                   (unsigned)i);
+    }
     return CLRS_SUCCESS;
 }
 
@@ -154,45 +251,56 @@ static clrs_status enqueue_two_pass(clrs_plan *plan, cl_command_queue q,
     return st;
 }
 
+static void set_role(role *r, const char *name, cl_mem m, size_t need,
+                     int written, int read)
+{
+    snprintf(r->name, sizeof r->name, "%s", name);
+    r->mem = m;
+    r->need = need;
+    r->written = written;
+    r->read = read;
+    r->root = NULL;
+    r->lo = r->hi = 0;
+}
+
+/* The roles of one call: written (dst or diff_src, a forward index) and
+ * read (the others; dst under a sum post-op, diff_src when accumulating).
+ * Returns their number. */
+static int fill_roles(const clrs_plan *plan, const clrs_args *a, role *r)
+{
+    const clrs_problem *p = &plan->problem;
+    int i, sum = 0;
+
+    for (i = 0; i < p->n_post_ops; ++i)
+        sum |= p->post_ops[i].kind == CLRS_POST_SUM;
+    set_role(&r[0], "src", a->src, plan->need_src, 0, 1);
+    set_role(&r[1], "dst", a->dst, plan->need_dst, 1, sum);
+    set_role(&r[2], "diff_src", a->diff_src, plan->need_diff_src, 1,
+             p->accumulate);
+    set_role(&r[3], "diff_dst", a->diff_dst, plan->need_diff_dst, 0, 1);
+    set_role(&r[4], "index", a->index, plan->need_index, !p->backward,
+             p->backward);
+    for (i = 0; i < CLRS_MAX_POST_OPS; ++i) {
+        char name[16];
+        snprintf(name, sizeof name, "post_op[%d]", i);
+        set_role(&r[5 + i], name, a->post_op[i], plan->need_post[i], 0, 1);
+    }
+    return 5 + CLRS_MAX_POST_OPS;
+}
+
 static clrs_status execute(clrs_plan *plan, const clrs_args *args,
                            cl_uint num_events, const cl_event *wait_list,
                            cl_event *event)
 {
-    const clrs_problem *p = &plan->problem;
-    cl_mem written;
-    int i;
+    role r[5 + CLRS_MAX_POST_OPS];
+    int i, n;
 
     CLRS_CHECK_PTR(args);
-    CLRS_CHECK((num_events == 0) == (wait_list == NULL),
-               CLRS_ERR_INVALID_VALUE,
-               "num_events is %u but wait_list is %s", (unsigned)num_events,
-               wait_list ? "set" : "NULL");
-    CLRS_TRY(check_buffer(args->src, plan->need_src, "src"));
-    CLRS_TRY(check_buffer(args->dst, plan->need_dst, "dst"));
-    CLRS_TRY(check_buffer(args->diff_src, plan->need_diff_src, "diff_src"));
-    CLRS_TRY(check_buffer(args->diff_dst, plan->need_diff_dst, "diff_dst"));
-    CLRS_TRY(check_buffer(args->index, plan->need_index, "index"));
-    for (i = 0; i < CLRS_MAX_POST_OPS; ++i) {
-        char role[16];
-        snprintf(role, sizeof role, "post_op[%d]", i);
-        CLRS_TRY(check_buffer(args->post_op[i], plan->need_post[i], role));
-    }
-    /* The kernels read inputs while writing outputs: the same buffer in
-     * both roles gives order-dependent results. (Overlapping sub-buffers
-     * of one parent are not detected.) */
-    written = p->backward ? args->diff_src : args->dst;
-    CLRS_CHECK(written != args->src && written != args->diff_dst &&
-                   (args->index == NULL || written != args->index),
-               CLRS_ERR_ALIASING, "the %s buffer is also an input",
-               p->backward ? "diff_src" : "dst");
-    for (i = 0; i < CLRS_MAX_POST_OPS; ++i)
-        CLRS_CHECK(args->post_op[i] == NULL || args->post_op[i] != written,
-                   CLRS_ERR_ALIASING,
-                   "post-op %d operand buffer is also the output", i);
-    if (!p->backward && args->index)
-        CLRS_CHECK(args->index != args->src, CLRS_ERR_ALIASING,
-                   "the index buffer is also the src buffer");
-
+    CLRS_TRY(check_events(plan, num_events, wait_list));
+    n = fill_roles(plan, args, r);
+    for (i = 0; i < n; ++i)
+        CLRS_TRY(check_buffer(plan, &r[i]));
+    CLRS_TRY(check_overlap(r, n));
     return clrs__plan_enqueue(plan, plan->ctx->queue, args, num_events,
                               wait_list, event);
 }

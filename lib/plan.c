@@ -331,6 +331,7 @@ static clrs_status tune_candidate(clrs_plan *plan, const char *t,
     if (!c)
         return clrs__error(CLRS_ERR_OUT_OF_MEMORY, "out of memory tuning");
     c->ctx = plan->ctx;
+    clrs__ctx_retain(c->ctx);
     c->problem = plan->problem;
     c->index_only = plan->index_only;
     if (pthread_mutex_init(&c->lock, NULL) != 0) {
@@ -628,6 +629,7 @@ static clrs_status plan_create(clrs_plan **out, clrs_context *ctx,
         return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
                            "out of memory allocating a plan");
     plan->ctx = ctx;
+    clrs__ctx_retain(ctx);
     st = clrs__problem_init(&plan->problem, op, in, outt, index, src,
                             backward);
     if (st >= 0)
@@ -687,6 +689,8 @@ clrs_status clrs_plan_create_backward(clrs_plan **plan, clrs_context *ctx,
 
 void clrs_plan_destroy(clrs_plan *plan)
 {
+    clrs_context *ctx;
+
     if (!plan)
         return;
     clrs_plan_destroy(plan->argmax);
@@ -706,7 +710,10 @@ void clrs_plan_destroy(clrs_plan *plan)
     if (plan->lock_init)
         pthread_mutex_destroy(&plan->lock);
     free(plan->build_log);
+    ctx = plan->ctx;
     free(plan);
+    if (ctx)
+        clrs__ctx_release(ctx); /* may free a destroyed context */
 }
 
 clrs_status clrs_plan_get_info(const clrs_plan *plan, clrs_plan_info *info)

@@ -8,7 +8,8 @@
 /* Everything execute needs, resolved once at plan time (plan, then
  * execute). */
 struct clrs_plan {
-    clrs_context *ctx; /* not owned: plans must die before their context */
+    clrs_context *ctx; /* a reference (clrs__ctx_retain): the context
+                          lives until its last plan is destroyed */
     clrs_problem problem;
 
     clrs_lowered low; /* configuration, values, launch (read only) */

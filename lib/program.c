@@ -10,8 +10,13 @@
 #include <time.h>
 
 /* How long a process waits for another one building the same key before
- * building it itself: far above a PoCL build (0.5 s), below "hung". */
-#define CLRS_CACHE_LOCK_WAIT_MS 30000
+ * building it itself: about what a build takes here (twice this
+ * context's mean build time), a fixed guess before its first build. A
+ * holder that never finishes (a stopped process) then costs about one
+ * build per missing kernel, not minutes. */
+#define CLRS_LOCK_WAIT_FIRST_MS 2000.0
+#define CLRS_LOCK_WAIT_MIN_MS 250.0
+#define CLRS_LOCK_WAIT_MAX_MS 30000.0
 
 clrs_cache_source clrs__cache_source_merge(clrs_cache_source a,
                                            clrs_cache_source b)
@@ -47,27 +52,45 @@ static uint64_t fnv1a(const char *s)
 }
 
 /* CLRS_DUMP_SOURCE=dir: every generated source as dir/clrs-<hash>.cl. A
- * dump that cannot be written fails the plan: the user asked for it. */
-static clrs_status dump_source(const char *key, const char *source)
+ * debugging aid never fails a plan: a dump that cannot be written is said
+ * once per process on stderr and once per context in its detail message,
+ * and the plan goes on. */
+static void dump_source(clrs_context *ctx, const char *key,
+                        const char *source)
 {
+    static pthread_mutex_t once = PTHREAD_MUTEX_INITIALIZER;
+    static int said;
     const char *dir = getenv("CLRS_DUMP_SOURCE");
-    char path[4096];
+    char path[4096], msg[CLRS_ERRMSG_MAX];
+    int ok, err, first;
     FILE *f;
-    int ok;
 
     if (!dir || !*dir)
-        return CLRS_SUCCESS;
+        return;
     snprintf(path, sizeof path, "%s/clrs-%016llx.cl", dir,
              (unsigned long long)fnv1a(key));
     f = fopen(path, "w");
-    CLRS_CHECK(f != NULL, CLRS_ERR_INVALID_VALUE,
-               "CLRS_DUMP_SOURCE: cannot write %s: %s", path,
-               strerror(errno));
-    ok = fputs(source, f) >= 0;
-    ok = fclose(f) == 0 && ok;
-    CLRS_CHECK(ok, CLRS_ERR_INVALID_VALUE,
-               "CLRS_DUMP_SOURCE: cannot write %s", path);
-    return CLRS_SUCCESS;
+    err = f ? 0 : errno;
+    ok = f && fputs(source, f) >= 0;
+    if (f && fclose(f) != 0)
+        ok = 0;
+    if (ok)
+        return;
+    snprintf(msg, sizeof msg,
+             "CLRS_DUMP_SOURCE: cannot write %.300s (%s); kernels are not "
+             "dumped", path, err ? strerror(err) : "write failed");
+    pthread_mutex_lock(&ctx->lock);
+    first = !ctx->dump_warned;
+    ctx->dump_warned = 1;
+    pthread_mutex_unlock(&ctx->lock);
+    if (first)
+        clrs__ctx_note(ctx, msg);
+    pthread_mutex_lock(&once);
+    first = !said;
+    said = 1;
+    pthread_mutex_unlock(&once);
+    if (first)
+        fprintf(stderr, "clresample: warning: %s\n", msg);
 }
 
 const char *clrs__program_options(void)
@@ -197,6 +220,44 @@ static char *device_fields(clrs_context *ctx)
     return block;
 }
 
+/* The disk layer's settings, directory and secret; on a failure the
+ * layer stays off and note says why. Called once, under the lock. */
+static void disk_setup(clrs_context *ctx, char *note, size_t note_size)
+{
+    clrs_cache_config *c = &ctx->disk;
+    int err;
+
+    clrs__cache_config_from_env(c);
+    if (c->relative) {
+        snprintf(note, note_size,
+                 "program cache: CLRS_CACHE_DIR '%.300s' is not an absolute "
+                 "path; running without the on-disk cache",
+                 c->dir);
+        return;
+    }
+    if (!c->enabled)
+        return;
+    if ((err = clrs__cache_mkdir(c->dir)) != 0) {
+        c->enabled = 0;
+        snprintf(note, note_size,
+                 "program cache: cannot create %.300s (%s); running "
+                 "without the on-disk cache",
+                 c->dir, strerror(err));
+        return;
+    }
+    if ((err = clrs__cache_secret(c->dir, ctx->disk_secret)) != 0) {
+        c->enabled = 0;
+        snprintf(note, note_size,
+                 "program cache: cannot write to %.300s (%s, creating its "
+                 "secret); running without the on-disk cache",
+                 c->dir, strerror(err));
+        return;
+    }
+    ctx->disk_device = device_fields(ctx);
+    if (!ctx->disk_device)
+        c->enabled = 0; /* out of memory: just uncached */
+}
+
 /* Sets up the disk layer once per context; returns whether it is on. A
  * directory that cannot be created turns it off, said in note. */
 static int disk_ready(clrs_context *ctx, char *note, size_t note_size)
@@ -205,22 +266,8 @@ static int disk_ready(clrs_context *ctx, char *note, size_t note_size)
 
     pthread_mutex_lock(&ctx->lock);
     if (ctx->disk_state == 0) {
-        int err;
         ctx->disk_state = 1;
-        clrs__cache_config_from_env(&ctx->disk);
-        if (ctx->disk.enabled &&
-            (err = clrs__cache_mkdir(ctx->disk.dir)) != 0) {
-            ctx->disk.enabled = 0;
-            snprintf(note, note_size,
-                     "program cache: cannot create %.300s (%s); running "
-                     "without the on-disk cache",
-                     ctx->disk.dir, strerror(err));
-        }
-        if (ctx->disk.enabled) {
-            ctx->disk_device = device_fields(ctx);
-            if (!ctx->disk_device)
-                ctx->disk.enabled = 0; /* out of memory: just uncached */
-        }
+        disk_setup(ctx, note, note_size);
     }
     on = ctx->disk.enabled;
     pthread_mutex_unlock(&ctx->lock);
@@ -249,7 +296,9 @@ static char *disk_key(clrs_context *ctx, const char *source,
 }
 
 /* A program from a cached binary, or NULL when the driver rejects it
- * (CL_INVALID_BINARY, a failed build): the caller builds from source. */
+ * (CL_INVALID_BINARY, a failed build): the caller builds from source.
+ * The bytes are authenticated (cache.c) and their length is the one the
+ * entry was written with, checked against the file's size. */
 static cl_program from_binary(clrs_context *ctx, const unsigned char *bin,
                               size_t size, const char *options)
 {
@@ -257,6 +306,8 @@ static cl_program from_binary(clrs_context *ctx, const unsigned char *bin,
     double t0 = now_ms();
     cl_program prog;
 
+    if (!bin || size == 0)
+        return NULL;
     prog = clCreateProgramWithBinary(ctx->cl_ctx, 1, &ctx->device, &size,
                                      &bin, &status, &err);
     if (err != CL_SUCCESS || status != CL_SUCCESS) {
@@ -284,55 +335,125 @@ static cl_program disk_load(clrs_context *ctx, const char *hash,
     size_t size;
     cl_program prog = NULL;
 
-    if (clrs__cache_load(ctx->disk.dir, hash, text, &bin, &size, NULL, 0) ==
-        CLRS_CACHE_HIT)
+    if (clrs__cache_load(ctx->disk.dir, hash, text, ctx->disk_secret, &bin,
+                         &size, NULL, 0) == CLRS_CACHE_HIT)
         prog = from_binary(ctx, bin, size, options);
     free(bin);
     return prog;
 }
 
-/* Stores the binary of a freshly built program; a failure that means the
- * directory cannot take writes (read-only, full, no permission) stops
- * writing for this context and is said once in note. */
-static void disk_store(clrs_context *ctx, cl_program prog, const char *hash,
-                       const char *text, char *note, size_t note_size)
+/* The device's binary of a built program (malloc'ed), or NULL. */
+static unsigned char *program_binary(cl_program prog, size_t *size)
 {
-    size_t size = 0;
     unsigned char *bin;
-    int err, first = 0;
 
-    if (clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof size, &size,
+    *size = 0;
+    if (clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof *size, size,
                          NULL) != CL_SUCCESS ||
-        size == 0)
-        return;
-    bin = malloc(size);
-    if (!bin)
-        return;
-    if (clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bin, &bin,
-                         NULL) != CL_SUCCESS) {
+        *size == 0)
+        return NULL;
+    bin = malloc(*size);
+    if (bin && clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bin, &bin,
+                                NULL) != CL_SUCCESS) {
         free(bin);
-        return;
+        bin = NULL;
     }
-    err = clrs__cache_store(ctx->disk.dir, hash, text, bin, size,
-                            CLRS_CACHE_FORMAT);
+    return bin;
+}
+
+/* Stores the binary of a freshly built program; returns whether it was
+ * written. A failure of that entry alone (a directory in its place that
+ * cannot be removed) skips it; one that means the directory cannot take
+ * writes (read-only, no permission, full with nothing left to evict)
+ * stops writing for this context. Either is said in note. */
+static int disk_store(clrs_context *ctx, cl_program prog, const char *hash,
+                      const char *text, char *note, size_t note_size)
+{
+    size_t size;
+    unsigned char *bin = program_binary(prog, &size);
+    int err, first = 0, entry;
+
+    if (!bin)
+        return 0;
+    err = clrs__cache_store(ctx->disk.dir, hash, text, ctx->disk_secret, bin,
+                            size, CLRS_CACHE_FORMAT);
     free(bin);
+    entry = err != 0 && clrs__cache_entry_error(err);
     pthread_mutex_lock(&ctx->lock);
-    if (err == 0) {
+    if (err == 0)
         ctx->stats.disk_writes++;
-    } else if (!ctx->disk_readonly) {
+    else if (!entry && !ctx->disk_readonly)
         ctx->disk_readonly = first = 1;
-    }
     pthread_mutex_unlock(&ctx->lock);
     if (err == 0)
         clrs__cache_evict(ctx->disk.dir, ctx->disk.max_bytes, hash);
+    else if (entry)
+        snprintf(note, note_size,
+                 "program cache: cannot write the entry %.16s... in %.300s "
+                 "(%s); that program is not cached",
+                 hash, ctx->disk.dir, strerror(err));
     else if (first)
         snprintf(note, note_size,
                  "program cache: cannot write to %.300s (%s); running without "
                  "the on-disk cache",
                  ctx->disk.dir, strerror(err));
+    return err == 0;
 }
 
 /* ---- lookup -------------------------------------------------------------- */
+
+static int lock_wait_ms(clrs_context *ctx)
+{
+    double ms = CLRS_LOCK_WAIT_FIRST_MS;
+
+    pthread_mutex_lock(&ctx->lock);
+    if (ctx->stats.builds > 0)
+        ms = 2.0 * ctx->stats.build_ms / (double)ctx->stats.builds;
+    pthread_mutex_unlock(&ctx->lock);
+    if (ms < CLRS_LOCK_WAIT_MIN_MS)
+        ms = CLRS_LOCK_WAIT_MIN_MS;
+    if (ms > CLRS_LOCK_WAIT_MAX_MS)
+        ms = CLRS_LOCK_WAIT_MAX_MS;
+    return (int)ms;
+}
+
+/* The disk's program for a key, or NULL. On a miss another process may
+ * be building the key: wait for it (the lock, left in *lock until the
+ * caller has stored its own build), then look again before compiling
+ * (the PoCL pocl_write_file pattern, made a real lock). */
+static cl_program disk_lookup(clrs_context *ctx, const char *hash,
+                              const char *text, const char *options,
+                              int *lock)
+{
+    cl_program prog = disk_load(ctx, hash, text, options);
+
+    if (prog)
+        return prog;
+    *lock = clrs__cache_lock(ctx->disk.dir, hash, lock_wait_ms(ctx));
+    if (*lock >= 0)
+        prog = disk_load(ctx, hash, text, options);
+    return prog;
+}
+
+/* A source build, its binary stored when the disk layer is on (text) and
+ * writable; *source says whether it was. */
+static clrs_status build_stored(clrs_context *ctx, const char *key,
+                                const char *src, const char *options,
+                                const char *hash, const char *text,
+                                char *note, size_t note_size,
+                                cl_program *prog, clrs_cache_source *source)
+{
+    clrs_status st = build(ctx, key, src, options, prog);
+    int writable, stored = 0;
+
+    pthread_mutex_lock(&ctx->lock);
+    writable = text && !ctx->disk_readonly;
+    pthread_mutex_unlock(&ctx->lock);
+    if (st >= 0 && writable)
+        stored = disk_store(ctx, *prog, hash, text, note, note_size);
+    *source = stored ? CLRS_CACHE_BUILT : CLRS_CACHE_OFF;
+    return st;
+}
 
 /* A memory miss: disk, else source. */
 static clrs_status produce(clrs_context *ctx, const char *key,
@@ -343,44 +464,22 @@ static clrs_status produce(clrs_context *ctx, const char *key,
     char *src = NULL, *text = NULL, hash[65], note[CLRS_ERRMSG_MAX] = "";
     cl_program prog = NULL;
     clrs_status st;
-    int on, lock = -1, writable;
+    int lock = -1;
 
     CLRS_TRY(gen(arg, key, &src));
-    st = dump_source(key, src);
-    if (st < 0) {
-        free(src);
-        return st;
-    }
-    on = disk_ready(ctx, note, sizeof note);
-    if (on)
+    dump_source(ctx, key, src);
+    if (disk_ready(ctx, note, sizeof note))
         text = disk_key(ctx, src, options);
     if (text) {
         clrs__sha256_hex(text, strlen(text), hash);
-        prog = disk_load(ctx, hash, text, options);
-        if (!prog) {
-            /* Another process may be building this key: wait for it, then
-             * look again before compiling (the PoCL pocl_write_file
-             * pattern, made a real lock). */
-            lock = clrs__cache_lock(ctx->disk.dir, hash,
-                                    CLRS_CACHE_LOCK_WAIT_MS);
-            if (lock >= 0)
-                prog = disk_load(ctx, hash, text, options);
-        }
+        prog = disk_lookup(ctx, hash, text, options, &lock);
     }
     if (prog) {
         *source = CLRS_CACHE_DISK;
         st = CLRS_SUCCESS;
     } else {
-        st = build(ctx, key, src, options, &prog);
-        pthread_mutex_lock(&ctx->lock);
-        writable = !ctx->disk_readonly;
-        pthread_mutex_unlock(&ctx->lock);
-        if (st >= 0 && text && writable)
-            disk_store(ctx, prog, hash, text, note, sizeof note);
-        pthread_mutex_lock(&ctx->lock);
-        writable = text && !ctx->disk_readonly;
-        pthread_mutex_unlock(&ctx->lock);
-        *source = writable ? CLRS_CACHE_BUILT : CLRS_CACHE_OFF;
+        st = build_stored(ctx, key, src, options, hash, text, note,
+                          sizeof note, &prog, source);
     }
     clrs__cache_unlock(lock);
     free(text);

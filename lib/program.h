@@ -16,7 +16,8 @@ typedef clrs_status (*clrs_source_fn)(const void *arg, const char *key,
  * which falls back to source when the driver rejects it); a source build,
  * whose binary is then stored on disk. Concurrent callers with one key
  * share one build. gen writes the source, which is dumped to
- * $CLRS_DUMP_SOURCE/ when that is set; a failed build returns
+ * $CLRS_DUMP_SOURCE/ when that is set (a dump that cannot be written is
+ * said once, never an error); a failed build returns
  * CLRS_ERR_BUILD_FAILED with the head of the build log. The disk cache
  * never fails the call. */
 clrs_status clrs__program_get_ex(clrs_context *ctx, const char *key,

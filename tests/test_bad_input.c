@@ -172,6 +172,27 @@ static void tensor_shapes(void)
     EXPECT(CLRS_ERR_OVERFLOW, "offset",
            clrs_tensor_desc_create(&t, CLRS_F32, 2, D(3, 2),
                                    D(INT64_C(1) << 62, 1)));
+    /* Blocked dims within a block of INT64_MAX: the block count must not
+     * overflow on the way to the overflow the check reports. */
+    EXPECT(CLRS_ERR_OVERFLOW, "element count overflows int64 at dim 1",
+           clrs_tensor_desc_create_blocked(&t, CLRS_U8, 2,
+                                           D(1, INT64_MAX - 3), 1, 16,
+                                           NULL));
+    EXPECT(CLRS_ERR_OVERFLOW, "element count overflows int64 at dim 1",
+           clrs_tensor_desc_create_blocked(&t, CLRS_U8, 2, D(1, INT64_MAX),
+                                           1, 8, NULL));
+    EXPECT(CLRS_ERR_OVERFLOW, "overflows",
+           clrs_tensor_desc_create_blocked(&t, CLRS_U8, 2,
+                                           D(1, INT64_MAX - 3), 1, 16,
+                                           D(1, 16)));
+    EXPECT(CLRS_ERR_OVERFLOW, "element count overflows int64 at dim 1",
+           clrs_tensor_desc_create_tag(&t, CLRS_U8, 4,
+                                       D(1, INT64_MAX - 3, 1, 1),
+                                       CLRS_TAG_ABX16B));
+    EXPECT(CLRS_ERR_OVERFLOW, "element count overflows int64 at dim 1",
+           clrs_tensor_desc_create_tag(&t, CLRS_U8, 4,
+                                       D(1, INT64_MAX - 1, 1, 1),
+                                       CLRS_TAG_ABX8B));
     EXPECT(CLRS_ERR_INVALID_ENUM, "dtype",
            clrs_tensor_desc_create(&t, (clrs_dtype)99, 1, D(4), NULL));
     EXPECT(CLRS_ERR_INVALID_ENUM, "tag",

@@ -1,13 +1,13 @@
-/* The program cache: key fields, damaged entries rebuilt and replaced,
- * read-only directories, 8 processes and 8 threads at once, LRU eviction. */
+/* The program cache: key fields, damaged, forged and non-file entries
+ * rebuilt and replaced, read-only directories, a stuck lock, 8 processes
+ * and 8 threads at once, LRU eviction, a full disk, the environment. */
 
 /* Compiled together with lib/cache.c (Makefile.am) to reach the key and
  * entry functions, which the shared library does not export. Every cache
  * directory lives under $CLRS_CACHE_DIR (the suite points it into the
  * build tree) or, when that is unset, under ./tests/. */
-#ifndef _POSIX_C_SOURCE
-#define _POSIX_C_SOURCE 200809L
-#endif
+/* F_OFD_SETLK (the stuck lock) is a GNU extension. */
+#define _GNU_SOURCE 1
 
 #include "cache.h"
 #include "clresample.h"
@@ -28,6 +28,45 @@
 #define NTHREAD 8
 
 static char base[2048];
+
+/* ---- a disk that fills up ------------------------------------------------ */
+
+/* The program links with -Wl,--wrap=write, so every write() of lib/cache.c
+ * compiled into it comes here (stdio's do not): with full_dir set, a
+ * write that would take the regular files in that directory past
+ * full_limit bytes fails with ENOSPC, as on a full file system. */
+ssize_t __real_write(int fd, const void *buf, size_t n);
+ssize_t __wrap_write(int fd, const void *buf, size_t n);
+
+static char full_dir[4096];
+static uint64_t full_limit;
+
+static uint64_t dir_bytes(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    uint64_t total = 0;
+
+    if (!d)
+        return 0;
+    while ((e = readdir(d)) != NULL) {
+        struct stat st;
+        if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+            S_ISREG(st.st_mode))
+            total += (uint64_t)st.st_size;
+    }
+    closedir(d);
+    return total;
+}
+
+ssize_t __wrap_write(int fd, const void *buf, size_t n)
+{
+    if (full_dir[0] && dir_bytes(full_dir) + n > full_limit) {
+        errno = ENOSPC;
+        return -1;
+    }
+    return __real_write(fd, buf, n);
+}
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -121,7 +160,8 @@ static void list_dir(const char *dir, listing *l)
     while ((e = readdir(d)) != NULL) {
         size_t n = strlen(e->d_name);
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
-            strcmp(e->d_name, "lock") == 0)
+            strcmp(e->d_name, "lock") == 0 ||
+            strcmp(e->d_name, CLRS_CACHE_SECRET_NAME) == 0)
             continue;
         if (n > 5 && strcmp(e->d_name + n - 5, CLRS_CACHE_SUFFIX) == 0) {
             if (l->entries < 16)
@@ -239,12 +279,59 @@ typedef enum damage {
     WRONG_VERSION,
     OTHER_DEVICE,
     BAD_BINARY,
+    FORGED,
+    FIFO,
+    EMPTY_DIR,
     NDAMAGE
 } damage;
 
 static const char *const damage_names[] = {
     "truncated", "bit-flipped", "zero-length", "wrong-magic",
-    "wrong-version", "other-device", "binary the driver rejects"};
+    "wrong-version", "other-device", "binary the driver rejects",
+    "forged (truncated binary, lengths and MAC made without the secret)",
+    "FIFO", "empty-directory"};
+
+/* A well-formed entry under our name with another key, a payload that is
+ * not a binary, or a truncated binary written without the secret. */
+static int rewrite_entry(const char *dir, const char *hash,
+                         const unsigned char *buf, size_t n, damage d)
+{
+    static const char junk[] = "this is not a program binary";
+    unsigned char secret[CLRS_CACHE_SECRET_BYTES];
+    size_t klen = (size_t)buf[16] | (size_t)buf[17] << 8 |
+                  (size_t)buf[18] << 16;
+    const unsigned char *bin = buf + CLRS_CACHE_HEADER + klen;
+    size_t blen = n - CLRS_CACHE_HEADER - klen;
+    char *key = malloc(klen + 1), *dev;
+    int rc = -1;
+
+    if (!key || klen >= n || clrs__cache_secret(dir, secret) != 0) {
+        free(key);
+        return -1;
+    }
+    memcpy(key, buf + CLRS_CACHE_HEADER, klen);
+    key[klen] = '\0';
+    dev = strstr(key, "\ndevice=");
+    if (d == OTHER_DEVICE && dev && (dev = strchr(dev, ':')) != NULL &&
+        dev[1] != '\n') {
+        dev[1] ^= 0x20; /* another device name of the same length */
+        rc = clrs__cache_store(dir, hash, key, secret, bin, blen,
+                               CLRS_CACHE_FORMAT);
+    } else if (d == BAD_BINARY) {
+        rc = clrs__cache_store(dir, hash, key, secret, junk, sizeof junk,
+                               CLRS_CACHE_FORMAT);
+    } else if (d == FORGED) {
+        /* What a rewrite without the secret can do: our key, a binary cut
+         * in half, every length and the MAC consistent, under a key of
+         * its own choosing. Handed to the driver, such a binary crashes
+         * PoCL's loader. */
+        memset(secret, 0x5a, sizeof secret);
+        rc = clrs__cache_store(dir, hash, key, secret, bin, blen / 2,
+                               CLRS_CACHE_FORMAT);
+    }
+    free(key);
+    return rc;
+}
 
 static int apply_damage(const char *dir, const char *name, damage d)
 {
@@ -279,33 +366,16 @@ static int apply_damage(const char *dir, const char *name, damage d)
         rc = write_file(path, buf, n);
         break;
     case OTHER_DEVICE:
-    case BAD_BINARY: {
-        /* A well-formed entry under our name: either another device's key
-         * (a stale or foreign entry) or our key with a payload that is
-         * not a binary at all (checksum right, driver says no). */
-        size_t klen = (size_t)buf[16] | (size_t)buf[17] << 8 |
-                      (size_t)buf[18] << 16;
-        char *key = malloc(klen + 1), *dev;
-        if (!key)
-            break;
-        memcpy(key, buf + CLRS_CACHE_HEADER, klen);
-        key[klen] = '\0';
-        dev = strstr(key, "\ndevice=");
-        if (d == OTHER_DEVICE && dev && (dev = strchr(dev, ':')) != NULL &&
-            dev[1] != '\n') {
-            dev[1] ^= 0x20; /* another device name of the same length */
-            rc = clrs__cache_store(dir, hash, key,
-                                   buf + CLRS_CACHE_HEADER + klen,
-                                   n - CLRS_CACHE_HEADER - klen,
-                                   CLRS_CACHE_FORMAT);
-        } else if (d == BAD_BINARY) {
-            static const char junk[] = "this is not a program binary";
-            rc = clrs__cache_store(dir, hash, key, junk, sizeof junk,
-                                   CLRS_CACHE_FORMAT);
-        }
-        free(key);
+    case BAD_BINARY:
+    case FORGED:
+        rc = rewrite_entry(dir, hash, buf, n, d);
         break;
-    }
+    case FIFO:
+        rc = unlink(path) == 0 && mkfifo(path, 0600) == 0 ? 0 : -1;
+        break;
+    case EMPTY_DIR:
+        rc = unlink(path) == 0 && mkdir(path, 0700) == 0 ? 0 : -1;
+        break;
     default:
         break;
     }
@@ -337,7 +407,11 @@ static void damaged_entries(void)
             tap_ok(0, "%s entry: could not damage it", damage_names[d]);
             continue;
         }
+        /* A FIFO that is opened for reading blocks until a writer comes:
+         * never, here. The alarm turns a hang into a failure. */
+        alarm(300);
         s1 = source_in_new_ctx(1, &st);
+        alarm(0);
         tap_ok(st >= 0 && s1 == CLRS_CACHE_BUILT,
                "%s entry: the plan works, built from source (%s)",
                damage_names[d], sname(s1));
@@ -349,6 +423,53 @@ static void damaged_entries(void)
                "%s entry: replaced by a valid one (next load: %s)",
                damage_names[d], sname(s2));
     }
+}
+
+/* A write that fails for one entry, for root too: learn the entry's name,
+ * then put a directory holding a file where it would go, so the final
+ * rename fails (EISDIR) and the directory is not ours to empty. That
+ * entry is skipped; the cache keeps working for the others. */
+static void entry_blocked(void)
+{
+    char dir[4096], file[4200];
+    clrs_cache_source src = CLRS_CACHE_MEMORY, src0 = CLRS_CACHE_OFF;
+    clrs_context *ctx = NULL;
+    clrs_plan *plan = NULL;
+    clrs_status st;
+    listing l;
+
+    use_dir(dir, sizeof dir, "nowrite");
+    source_in_new_ctx(3, NULL);
+    list_dir(dir, &l);
+    if (l.entries != 1) {
+        tap_ok(0, "an entry written to learn its name");
+        return;
+    }
+    snprintf(file, sizeof file, "%s/%s", dir, l.names[0]);
+    unlink(file);
+    mkdir(file, 0700);
+    strcat(file, "/keep");
+    write_file(file, "x", 1);
+    st = clrs_context_create(&ctx, NULL);
+    if (st >= 0)
+        st = make_plan(ctx, 3, &plan, &src);
+    tap_ok(st >= 0 && src == CLRS_CACHE_OFF &&
+               strstr(clrs_context_last_error(ctx), "cannot write the entry"),
+           "a non-empty directory where an entry goes: the plan works, that "
+           "entry is not cached (%s), said: \"%s\"",
+           sname(src), clrs_context_last_error(ctx));
+    clrs_plan_destroy(plan);
+    plan = NULL;
+    if (st >= 0)
+        st = make_plan(ctx, 0, &plan, &src0);
+    tap_ok(st >= 0 && src0 == CLRS_CACHE_BUILT,
+           "the same context still writes other entries (%s)", sname(src0));
+    clrs_plan_destroy(plan);
+    clrs_context_destroy(ctx);
+    tap_ok(source_in_new_ctx(0, NULL) == CLRS_CACHE_DISK,
+           "and a new context loads them");
+    list_dir(dir, &l);
+    tap_ok(l.temps == 0, "no temp file left behind");
 }
 
 /* ---- read-only or missing directory -------------------------------------- */
@@ -387,38 +508,10 @@ static void unwritable(void)
     ctx = NULL;
     plan = NULL;
 
-    /* A write that fails in an existing directory, for root too: learn
-     * the entry's name, then put a directory where it would go, so the
-     * final rename fails (EISDIR). */
-    use_dir(dir, sizeof dir, "nowrite");
-    source_in_new_ctx(3, NULL);
-    list_dir(dir, &l);
-    if (l.entries == 1) {
-        snprintf(file, sizeof file, "%s/%s", dir, l.names[0]);
-        unlink(file);
-        mkdir(file, 0700);
-        st = clrs_context_create(&ctx, NULL);
-        if (st >= 0)
-            st = make_plan(ctx, 3, &plan, &src);
-        tap_ok(st >= 0 && src == CLRS_CACHE_OFF &&
-                   strstr(clrs_context_last_error(ctx), "cannot write"),
-               "an entry that cannot be written: the plan works, cache off "
-               "(%s), said: \"%s\"",
-               sname(src), clrs_context_last_error(ctx));
-        clrs_plan_destroy(plan);
-        clrs_context_destroy(ctx);
-        ctx = NULL;
-        plan = NULL;
-        list_dir(dir, &l);
-        tap_ok(l.temps == 0, "no temp file left behind");
-    } else {
-        tap_ok(0, "an entry written to learn its name");
-    }
-
     use_dir(dir, sizeof dir, "readonly");
     if (geteuid() == 0) {
         tap_skip("read-only directory (mode 0500): running as root, whom "
-                 "the mode does not stop; the two cases above cover the "
+                 "the mode does not stop; the case above covers the "
                  "uncached mode");
         return;
     }
@@ -640,14 +733,265 @@ static void eviction(void)
     unsetenv("CLRS_CACHE_MAX_MB");
 }
 
+/* ---- a full disk ----------------------------------------------------------- */
+
+/* Entries written straight through the cache's functions on a disk that
+ * fills up (__wrap_write): the oldest entries make room for a new one. */
+static void full_disk(void)
+{
+    static const char key[] = "full disk test key";
+    unsigned char secret[CLRS_CACHE_SECRET_BYTES], *payload, *got = NULL;
+    char dir[4096], path[4200], hash[4][65], c[2] = "a";
+    size_t n = 10000, size = 0;
+    listing l;
+    int i, err, gone;
+
+    use_dir(dir, sizeof dir, "full");
+    payload = malloc(n);
+    if (!payload || clrs__cache_secret(dir, secret) != 0) {
+        tap_ok(0, "full disk: setup");
+        free(payload);
+        return;
+    }
+    memset(payload, 0xab, n);
+    for (i = 0; i < 4; ++i) {
+        struct timespec t[2] = {{1000000 + i, 0}, {1000000 + i, 0}};
+        c[0] = (char)('a' + i);
+        clrs__sha256_hex(c, 1, hash[i]);
+        if (i == 3)
+            break;
+        clrs__cache_store(dir, hash[i], key, secret, payload, n,
+                          CLRS_CACHE_FORMAT);
+        snprintf(path, sizeof path, "%s/%s" CLRS_CACHE_SUFFIX, dir, hash[i]);
+        utimensat(AT_FDCWD, path, t, 0); /* a is the oldest */
+    }
+    snprintf(full_dir, sizeof full_dir, "%s", dir);
+    full_limit = dir_bytes(dir) + n / 2;
+    err = clrs__cache_store(dir, hash[3], key, secret, payload, n,
+                            CLRS_CACHE_FORMAT);
+    full_dir[0] = '\0';
+    list_dir(dir, &l);
+    snprintf(path, sizeof path, "%s" CLRS_CACHE_SUFFIX, hash[0]);
+    gone = 1;
+    for (i = 0; i < l.entries && i < 16; ++i)
+        gone = gone && strcmp(l.names[i], path) != 0;
+    tap_ok(err == 0 && gone && l.entries == 3 && l.temps == 0,
+           "a full disk: the oldest entry was evicted to make room and the "
+           "new one written (%s, %d entries)",
+           err ? strerror(err) : "ok", l.entries);
+    tap_ok(clrs__cache_load(dir, hash[3], key, secret, &got, &size, NULL,
+                            0) == CLRS_CACHE_HIT &&
+               size == n && got && memcmp(got, payload, n) == 0,
+           "the new entry reads back");
+    free(got);
+    snprintf(full_dir, sizeof full_dir, "%s", dir);
+    full_limit = n / 2;
+    err = clrs__cache_store(dir, hash[0], key, secret, payload, n,
+                            CLRS_CACHE_FORMAT);
+    full_dir[0] = '\0';
+    list_dir(dir, &l);
+    tap_ok(err == ENOSPC && !clrs__cache_entry_error(err) && l.temps == 0,
+           "a disk too small for one entry: ENOSPC, a failure of the "
+           "directory, no temp file left (%s)",
+           err ? strerror(err) : "ok");
+    free(payload);
+}
+
+/* ---- a lock that is never released ----------------------------------------- */
+
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (double)(t1.tv_sec - t0->tv_sec) +
+           (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* Another holder of every key's lock byte that never lets go (a stopped
+ * process): each missing kernel costs about a build's time of waiting,
+ * then is built and stored anyway. An OFD lock of this process conflicts
+ * with the cache's own as another process's would. */
+static void stuck_lock(void)
+{
+    char dir[4096], path[4200];
+    clrs_cache_source s0 = CLRS_CACHE_OFF, s1 = CLRS_CACHE_OFF;
+    clrs_context *ctx = NULL;
+    clrs_plan *p0 = NULL, *p1 = NULL;
+    struct flock fl;
+    struct timespec t0;
+    clrs_status st;
+    double secs;
+    int fd;
+
+    use_dir(dir, sizeof dir, "stuck");
+    snprintf(path, sizeof path, "%s/lock", dir);
+    fd = open(path, O_RDWR | O_CREAT, 0600);
+    memset(&fl, 0, sizeof fl);
+    fl.l_type = F_WRLCK;
+    fl.l_whence = SEEK_SET; /* l_len 0: the whole file */
+    if (fd < 0 || fcntl(fd, F_OFD_SETLK, &fl) != 0) {
+        tap_ok(0, "stuck lock: cannot take %s", path);
+        if (fd >= 0)
+            close(fd);
+        return;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    st = clrs_context_create(&ctx, NULL);
+    if (st >= 0)
+        st = make_plan(ctx, 0, &p0, &s0);
+    if (st >= 0)
+        st = make_plan(ctx, 1, &p1, &s1);
+    secs = seconds_since(&t0);
+    tap_ok(st >= 0 && s0 == CLRS_CACHE_BUILT && s1 == CLRS_CACHE_BUILT &&
+               secs < 30,
+           "a lock held forever: two missing kernels built and stored in "
+           "%.1f s (%s, %s; a 30 s wait each before)",
+           secs, sname(s0), sname(s1));
+    clrs_plan_destroy(p0);
+    clrs_plan_destroy(p1);
+    clrs_context_destroy(ctx);
+    close(fd);
+}
+
+/* ---- the secret -------------------------------------------------------------- */
+
+static int read_secret(const char *dir, unsigned char *s, struct stat *st)
+{
+    char path[4200];
+    unsigned char *buf = NULL;
+    size_t n = 0;
+    int ok;
+
+    snprintf(path, sizeof path, "%s/" CLRS_CACHE_SECRET_NAME, dir);
+    ok = lstat(path, st) == 0 && read_file(path, &buf, &n) == 0 &&
+         n == CLRS_CACHE_SECRET_BYTES;
+    if (ok)
+        memcpy(s, buf, n);
+    free(buf);
+    return ok;
+}
+
+static void secret_file(void)
+{
+    unsigned char a[CLRS_CACHE_SECRET_BYTES], b[CLRS_CACHE_SECRET_BYTES];
+    char dir[4096], path[4200];
+    clrs_cache_source s;
+    struct stat st;
+    int ok;
+
+    use_dir(dir, sizeof dir, "secret");
+    source_in_new_ctx(0, NULL);
+    ok = read_secret(dir, a, &st);
+    tap_ok(ok && S_ISREG(st.st_mode) && (st.st_mode & 0777) == 0600,
+           "the directory's secret: %d random bytes, mode 0600 (%o)",
+           CLRS_CACHE_SECRET_BYTES, ok ? (unsigned)(st.st_mode & 0777) : 0);
+    snprintf(path, sizeof path, "%s/" CLRS_CACHE_SECRET_NAME, dir);
+    chmod(path, 0644);
+    s = source_in_new_ctx(0, NULL);
+    ok = read_secret(dir, b, &st);
+    tap_ok(s == CLRS_CACHE_BUILT && ok && (st.st_mode & 0777) == 0600 &&
+               memcmp(a, b, sizeof a) != 0,
+           "a secret others can read is replaced, and the entries it "
+           "signed are rebuilt (%s)",
+           sname(s));
+    tap_ok(source_in_new_ctx(0, NULL) == CLRS_CACHE_DISK,
+           "entries signed with the new secret load");
+}
+
+/* ---- environment ------------------------------------------------------------- */
+
+static void relative_dir(void)
+{
+    char rel[256];
+    clrs_context *ctx = NULL;
+    clrs_plan *plan = NULL;
+    clrs_cache_source src = CLRS_CACHE_MEMORY;
+    clrs_status st;
+    struct stat sb;
+
+    snprintf(rel, sizeof rel, "tests/tmp-cache-relative-%ld",
+             (long)getpid());
+    setenv("CLRS_CACHE_DIR", rel, 1);
+    st = clrs_context_create(&ctx, NULL);
+    if (st >= 0)
+        st = make_plan(ctx, 0, &plan, &src);
+    tap_ok(st >= 0 && src == CLRS_CACHE_OFF &&
+               strstr(clrs_context_last_error(ctx),
+                      "not an absolute path") != NULL &&
+               stat(rel, &sb) != 0,
+           "a relative CLRS_CACHE_DIR is refused: the plan works uncached "
+           "(%s), nothing is created, said: \"%s\"",
+           sname(src), clrs_context_last_error(ctx));
+    clrs_plan_destroy(plan);
+    clrs_context_destroy(ctx);
+    rm_tree(rel);
+}
+
+static int count_dumps(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+
+    if (!d)
+        return 0;
+    while ((e = readdir(d)) != NULL)
+        n += strncmp(e->d_name, "clrs-", 5) == 0 &&
+             strstr(e->d_name, ".cl") != NULL;
+    closedir(d);
+    return n;
+}
+
+/* CLRS_DUMP_SOURCE is a debugging aid: a directory that cannot be written
+ * is said (once) and the plans are made as usual. */
+static void dump_source(void)
+{
+    char dir[4096], dump[4200], note[512] = "";
+    clrs_context *ctx = NULL;
+    clrs_plan *p0 = NULL, *p1 = NULL;
+    clrs_status st;
+
+    use_dir(dir, sizeof dir, "dump-cache");
+    setenv("CLRS_DUMP_SOURCE", "/nonexistent/clrs-dump", 1);
+    st = clrs_context_create(&ctx, NULL);
+    if (st >= 0)
+        st = make_plan(ctx, 0, &p0, NULL);
+    if (ctx)
+        snprintf(note, sizeof note, "%s", clrs_context_last_error(ctx));
+    if (st >= 0)
+        st = make_plan(ctx, 1, &p1, NULL);
+    tap_ok(st >= 0 && strstr(note, "CLRS_DUMP_SOURCE") != NULL,
+           "CLRS_DUMP_SOURCE=/nonexistent/...: plans are made (%s), said: "
+           "\"%s\"",
+           clrs_status_name(st), note);
+    clrs_plan_destroy(p0);
+    clrs_plan_destroy(p1);
+    clrs_context_destroy(ctx);
+    snprintf(dump, sizeof dump, "%s/dump", base);
+    mkdir(dump, 0700);
+    setenv("CLRS_DUMP_SOURCE", dump, 1);
+    source_in_new_ctx(2, NULL);
+    tap_ok(count_dumps(dump) >= 1, "a writable CLRS_DUMP_SOURCE gets the "
+                                   "kernels (%d files)",
+           count_dumps(dump));
+    unsetenv("CLRS_DUMP_SOURCE");
+}
+
 int main(void)
 {
     const char *env = getenv("CLRS_CACHE_DIR");
     clrs_context *ctx = NULL;
-    char probe[4096];
+    char probe[4096], cwd[1024] = ".";
 
-    snprintf(base, sizeof base, "%s/test_cache-%ld",
-             env && *env ? env : "tests/tmp-cache", (long)getpid());
+    /* Absolute: the library refuses a relative CLRS_CACHE_DIR. */
+    if (!getcwd(cwd, sizeof cwd))
+        tap_skip_all("getcwd failed");
+    if (env && env[0] == '/')
+        snprintf(base, sizeof base, "%s/test_cache-%ld", env,
+                 (long)getpid());
+    else
+        snprintf(base, sizeof base, "%s/%s/test_cache-%ld", cwd,
+                 env && *env ? env : "tests/tmp-cache", (long)getpid());
     unsetenv("CLRS_CACHE");
     unsetenv("CLRS_CACHE_MAX_MB");
     key_fields();
@@ -680,7 +1024,13 @@ int main(void)
     threads();
     damaged_entries();
     unwritable();
+    entry_blocked();
     eviction();
+    full_disk();
+    stuck_lock();
+    secret_file();
+    dump_source();
+    relative_dir();
     snprintf(probe, sizeof probe, "%s", base);
     rm_tree(probe);
     printf("1..%d\n", tap_count_);

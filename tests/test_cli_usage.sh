@@ -16,11 +16,17 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
 skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 
+# The tool under a time limit where timeout(1) exists: a hang fails.
+limited() {
+    if command -v timeout >/dev/null; then timeout 30 "$tool" "$@"
+    else "$tool" "$@"; fi
+}
+
 # bad EXPECTED_TEXT ARGS...: exit status 2 and stderr naming the token.
 bad() {
     want=$1
     shift
-    "$tool" "$@" >"$tmp/out" 2>"$tmp/err"
+    limited "$@" >"$tmp/out" 2>"$tmp/err"
     rc=$?
     if [ $rc -eq 2 ] && grep -F -e "$want" "$tmp/err" >/dev/null; then
         ok "bad: $* -> exit 2 naming '$want'"
@@ -66,6 +72,44 @@ bad "bad_batch:3" --batch="$tmp/bad_batch"
 bad "lineaar" --batch="$tmp/bad_batch"
 printf -- '--batch=loop\n' >"$tmp/loop"
 bad "nest more than 16" --batch="$tmp/loop"
+mkdir "$tmp/adir"
+bad "is a directory" --batch="$tmp/adir"
+if command -v mkfifo >/dev/null && mkfifo "$tmp/fifo"; then
+    bad "not a regular file" --batch="$tmp/fifo"
+fi
+
+# Bounded work for any command line, each refused within seconds (a 30 s
+# timeout turns a hang into a failure): nine files each including the next
+# eight times (8^8 reads, no cycle), and 64 values on 4 knobs (16.7
+# million combinations, counted before anything is expanded).
+bounded() {
+    want=$1
+    shift
+    start=$(date +%s)
+    limited "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    secs=$(($(date +%s) - start))
+    if [ $rc -eq 2 ] && [ $secs -le 10 ] &&
+        grep -F -e "$want" "$tmp/err" >/dev/null; then
+        ok "bounded: exit 2 naming '$want' in ${secs} s"
+    else
+        not_ok "bounded: exit $rc in ${secs} s, want 2 naming '$want' in 10 s"
+        sed 's/^/# /' "$tmp/err" | head -5
+    fi
+}
+i=1
+while [ $i -le 8 ]; do
+    : >"$tmp/inc$i"
+    for j in 1 2 3 4 5 6 7 8; do
+        echo "--batch=inc$((i + 1))" >>"$tmp/inc$i"
+    done
+    i=$((i + 1))
+done
+echo "mb1ic1iw4ow8" >"$tmp/inc9"
+bounded "more than 1000 batch files" --mode=L --batch="$tmp/inc1"
+v64=$(i=1; while [ $i -le 64 ]; do printf '%s%d' "${sep-}" $i; sep=,; i=$((i + 1)); done)
+bounded "combinations" --mode=L --mb=$v64 --pad-value=$v64 \
+    --cubic-a=$v64 --extrapolation=$v64 mb1ic1iw4ow8
 # Nothing ran: a bad token late on the line stops everything up front.
 "$tool" --engine=ref --mode=R --dst-file="$tmp/never.npy" $d --alg=nope \
     >/dev/null 2>&1
@@ -107,9 +151,13 @@ else not_ok "--list-devices exit $rc"; fi
 
 # .npy: a hand-written input (worked case 4 of clresample(3): linear half_pixel
 # [1,2] -> 4 is [1, 1.25, 1.75, 2]), written by R mode, read back.
-# npy_f32 SHAPE: a version 1.0 header for '<f4' data, data 64-byte aligned.
+# npy_dict DICT: a version 1.0 header with that dict, data 64-byte aligned;
+# npy_f32 SHAPE: the one NumPy writes for '<f4' data.
 npy_f32() {
-    dict="{'descr': '<f4', 'fortran_order': False, 'shape': $1, }"
+    npy_dict "{'descr': '<f4', 'fortran_order': False, 'shape': $1, }"
+}
+npy_dict() {
+    dict=$1
     len=${#dict}
     hlen=$(( (10 + len + 1 + 63) / 64 * 64 - 10 ))
     printf '\223NUMPY\001\000'
@@ -133,6 +181,26 @@ else not_ok "dst.npy header"; fi
     --dst-file="$tmp/dst2.npy" mb1ic1iw4ow4 >/dev/null 2>&1
 if cmp -s "$tmp/dst.npy" "$tmp/dst2.npy"; then ok "dst.npy reads back"
 else not_ok "dst.npy does not read back identically"; fi
+# Another writer's key order and quotes read the same; a directory says
+# what it is.
+{ npy_dict '{"shape": (1, 1, 2), "fortran_order": False, "descr": "<f4"}'
+  printf '\000\000\200\077\000\000\000\100'; } >"$tmp/src_keys.npy"
+"$tool" --engine=ref --mode=R --alg=linear --src-file="$tmp/src_keys.npy" \
+    --dst-file="$tmp/dst_keys.npy" mb1ic1iw2ow4 >"$tmp/out" 2>&1
+if cmp -s "$tmp/dst.npy" "$tmp/dst_keys.npy"; then
+    ok "a header with its keys in another order reads the same"
+else not_ok "header keys in another order"; sed 's/^/# /' "$tmp/out"; fi
+{ npy_dict "{'descr': '<f4', 'shape': (1, 1, 2), 'shape': (1, 1, 2), 'fortran_order': False}"
+  printf '\000\000\200\077\000\000\000\100'; } >"$tmp/src_twice.npy"
+"$tool" --engine=ref --mode=R --src-file="$tmp/src_twice.npy" mb1ic1iw2ow4 \
+    >"$tmp/out" 2>&1
+if grep -F "given twice" "$tmp/out" >/dev/null; then
+    ok "a header with a key given twice is refused, and said"
+else not_ok "a key given twice"; sed 's/^/# /' "$tmp/out"; fi
+"$tool" --engine=ref --mode=R --src-file="$tmp" mb1ic1iw2ow4 >"$tmp/out" 2>&1
+if grep -F "is a directory" "$tmp/out" >/dev/null; then
+    ok "--src-file naming a directory says so"
+else not_ok "--src-file naming a directory"; sed 's/^/# /' "$tmp/out"; fi
 # Layout conversion: channels-last in, same logical array out.
 { npy_f32 '(1, 2, 1, 2)'; printf '\000\000\200\077\000\000\000\100\000\000\100\100\000\000\200\100'; } >"$tmp/src4.npy"
 "$tool" --engine=ref --mode=R --alg=nearest --tag=axb --src-file="$tmp/src4.npy" \
@@ -169,6 +237,15 @@ for k in prb dir alg sdt ddt tag status max_abs_diff max_rel_diff min_ms \
 done
 if [ -z "$missing" ]; then ok "json has every field"
 else not_ok "json lacks:$missing"; echo "$out" | sed 's/^/# /'; fi
+# A name that is not UTF-8 (bytes 0xff 0xfe, a lone 0xc3, a quote): the
+# JSON line is still valid UTF-8 and JSON, the bytes escaped.
+"$tool" --engine=ref --mode=C --perf-template=json \
+    "$(printf 'mb1ic1iw4ow8n\377\376x\303y\\z')" >"$tmp/json" 2>/dev/null
+if grep -F '\u00ff\u00fex\u00c3y\\z' "$tmp/json" >/dev/null &&
+    iconv -f UTF-8 -t UTF-8 "$tmp/json" >/dev/null 2>&1 &&
+    { ! command -v jq >/dev/null || jq -e .name "$tmp/json" >/dev/null; }; then
+    ok "json escapes bytes that are not UTF-8"
+else not_ok "json with a non-UTF-8 name"; sed 's/^/# /' "$tmp/json"; fi
 out=$("$tool" --engine=ref --mode=C --perf-template=csv mb1ic2iw4ow8 2>/dev/null)
 if [ "$(echo "$out" | wc -l)" -eq 2 ] && echo "$out" | head -1 | grep -F 'roofline_pct' >/dev/null; then
     ok "csv: a header and one row"

@@ -4,7 +4,8 @@
  * channels-last (vector path) and blocked layouts, f32 and a few other
  * dst and operand types; binary operands broadcast per tensor, per
  * channel, per spatial point and as one value. Then the execute-time
- * checks of operand buffers (missing, too small, aliasing dst).
+ * checks of operand buffers (missing, too small, aliasing dst, another
+ * cl_context) and of a read-only dst.
  *   CLRS_TEST_SEED=S        reruns case S alone
  *   --oclgrind-subset (or CLRS_TEST_OCLGRIND_SUBSET=1): a few chains at
  *   tiny sizes, for test_oclgrind.sh. */
@@ -496,6 +497,38 @@ static void expect(clrs_status got, clrs_status want, const char *what)
                  clrs_context_last_error(env.ctx));
 }
 
+/* An operand of another cl_context and a CL_MEM_READ_ONLY dst are refused
+ * before anything is enqueued; a leaves as it came. */
+static void foreign_operand(clrs_plan *plan, clrs_args *a)
+{
+    cl_mem keep_op = a->post_op[1], keep_dst = a->dst, fm = NULL, ro;
+    cl_context other;
+    cl_int err;
+
+    other = clCreateContext(NULL, 1, &env.dev, NULL, NULL, &err);
+    if (other)
+        fm = clCreateBuffer(other, CL_MEM_READ_WRITE, 4 * 4, NULL, &err);
+    ro = clCreateBuffer(env.cl, CL_MEM_READ_ONLY, 64 * 4, NULL, &err);
+    if (fm && ro) {
+        a->post_op[1] = fm;
+        expect(clrs_execute(plan, a, 0, NULL, NULL), CLRS_ERR_INVALID_VALUE,
+               "an operand buffer of another cl_context");
+        a->post_op[1] = keep_op;
+        a->dst = ro;
+        expect(clrs_execute(plan, a, 0, NULL, NULL), CLRS_ERR_INVALID_VALUE,
+               "a CL_MEM_READ_ONLY dst");
+        a->dst = keep_dst;
+    } else {
+        tap_ok(0, "operand of another context: setup");
+    }
+    if (fm)
+        clReleaseMemObject(fm);
+    if (ro)
+        clReleaseMemObject(ro);
+    if (other)
+        clReleaseContext(other);
+}
+
 static void operand_checks(void)
 {
     int64_t in[4] = {1, 4, 2, 2}, out[4] = {1, 4, 4, 4}, od[4] = {1, 4, 1, 1};
@@ -542,6 +575,7 @@ static void operand_checks(void)
     expect(clrs_execute(plan, &a, 0, NULL, NULL), CLRS_ERR_INVALID_VALUE,
            "a buffer for post-op 0, an eltwise");
     a.post_op[0] = NULL;
+    foreign_operand(plan, &a);
     expect(clrs_execute(plan, &a, 0, NULL, &ev), CLRS_SUCCESS,
            "the right operand buffer");
     if (ev) {

@@ -7,6 +7,9 @@
  *   - two threads sharing one plan;
  *   - a caller's user event in the wait list holds both kernels back, and
  *     the returned event completes after the second;
+ *   - a plan outlives the context it was made from;
+ *   - buffers and events of another cl_context, buffer flags, a NULL
+ *     event in the wait list, overlapping and disjoint sub-buffers;
  *   - clrs_plan_info (two kernels and their scratch) and argument errors.
  * A light program: it builds two kernels. */
 #define _POSIX_C_SOURCE 200809L
@@ -328,6 +331,208 @@ static void events(const problem *p)
     clrs_plan_destroy(plan);
 }
 
+/* ---- context lifetime --------------------------------------------------- */
+
+/* A plan keeps its context alive: destroying the context first only drops
+ * the caller's handle, the plan still runs (on the context's queue) and
+ * its destroy frees the context. Under AddressSanitizer a plan that did
+ * not hold a reference is a use-after-free here. */
+static void context_lifetime(const problem *p)
+{
+    clrs_context *own = NULL;
+    clrs_plan *plan = NULL;
+    cl_event done = NULL;
+    clrs_status st;
+    size_t bad = 1;
+    run r;
+
+    memset(&r, 0, sizeof r);
+    if (clrs_context_create_from_cl(&own, env.cl, env.dev, env.queue) !=
+            CLRS_SUCCESS ||
+        clrs_plan_create_backward(&plan, own, p->op, p->xd, p->yd, NULL,
+                                  p->xd) != CLRS_SUCCESS ||
+        run_init(p, &r, 11) != 0) {
+        tap_ok(0, "context lifetime: setup (%s)", clrs_last_error());
+        run_free(&r);
+        clrs_plan_destroy(plan);
+        clrs_context_destroy(own);
+        return;
+    }
+    clrs_context_destroy(own);
+    st = execute(plan, &r, 0, NULL, &done);
+    if (st == CLRS_SUCCESS && clWaitForEvents(1, &done) == CL_SUCCESS)
+        bad = compare(env.queue, p, &r);
+    tap_ok(st == CLRS_SUCCESS && bad == 0,
+           "a plan executed after its context was destroyed runs and "
+           "matches the reference (%s, %zu elements differ)",
+           clrs_status_name(st), bad);
+    if (done)
+        clReleaseEvent(done);
+    clrs_plan_destroy(plan); /* frees the context */
+    run_free(&r);
+}
+
+/* ---- what clrs_execute checks of the caller's objects ---------------------- */
+
+static void expect_exec(clrs_plan *plan, const clrs_args *a, cl_uint n,
+                        const cl_event *w, clrs_status want,
+                        const char *word, const char *what)
+{
+    clrs_status st = clrs_execute(plan, a, n, w, NULL);
+    const char *msg = clrs_last_error();
+    tap_ok(st == want && strstr(msg, word) != NULL, "%s: %s (%s)", what,
+           clrs_status_name(st), msg);
+}
+
+/* A sub-buffer of parent at offset off, or NULL. */
+static cl_mem sub(cl_mem parent, size_t off, size_t size)
+{
+    cl_buffer_region reg;
+    cl_int err;
+    cl_mem m;
+
+    reg.origin = off;
+    reg.size = size;
+    m = clCreateSubBuffer(parent, CL_MEM_READ_WRITE,
+                          CL_BUFFER_CREATE_TYPE_REGION, &reg, &err);
+    return err == CL_SUCCESS ? m : NULL;
+}
+
+/* Sub-buffers of one parent: overlapping ones are refused, disjoint ones
+ * run and match the reference. */
+static void sub_buffers(clrs_plan *plan, const problem *p, run *r)
+{
+    cl_uint bits = 0;
+    size_t align, off;
+    cl_mem parent, dx = NULL, dy = NULL, keep;
+    clrs_args a;
+    cl_int err;
+
+    clGetDeviceInfo(env.dev, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits,
+                    &bits, NULL);
+    align = bits >= 8 ? bits / 8 : 128;
+    off = (p->xbytes + align - 1) / align * align;
+    parent = clCreateBuffer(env.cl, CL_MEM_READ_WRITE, off + p->ybytes, NULL,
+                            &err);
+    memset(&a, 0, sizeof a);
+    a.src = r->x_mem;
+    if (parent && (dx = sub(parent, 0, p->xbytes)) != NULL &&
+        (dy = sub(parent, align, p->ybytes)) != NULL) {
+        a.diff_src = dx;
+        a.diff_dst = dy;
+        expect_exec(plan, &a, 0, NULL, CLRS_ERR_ALIASING, "overlap",
+                    "diff_src and diff_dst sub-buffers of one buffer that "
+                    "overlap");
+        clReleaseMemObject(dy);
+        dy = sub(parent, off, p->ybytes);
+    } else {
+        tap_ok(0, "overlapping sub-buffers: setup");
+    }
+    if (dy && clEnqueueWriteBuffer(env.queue, parent, CL_TRUE, off,
+                                   p->ybytes, r->dy.data, 0, NULL,
+                                   NULL) == CL_SUCCESS) {
+        size_t bad;
+        a.diff_dst = dy;
+        keep = r->dx_mem;
+        r->dx_mem = dx; /* compare() reads diff_src back from there */
+        expect_exec(plan, &a, 0, NULL, CLRS_SUCCESS, "",
+                    "disjoint sub-buffers of one buffer are accepted");
+        bad = compare(env.queue, p, r);
+        r->dx_mem = keep;
+        tap_ok(bad == 0, "and the result equals the reference (%zu "
+                         "elements differ)",
+               bad);
+    } else {
+        tap_ok(0, "disjoint sub-buffers: setup");
+    }
+    if (dx)
+        clReleaseMemObject(dx);
+    if (dy)
+        clReleaseMemObject(dy);
+    if (parent)
+        clReleaseMemObject(parent);
+}
+
+/* Objects of another cl_context, buffer flags against what the plan does
+ * with them, a NULL event in the wait list. */
+static void foreign_objects(clrs_plan *plan, const problem *p, run *r)
+{
+    cl_context other;
+    cl_mem fm = NULL, ro = NULL, wo = NULL;
+    cl_event fe = NULL, gate = NULL, wl[2];
+    clrs_args a;
+    cl_int err;
+
+    other = clCreateContext(NULL, 1, &env.dev, NULL, NULL, &err);
+    if (other) {
+        fm = clCreateBuffer(other, CL_MEM_READ_WRITE, p->xbytes, NULL, &err);
+        fe = clCreateUserEvent(other, &err);
+    }
+    gate = clCreateUserEvent(env.cl, &err);
+    ro = clCreateBuffer(env.cl, CL_MEM_READ_ONLY, p->xbytes, NULL, &err);
+    wo = clCreateBuffer(env.cl, CL_MEM_WRITE_ONLY, p->xbytes, NULL, &err);
+    if (!fm || !fe || !gate || !ro || !wo) {
+        tap_ok(0, "objects of another context: setup");
+    } else {
+        memset(&a, 0, sizeof a);
+        a.src = fm;
+        a.diff_dst = r->dy_mem;
+        a.diff_src = r->dx_mem;
+        expect_exec(plan, &a, 0, NULL, CLRS_ERR_INVALID_VALUE,
+                    "another cl_context", "src buffer of another context");
+        a.src = r->x_mem;
+        expect_exec(plan, &a, 1, &fe, CLRS_ERR_INVALID_VALUE,
+                    "wait_list[0] belongs to another cl_context",
+                    "wait-list event of another context");
+        wl[0] = gate;
+        wl[1] = NULL;
+        expect_exec(plan, &a, 2, wl, CLRS_ERR_NULL_POINTER,
+                    "wait_list[1] is NULL", "a NULL event in the wait list");
+        a.diff_src = ro;
+        expect_exec(plan, &a, 0, NULL, CLRS_ERR_INVALID_VALUE,
+                    "CL_MEM_READ_ONLY", "a CL_MEM_READ_ONLY diff_src");
+        a.diff_src = r->dx_mem;
+        a.src = wo;
+        expect_exec(plan, &a, 0, NULL, CLRS_ERR_INVALID_VALUE,
+                    "CL_MEM_WRITE_ONLY", "a CL_MEM_WRITE_ONLY src");
+    }
+    if (gate) {
+        clSetUserEventStatus(gate, CL_COMPLETE);
+        clReleaseEvent(gate);
+    }
+    if (fe) {
+        clSetUserEventStatus(fe, CL_COMPLETE);
+        clReleaseEvent(fe);
+    }
+    if (fm)
+        clReleaseMemObject(fm);
+    if (ro)
+        clReleaseMemObject(ro);
+    if (wo)
+        clReleaseMemObject(wo);
+    if (other)
+        clReleaseContext(other);
+}
+
+static void execute_checks(const problem *p)
+{
+    clrs_plan *plan = NULL;
+    run r;
+
+    memset(&r, 0, sizeof r);
+    if (clrs_plan_create_backward(&plan, env.ctx, p->op, p->xd, p->yd, NULL,
+                                  p->xd) != CLRS_SUCCESS ||
+        run_init(p, &r, 13) != 0) {
+        tap_ok(0, "execute checks: setup");
+    } else {
+        foreign_objects(plan, p, &r);
+        sub_buffers(plan, p, &r);
+    }
+    clFinish(env.queue);
+    run_free(&r);
+    clrs_plan_destroy(plan);
+}
+
 /* ---- plan info and argument errors ------------------------------------- */
 
 static void info_and_errors(const problem *p)
@@ -408,6 +613,8 @@ int main(void)
     }
     two_threads(&p);
     events(&p);
+    context_lifetime(&p);
+    execute_checks(&p);
     info_and_errors(&p);
     problem_free(&p);
     td_close(&env);

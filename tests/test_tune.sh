@@ -10,6 +10,7 @@ top_builddir=${top_builddir:-.}
 tool="$top_builddir/tools/clresample"
 tmp="$top_builddir/tests/tmp-tune-$$"
 mkdir -p "$tmp" || exit 1
+tmp=$(cd "$tmp" && pwd) # the library refuses a relative CLRS_CACHE_DIR
 trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
 CLRS_CACHE_DIR="$tmp/cache"
 export CLRS_CACHE_DIR

@@ -138,8 +138,9 @@ static int make_dirs(bench_dirs *d)
 {
     const char *tmp = getenv("TMPDIR");
 
+    /* Absolute: the library refuses a relative CLRS_CACHE_DIR. */
     snprintf(d->root, sizeof d->root, "%s/clrs-cache-bench-XXXXXX",
-             tmp && *tmp ? tmp : "/tmp");
+             tmp && tmp[0] == '/' ? tmp : "/tmp");
     if (!mkdtemp(d->root)) {
         fprintf(stderr, "clresample: cache bench: mkdtemp %s: %s\n", d->root,
                 strerror(errno));

@@ -4,10 +4,13 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char magic[6] = {'\x93', 'N', 'U', 'M', 'P', 'Y'};
 /* NumPy refuses headers it considers absurd; so do we, to bound memory. */
@@ -35,87 +38,138 @@ static int same_descr(const char *a, const char *b)
     return strchr("<|=", a[0]) != NULL && strchr("<|=", b[0]) != NULL;
 }
 
-/* Finds 'key' (either quote style) in the header dict and returns the
- * text after its colon, or NULL. */
-static const char *find_key(const char *h, const char *key)
+/* ---- the header dict ----
+ * A Python literal such as {'descr': '<f4', 'fortran_order': False,
+ * 'shape': (2, 3), }: the three keys in any order, each once and no
+ * other (as NumPy demands), either quote style, a trailing comma allowed,
+ * then the padding (spaces, a newline). */
+
+/* What the header dict says about the array. */
+typedef struct npy_header {
+    char descr[16];
+    int fortran, ndim;
+    int64_t shape[NPY_MAX_DIMS];
+} npy_header;
+
+static const char *skip_ws(const char *p)
 {
-    size_t n = strlen(key);
-    const char *p = h;
-    while ((p = strstr(p, key)) != NULL) {
-        if (p > h && (p[-1] == '\'' || p[-1] == '"') &&
-            (p[n] == '\'' || p[n] == '"')) {
-            p += n + 1;
-            while (isspace((unsigned char)*p))
-                ++p;
-            if (*p != ':')
+    while (isspace((unsigned char)*p))
+        ++p;
+    return p;
+}
+
+/* A quoted string without escapes into out; the text after it, or NULL. */
+static const char *string_lit(const char *p, char *out, size_t n)
+{
+    char q = *p;
+    size_t len = 0;
+
+    if (q != '\'' && q != '"')
+        return NULL;
+    for (++p; *p && *p != q; ++p) {
+        if (*p == '\\' || len + 1 >= n)
+            return NULL;
+        out[len++] = *p;
+    }
+    out[len] = '\0';
+    return *p == q ? p + 1 : NULL;
+}
+
+/* (d0, d1, ...) with an optional trailing comma ((2,) is 1-D, () 0-D);
+ * Python 2 era writers added an L to longs. */
+static const char *tuple_lit(const char *p, npy_header *h)
+{
+    if (*p != '(')
+        return NULL;
+    p = skip_ws(p + 1);
+    h->ndim = 0;
+    while (*p != ')') {
+        int64_t v = 0;
+        if (!isdigit((unsigned char)*p) || h->ndim >= NPY_MAX_DIMS)
+            return NULL;
+        for (; isdigit((unsigned char)*p); ++p) {
+            if (v > (INT64_MAX - 9) / 10)
                 return NULL;
-            ++p;
-            while (isspace((unsigned char)*p))
-                ++p;
-            return p;
+            v = v * 10 + (*p - '0');
         }
-        p += n;
+        if (*p == 'L')
+            ++p;
+        h->shape[h->ndim++] = v;
+        p = skip_ws(p);
+        if (*p == ',')
+            p = skip_ws(p + 1);
+        else if (*p != ')')
+            return NULL;
+    }
+    return p + 1;
+}
+
+/* One "key: value" entry; *seen collects the keys. Returns the text after
+ * the value, or NULL with the reason in why. */
+static const char *entry(const char *p, npy_header *h, unsigned *seen,
+                         const char **why)
+{
+    static const char *const keys[] = {"descr", "fortran_order", "shape"};
+    char key[32];
+    unsigned k;
+
+    *why = "a key is not a quoted string";
+    if (!(p = string_lit(p, key, sizeof key)))
+        return NULL;
+    for (k = 0; k < 3 && strcmp(key, keys[k]) != 0; ++k)
+        ;
+    *why = k == 3 ? "a key other than descr, fortran_order and shape"
+                  : "a key given twice";
+    if (k == 3 || (*seen & 1u << k))
+        return NULL;
+    *seen |= 1u << k;
+    p = skip_ws(p);
+    *why = "no ':' after a key";
+    if (*p != ':')
+        return NULL;
+    p = skip_ws(p + 1);
+    *why = k == 0 ? "descr is not a short quoted string"
+           : k == 1 ? "fortran_order is not True or False"
+                    : "shape is not a tuple of at most 8 sizes";
+    if (k == 0)
+        return string_lit(p, h->descr, sizeof h->descr);
+    if (k == 2)
+        return tuple_lit(p, h);
+    if (strncmp(p, "True", 4) == 0) {
+        h->fortran = 1;
+        return p + 4;
+    }
+    if (strncmp(p, "False", 5) == 0) {
+        h->fortran = 0;
+        return p + 5;
     }
     return NULL;
 }
 
-static int parse_header(const char *h, char *descr, size_t dsz, int *fortran,
-                        int *ndim, int64_t *shape)
+/* The whole dict; NULL, or what is wrong with it. */
+static const char *parse_header(const char *text, npy_header *h)
 {
-    const char *p = find_key(h, "descr");
-    size_t n = 0;
-    char q;
+    const char *p = skip_ws(text), *why = "no '{'";
+    unsigned seen = 0;
 
-    if (!p || (*p != '\'' && *p != '"'))
-        return -1;
-    q = *p++;
-    while (p[n] && p[n] != q)
-        ++n;
-    if (p[n] != q || n + 1 > dsz)
-        return -1;
-    memcpy(descr, p, n);
-    descr[n] = '\0';
-
-    p = find_key(h, "fortran_order");
-    if (!p)
-        return -1;
-    if (strncmp(p, "False", 5) == 0)
-        *fortran = 0;
-    else if (strncmp(p, "True", 4) == 0)
-        *fortran = 1;
-    else
-        return -1;
-
-    p = find_key(h, "shape");
-    if (!p || *p != '(')
-        return -1;
-    ++p;
-    *ndim = 0;
-    for (;;) {
-        int64_t v = 0;
-        while (isspace((unsigned char)*p))
-            ++p;
-        if (*p == ')')
-            break;
-        if (!isdigit((unsigned char)*p) || *ndim >= NPY_MAX_DIMS)
-            return -1;
-        while (isdigit((unsigned char)*p)) {
-            if (v > (INT64_MAX - 9) / 10)
-                return -1;
-            v = v * 10 + (*p++ - '0');
-        }
-        /* Python 2 era writers added an L suffix to longs. */
-        if (*p == 'L')
-            ++p;
-        shape[(*ndim)++] = v;
-        while (isspace((unsigned char)*p))
-            ++p;
+    if (*p != '{')
+        return why;
+    p = skip_ws(p + 1);
+    while (*p != '}') {
+        if (!(p = entry(p, h, &seen, &why)))
+            return why;
+        p = skip_ws(p);
         if (*p == ',')
-            ++p;
-        else if (*p != ')')
-            return -1;
+            p = skip_ws(p + 1);
+        else if (*p != '}')
+            return "no ',' or '}' after a value";
     }
-    return 0;
+    if (*skip_ws(p + 1) != '\0')
+        return "text after the dict";
+    if (seen != 7)
+        return !(seen & 1) ? "no descr key"
+               : !(seen & 2) ? "no fortran_order key" : "no shape key";
+    return NULL;
 }
 
 static void shape_str(char *buf, size_t size, int ndim, const int64_t *shape)
@@ -158,13 +212,6 @@ static int read_preamble(FILE *f, const char *path, size_t *hlen, char *err,
     return 0;
 }
 
-/* What the header dict says about the array. */
-typedef struct npy_header {
-    char descr[16];
-    int fortran, ndim;
-    int64_t shape[NPY_MAX_DIMS];
-} npy_header;
-
 static int read_header(FILE *f, const char *path, size_t hlen, npy_header *h,
                        char *err, size_t errsz)
 {
@@ -177,11 +224,17 @@ static int read_header(FILE *f, const char *path, size_t hlen, npy_header *h,
     if (fread(text, 1, hlen, f) != hlen) {
         rc = fail(err, errsz, "%s: truncated .npy header", path);
     } else {
+        const char *why;
         text[hlen] = '\0';
-        if (parse_header(text, h->descr, sizeof h->descr, &h->fortran,
-                         &h->ndim, h->shape) != 0)
-            rc = fail(err, errsz, "%s: cannot parse the .npy header %.80s",
-                      path, text);
+        if (memchr(text, '\0', hlen))
+            rc = fail(err, errsz, "%s: .npy header holds a NUL byte", path);
+        else if ((why = parse_header(text, h)) != NULL) {
+            size_t n = hlen; /* quoted without the padding */
+            while (n > 0 && isspace((unsigned char)text[n - 1]))
+                --n;
+            rc = fail(err, errsz, "%s: cannot parse the .npy header (%s): "
+                      "%.*s", path, why, n < 80 ? (int)n : 80, text);
+        }
     }
     free(text);
     return rc;
@@ -209,16 +262,41 @@ static int check_header(const npy_header *h, const char *path,
     return 0;
 }
 
+/* path opened for reading if it is a regular file (a FIFO is not waited
+ * on); NULL with the reason in err. */
+static FILE *open_regular(const char *path, char *err, size_t errsz)
+{
+    struct stat st;
+    FILE *f = NULL;
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
+
+    if (fd < 0) {
+        fail(err, errsz, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0)
+        fail(err, errsz, "%s: %s", path, strerror(errno));
+    else if (S_ISDIR(st.st_mode))
+        fail(err, errsz, "%s: is a directory, not a .npy file", path);
+    else if (!S_ISREG(st.st_mode))
+        fail(err, errsz, "%s: not a regular file", path);
+    else if ((f = fdopen(fd, "rb")) == NULL)
+        fail(err, errsz, "%s: %s", path, strerror(errno));
+    if (!f)
+        close(fd);
+    return f;
+}
+
 int npy_read(const char *path, const char *descr, size_t esize, int ndim,
              const int64_t *shape, void *data, char *err, size_t errsz)
 {
     npy_header h;
     size_t hlen = 0, count = 1;
     int i, rc;
-    FILE *f = fopen(path, "rb");
+    FILE *f = open_regular(path, err, errsz);
 
     if (!f)
-        return fail(err, errsz, "%s: %s", path, strerror(errno));
+        return -1;
     memset(&h, 0, sizeof h);
     rc = read_preamble(f, path, &hlen, err, errsz);
     if (rc == 0)

@@ -9,6 +9,8 @@
 #define NPY_MAX_DIMS 8
 
 /* Reads path into data (prod(shape) elements of esize bytes, C order).
+ * path must be a regular file; its header dict may list its three keys
+ * (descr, fortran_order, shape) in any order, each once.
  * The file's descr must equal `descr` ('<f4', '|u1', ...; '<' and '|'
  * and '=' are taken as equal for one-byte types) and its shape must equal
  * shape[0..ndim). Returns 0, or -1 with a message in err. */

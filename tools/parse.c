@@ -5,16 +5,25 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+/* Bounds on the work any command line can ask of the parser: batch files
+ * that include each other many times without a cycle are cut off by the
+ * file count and total size, comma lists by the problem count, which is
+ * counted before anything is expanded (a problem is about 2 KB). */
 #define MAX_BATCH_DEPTH 16
-#define MAX_PROBLEMS 1000000
+#define MAX_BATCH_FILES 1000
 #define MAX_BATCH_BYTES (16u << 20)
+#define MAX_BATCH_TOTAL (64u << 20)
+#define MAX_PROBLEMS 100000
 #define ERRSZ 512
 
 /* ---- name tables ---- */
@@ -525,6 +534,8 @@ typedef struct state {
     cli_run *run;
     cli_prb_list *out;
     int depth;
+    int files;         /* batch files read so far */
+    size_t batch_bytes; /* and their bytes */
     const char *where; /* "argument" or "file:line" for messages */
 } state;
 
@@ -608,6 +619,30 @@ static int split(const char *list, const char **parts, int max)
 
 #define MAX_LIST 64
 
+/* Whether one more descriptor, expanded over every combination of the
+ * knobs' lists, would take the problem count past MAX_PROBLEMS: counted,
+ * so the refusal costs nothing. */
+static int too_many(const state *s, const int *count, char *err)
+{
+    uint64_t n = 1;
+    int i;
+
+    for (i = 0; i < NKNOBS; ++i) {
+        n *= (uint64_t)count[i];
+        if (n > MAX_PROBLEMS)
+            break; /* 64^NKNOBS would overflow: stop counting */
+    }
+    if (n + s->out->n <= MAX_PROBLEMS)
+        return 0;
+    if (i < NKNOBS)
+        return fail(err, "the comma lists make more than %d combinations "
+                    "for this descriptor; at most %d problems in all",
+                    MAX_PROBLEMS, MAX_PROBLEMS);
+    return fail(err, "%llu combinations for this descriptor after %zu "
+                "problems: more than %d problems in all; shorten the comma "
+                "lists", (unsigned long long)n, s->out->n, MAX_PROBLEMS);
+}
+
 static int expand(state *s, const char *tok, const cli_desc_raw *raw)
 {
     const char *parts[NKNOBS][MAX_LIST];
@@ -620,6 +655,8 @@ static int expand(state *s, const char *tok, const cli_desc_raw *raw)
             return usage_error(s, tok, "out of memory");
         pick[i] = 0;
     }
+    if (too_many(s, count, err) != 0)
+        return usage_error(s, tok, err);
     for (;;) {
         cli_prb p;
         size_t used = 0;
@@ -658,9 +695,6 @@ static int expand(state *s, const char *tok, const cli_desc_raw *raw)
                                      " --engine=ref");
         if (used < sizeof p.repro)
             snprintf(p.repro + used, sizeof p.repro - used, " %s", shape);
-        if (s->out->n >= MAX_PROBLEMS)
-            return usage_error(s, tok, "more than 1000000 problems; "
-                               "shorten the comma lists");
         if (push_problem(s->out, &p) != 0)
             return usage_error(s, tok, "out of memory");
 
@@ -680,8 +714,36 @@ static int expand(state *s, const char *tok, const cli_desc_raw *raw)
 static int do_token(state *s, const char *tok);
 static int read_batch(state *s, const char *path, const char *tok);
 
+/* path opened for reading if it is a regular file: without waiting on a
+ * FIFO (a batch file is read whole before anything runs), and saying what
+ * it is otherwise. NULL after the message. */
+static FILE *open_batch(const state *s, const char *path, const char *tok)
+{
+    char msg[ERRSZ];
+    struct stat st;
+    FILE *f = NULL;
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
+
+    if (fd < 0) {
+        snprintf(msg, sizeof msg, "cannot open batch file '%s': %s", path,
+                 strerror(errno));
+    } else if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(msg, sizeof msg, "batch file '%s' is %s", path,
+                 S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
+    } else if ((f = fdopen(fd, "rb")) == NULL) {
+        snprintf(msg, sizeof msg, "cannot open batch file '%s': %s", path,
+                 strerror(errno));
+    }
+    if (!f) {
+        if (fd >= 0)
+            close(fd);
+        usage_error(s, tok, msg);
+    }
+    return f;
+}
+
 /* A whole batch file, NUL-terminated, in *out (the caller frees it). */
-static int load_batch(const state *s, const char *path, const char *tok,
+static int load_batch(state *s, const char *path, const char *tok,
                       char **out)
 {
     FILE *f;
@@ -689,18 +751,22 @@ static int load_batch(const state *s, const char *path, const char *tok,
     size_t len;
     long size;
 
-    f = fopen(path, "rb");
-    if (!f) {
-        char msg[ERRSZ];
-        snprintf(msg, sizeof msg, "cannot open batch file '%s': %s", path,
-                 strerror(errno));
-        return usage_error(s, tok, msg);
-    }
+    if (s->files >= MAX_BATCH_FILES)
+        return usage_error(s, tok, "more than 1000 batch files read in all "
+                           "(files that include each other many times?)");
+    f = open_batch(s, path, tok);
+    if (!f)
+        return CLI_EXIT_USAGE;
     if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 ||
         (unsigned long)size > MAX_BATCH_BYTES || fseek(f, 0, SEEK_SET)) {
         fclose(f);
         return usage_error(s, tok, "batch file is unreadable or larger "
                            "than 16 MiB");
+    }
+    if (s->batch_bytes + (size_t)size > MAX_BATCH_TOTAL) {
+        fclose(f);
+        return usage_error(s, tok, "batch files total more than 64 MiB "
+                           "(files that include each other many times?)");
     }
     buf = malloc((size_t)size + 1);
     if (!buf) {
@@ -714,6 +780,8 @@ static int load_batch(const state *s, const char *path, const char *tok,
         free(buf);
         return usage_error(s, tok, "batch file contains a NUL byte");
     }
+    s->files++;
+    s->batch_bytes += len;
     *out = buf;
     return 0;
 }
@@ -724,16 +792,14 @@ static int batch_token(state *s, const char *path, const char *tok)
 {
     const char *dir_end = strrchr(path, '/'), *pr;
     char rel[1200];
-    FILE *t;
+    struct stat st;
 
     if (strncmp(tok, "--batch=", 8) != 0 || tok[8] == '/' || !dir_end)
         return do_token(s, tok);
     snprintf(rel, sizeof rel, "%.*s/%s", (int)(dir_end - path), path,
              tok + 8);
-    t = fopen(rel, "rb");
-    if (!t)
+    if (stat(rel, &st) != 0)
         return do_token(s, tok);
-    fclose(t);
     pr = pool_dup(rel, strlen(rel));
     return pr ? read_batch(s, pr, tok) : usage_error(s, tok, "out of memory");
 }
