@@ -122,6 +122,8 @@ int clrs__exact_eval(int64_t m, int64_t c, int64_t d, int64_t o,
                      clrs_xval *xv);
 /* From a double (saturated at +-2^40, beyond every tensor). */
 void clrs__xval_of(double x, clrs_xval *xv);
+/* floor(x) as an integer, x saturated the same way. */
+int64_t clrs__ifloor(double x);
 
 /* One resampled axis, resolved against concrete tensor sizes
  * (clresample(3), Coordinates):

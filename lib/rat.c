@@ -170,19 +170,21 @@ int clrs__exact_eval(int64_t m, int64_t c, int64_t d, int64_t o,
 }
 #endif
 
+/* Beyond 2^40 every tap is far outside any tensor and a float x is
+ * already an integer, so saturating there changes no result and keeps
+ * the int64 conversion defined. */
+static double saturate(double x)
+{
+    const double lim = 1099511627776.0;
+    return !(x > -lim) ? -lim : x > lim ? lim : x;
+}
+
+int64_t clrs__ifloor(double x) { return (int64_t)floor(saturate(x)); }
+
 void clrs__xval_of(double x, clrs_xval *xv)
 {
-    /* Beyond 2^40 every tap is far outside any tensor and x is already
-     * an integer: saturate, keeping the conversion defined. */
-    const double lim = 1099511627776.0;
-    double f;
-    if (!(x > -lim))
-        x = -lim;
-    else if (x > lim)
-        x = lim;
-    f = floor(x);
-    xv->x = x;
-    xv->fl = (int64_t)f;
-    xv->fr = x - f;
+    xv->x = saturate(x);
+    xv->fl = clrs__ifloor(xv->x);
+    xv->fr = xv->x - (double)xv->fl;
     xv->half = xv->fr < 0.5 ? -1 : xv->fr == 0.5 ? 0 : 1;
 }

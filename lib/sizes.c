@@ -87,14 +87,6 @@ clrs_status clrs_output_sizes_keep_aspect(int n, const int64_t *in,
  * back to double (as fractions are evaluated everywhere else) only when
  * it does. */
 
-typedef clrs_rat rat;
-#define mul_ok clrs__mul_ok
-#define add_ok clrs__add_ok
-#define rat_norm clrs__rat
-#define rat_add clrs__rat_add
-#define floor_div clrs__floor_div
-#define ceil_div clrs__ceil_div
-
 static clrs_status check_fraction(clrs_fraction f, const char *what,
                                   int positive)
 {
@@ -118,27 +110,30 @@ static int pool_exact(int64_t in, clrs_fraction window, clrs_fraction stride,
                       clrs_fraction pre, clrs_fraction post, int ceil_mode,
                       int64_t *o)
 {
-    rat I = {in, 1}, w = rat_norm(window.num, window.den);
-    rat s = rat_norm(stride.num, stride.den);
-    rat a = rat_norm(pre.num, pre.den), b = rat_norm(post.num, post.den);
-    rat span, lim, pos;
+    clrs_rat I = {in, 1}, w = clrs__rat(window.num, window.den);
+    clrs_rat s = clrs__rat(stride.num, stride.den);
+    clrs_rat a = clrs__rat(pre.num, pre.den);
+    clrs_rat b = clrs__rat(post.num, post.den);
+    clrs_rat span, lim, pos;
     int64_t qn, qd, n;
 
     /* span = I + pre + post - window; quotient span / stride */
-    if (!rat_add(I, a, 1, &span) || !rat_add(span, b, 1, &span) ||
-        !rat_add(span, w, -1, &span) || !mul_ok(span.n, s.d, &qn) ||
-        !mul_ok(span.d, s.n, &qd))
+    if (!clrs__rat_add(I, a, 1, &span) ||
+        !clrs__rat_add(span, b, 1, &span) ||
+        !clrs__rat_add(span, w, -1, &span) ||
+        !clrs__mul_ok(span.n, s.d, &qn) || !clrs__mul_ok(span.d, s.n, &qd))
         return 0;
-    n = ceil_mode ? ceil_div(qn, qd) : floor_div(qn, qd);
-    if (!add_ok(n, 1, &n))
+    n = ceil_mode ? clrs__ceil_div(qn, qd) : clrs__floor_div(qn, qd);
+    if (!clrs__add_ok(n, 1, &n))
         return 0;
     if (ceil_mode && n >= 1) {
         /* PyTorch: drop the last window when it would start inside the
          * post padding, i.e. (O - 1) * stride >= I + pre. */
-        if (!mul_ok(n - 1, s.n, &pos.n))
+        if (!clrs__mul_ok(n - 1, s.n, &pos.n))
             return 0;
         pos.d = s.d;
-        if (!rat_add(I, a, 1, &lim) || !rat_add(pos, lim, -1, &pos))
+        if (!clrs__rat_add(I, a, 1, &lim) ||
+            !clrs__rat_add(pos, lim, -1, &pos))
             return 0;
         if (pos.n >= 0)
             --n;

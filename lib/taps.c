@@ -44,19 +44,6 @@ static int64_t resolve(const clrs_problem *p, int64_t i, int64_t n)
     return -1;
 }
 
-/* floor(x) as an integer. Beyond 2^40 every tap is far outside any tensor
- * and a float x is already an integer, so saturating there changes no
- * result and keeps the int64 conversion defined. */
-static int64_t ifloor(double x)
-{
-    const double lim = 1099511627776.0;
-    if (!(x > -lim))
-        return -(int64_t)lim;
-    if (x > lim)
-        return (int64_t)lim;
-    return (int64_t)floor(x);
-}
-
 /* Rounding decided on the coordinate's own floor and tie test (exact
  * under every arithmetic), so no x +- 0.5 is ever rounded (in float,
  * 0.5 - 2^-25 + 0.5 would round up to 1). */
@@ -184,8 +171,8 @@ static clrs_status taps_antialias(const clrs_problem *p,
 
     support = (cubic ? 2.0 : 1.0) * f;
     /* Nonzero weights need |i - x| < support. */
-    lo = ifloor(x - support) + 1;
-    hi = -ifloor(-(x + support)) - 1;
+    lo = clrs__ifloor(x - support) + 1;
+    hi = -clrs__ifloor(-(x + support)) - 1;
     if (restrict_in && lo < 0)
         lo = 0;
     if (restrict_in && hi > ax->in - 1)
@@ -215,8 +202,8 @@ static clrs_status taps_antialias(const clrs_problem *p,
 static clrs_status window_span(const clrs_axis_map *ax, double x,
                                int64_t *first, int64_t *last)
 {
-    *first = ifloor(x);
-    *last = -ifloor(-(x + (double)ax->window)) - 1;
+    *first = clrs__ifloor(x);
+    *last = -clrs__ifloor(-(x + (double)ax->window)) - 1;
     CLRS_CHECK(*last - *first < (int64_t)ax->taps, CLRS_ERR_INVALID_VALUE,
                "axis %d: window at x = %g spans %lld pixels, more than its "
                "box of %d",

@@ -55,48 +55,42 @@ static clrs_resample_desc *mkop(int mode, int vendor, clrs_coord coord)
     return op;
 }
 
-/* 1-D forward of n -> m on the reference into a poisoned dst. */
-static int fwd1(const clrs_resample_desc *op, int n, const double *src, int m,
-                double *dst)
+/* 1-D n -> m on the reference: forward (out = dst of m values from in =
+ * src) or backward (out = diff_src of n values from in = diff_dst), the
+ * output poisoned first. */
+static int ref1(const clrs_resample_desc *op, int backward, int n, int m,
+                const double *in, double *out)
 {
     clrs_tensor_desc *s = mk1(n), *d = mk1(m);
     clrs_host_args a;
-    clrs_status st;
+    clrs_status st = CLRS_ERR_NULL_POINTER;
     int i;
-    for (i = 0; i < m; ++i)
-        dst[i] = POISON;
+    for (i = 0; i < (backward ? n : m); ++i)
+        out[i] = POISON;
     memset(&a, 0, sizeof a);
-    a.src = src;
-    a.dst = dst;
-    st = s && d ? clrs_reference_forward(op, s, d, NULL, &a)
-                : CLRS_ERR_NULL_POINTER;
+    if (backward) {
+        a.diff_dst = in;
+        a.diff_src = out;
+        if (s && d)
+            st = clrs_reference_backward(op, s, d, NULL, NULL, &a);
+    } else {
+        a.src = in;
+        a.dst = out;
+        if (s && d)
+            st = clrs_reference_forward(op, s, d, NULL, &a);
+    }
     if (st != CLRS_SUCCESS)
-        tap_diag("forward: %s: %s", clrs_status_name(st), clrs_last_error());
+        tap_diag("%s: %s: %s", backward ? "backward" : "forward",
+                 clrs_status_name(st), clrs_last_error());
     clrs_tensor_desc_destroy(s);
     clrs_tensor_desc_destroy(d);
     return st == CLRS_SUCCESS;
 }
 
-static int bwd1(const clrs_resample_desc *op, int n, double *dx, int m,
-                const double *dy)
+static int fwd1(const clrs_resample_desc *op, int n, const double *src, int m,
+                double *dst)
 {
-    clrs_tensor_desc *s = mk1(n), *d = mk1(m);
-    clrs_host_args a;
-    clrs_status st;
-    int i;
-    for (i = 0; i < n; ++i)
-        dx[i] = POISON;
-    memset(&a, 0, sizeof a);
-    a.diff_src = dx;
-    a.diff_dst = dy;
-    st = s && d ? clrs_reference_backward(op, s, d, NULL, NULL, &a)
-                : CLRS_ERR_NULL_POINTER;
-    if (st != CLRS_SUCCESS)
-        tap_diag("backward: %s: %s", clrs_status_name(st),
-                 clrs_last_error());
-    clrs_tensor_desc_destroy(s);
-    clrs_tensor_desc_destroy(d);
-    return st == CLRS_SUCCESS;
+    return ref1(op, 0, n, m, src, dst);
 }
 
 static int close_to(double got, double want, double tol)
@@ -526,7 +520,7 @@ static void adjoint(const char *what, clrs_resample_desc *op, int I, int O)
         x[i] = sin(1.0 + 0.7 * i);
     for (i = 0; i < O; ++i)
         dy[i] = cos(0.3 + 1.1 * i);
-    ok = setup_ok && op && fwd1(op, I, x, O, y) && bwd1(op, I, dx, O, dy);
+    ok = setup_ok && op && fwd1(op, I, x, O, y) && ref1(op, 1, I, O, dy, dx);
     for (i = 0; ok && i < O; ++i)
         lhs += y[i] * dy[i];
     for (i = 0; ok && i < I; ++i)
