@@ -33,12 +33,15 @@ void emit_loops(sbuf *b, const clrs_gen_config *c, const char *so,
          * tap-major (position t * O + o), so consecutive work-items read
          * consecutive entries and no two loads of one work-item are
          * adjacent (which the SLP vectoriser would fuse into a short
-         * vector that then blocks vectorising the work-item loop). */
+         * vector that then blocks vectorising the work-item loop). O is
+         * the axis' real size (nr) where the written tensor blocks it:
+         * n then counts the padding lanes, which have no taps. */
         if (c->fixed[k])
             sb_add(b,
                    "%*sfor (%s t%d = 0; t%d < %d; ++t%d) {\n"
-                   "%*sconst %s x%d = t%d * n%d + %s;\n",
+                   "%*sconst %s x%d = t%d * %s%d + %s;\n",
                    in, "", off, k, k, c->fixed[k], k, body, "", off, k, k,
+                   c->ax[axis_of_slot(c, k)].dst_block ? "nr" : "n",
                    axis_of_slot(c, k), ip);
         else
             sb_add(b, "%*sfor (%s t%d = b%d; t%d < e%d; ++t%d) {\n", in, "",

@@ -61,7 +61,16 @@ bad "'0.5' is not a pair" --offsets=0.5 $d
 bad "'1e3' is not an integer" --fix-times-per-prb=1e3 $d
 bad "bad denominator of 'kh'" mb1ic1ih4iw4kh3d0
 bad "'-x'" -x $d
-bad "--scales has 3 values for 2 spatial axes" --scales=1x2x3 mb1ic1ih4iw4
+bad "--scales has 3 values for 2 resampled axes" --scales=1x2x3 mb1ic1ih4iw4
+bad "'d' is not an axis of this 2-D descriptor" --axes=d mb1ic1ih4iw4
+bad "is not an axis of a rank-4 tensor" --axes=-5 mb1ic1ih4iw4
+bad "'7' is not an integer" --axes=7 $d
+bad "names axis c twice" --axes=cc mb1ic2iw4oc3
+bad "axes are letters of ncdhw" --axes=q $d
+bad "no oc: give it, or --scales" --axes=c mb1ic2iw4
+bad "oc is given but c is not resampled" mb1ic2oc3iw4ow8
+bad "oh differs from ih but h is not resampled" --axes=w mb1ic1ih4iw4oh5ow8
+bad "--axes must name exactly those" --axes=cw mb1ic2iw4kw2
 bad "unterminated name" 'mb1ic1iw4ow8n"abc'
 bad "'-1' is not an integer" --seed=-1 $d
 bad "'hello'" hello
@@ -176,6 +185,30 @@ else not_ok "R mode: exit $rc, dst values '$vals'"; sed 's/^/# /' "$tmp/out"; fi
 if head -c 80 "$tmp/dst.npy" | grep -F "'shape': (1, 1, 4)" >/dev/null; then
     ok "dst.npy header has the logical shape (1, 1, 4)"
 else not_ok "dst.npy header"; fi
+# --axes=c: the same worked case along C (shape (1, 2, 1) -> (1, 4, 1)),
+# on the reference and on the device in a blocked layout whose one block
+# of 8 channels is half padding.
+{ npy_f32 '(1, 2, 1)'; printf '\000\000\200\077\000\000\000\100'; } >"$tmp/srcc.npy"
+for engine in ref device; do
+    "$tool" --engine=$engine --mode=R --alg=linear --axes=c --tag=aBx8b \
+        --src-file="$tmp/srcc.npy" --dst-file="$tmp/dstc.npy" mb1ic2oc4iw1 \
+        >"$tmp/out" 2>&1
+    rc=$?
+    if [ $engine = device ] && [ $rc -eq 3 ]; then
+        skip "--axes=c on the device: no OpenCL device"
+        continue
+    fi
+    hlen=$(od -A n -t u2 -j 8 -N 2 "$tmp/dstc.npy" 2>/dev/null | tr -d ' ')
+    vals=$(od -A n -t f4 -j $((10 + ${hlen:-0})) "$tmp/dstc.npy" 2>/dev/null | tr -s ' ' | sed 's/^ //')
+    if [ $rc -eq 0 ] && [ "$vals" = "1 1.25 1.75 2" ] &&
+        head -c 80 "$tmp/dstc.npy" | grep -F "'shape': (1, 4, 1)" >/dev/null; then
+        ok "--axes=c on the $engine: C 2 -> 4 gives [1 1.25 1.75 2]"
+    else
+        not_ok "--axes=c on the $engine: exit $rc, values '$vals'"
+        sed 's/^/# /' "$tmp/out"
+    fi
+    rm -f "$tmp/dstc.npy"
+done
 # Read back: an identity resample of dst.npy must write the same file.
 "$tool" --engine=ref --mode=R --alg=nearest --src-file="$tmp/dst.npy" \
     --dst-file="$tmp/dst2.npy" mb1ic1iw4ow4 >/dev/null 2>&1

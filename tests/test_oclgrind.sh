@@ -114,6 +114,33 @@ for spec in test_device_forward:104 test_device_backward:116 \
     fi
 done
 
+# The tool on resampled N and C in blocked and channels-last layouts,
+# forward and backward, with a partial last block along the resampled C.
+log="$tmp/clresample-axes.log"
+out="$tmp/clresample-axes.stdout"
+CLRS_CACHE=0 "$top_builddir/libtool" --mode=execute \
+    "$OCLGRIND" --uninitialized --data-races --check-api --log "$log" \
+    "$top_builddir/tools/clresample" --mode=C --dir=FWD_D,BWD_D \
+    --alg=nearest,linear,cubic --tag=aBx8b,axb --axes=c mb1ic5oc11iw2 \
+    --axes=nc mb2ic9on3oc5iw2 >"$out" 2>&1
+status=$?
+n=$((n + 1))
+if test "$status" -eq 0 &&
+    grep -q '^tests:24 passed:24 ' "$out"; then
+    echo "ok $n - clresample --axes (N, C; blocked) passed under oclgrind"
+else
+    echo "not ok $n - clresample --axes (N, C; blocked) under oclgrind: exit $status"
+    grep -v ':PASSED ' "$out" | sed -e 's/^/# /' | head -n 40
+fi
+n=$((n + 1))
+if test -s "$log"; then
+    echo "not ok $n - oclgrind reported nothing for clresample --axes (log kept in $log)"
+    sed -e 's/^/# oclgrind: /' "$log" | head -n 80
+    keep=1
+else
+    echo "ok $n - oclgrind reported nothing for clresample --axes"
+fi
+
 echo "1..$n"
 test "$keep" -eq 1 || rm -rf "$tmp"
 exit 0

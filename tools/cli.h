@@ -12,6 +12,8 @@
 
 /* Spatial axes of a descriptor: index 0 = d, 1 = h, 2 = w. */
 #define CLI_SP 3
+/* Tensor axes of a descriptor: N, C and the spatial ones. */
+#define CLI_MAXAX (CLI_SP + 2)
 /* Exit statuses (clresample(1), EXIT STATUS). */
 #define CLI_EXIT_OK 0
 #define CLI_EXIT_FAIL 1
@@ -56,12 +58,18 @@ typedef struct cli_opts {
     int exclude_outside, antialias;
     int pad_mode; /* clrs_padding */
     double pad_value;
+    /* --axes: 0 = the spatial axes; else n_axes entries, each a letter
+     * of "ncdhw" or a tensor axis number (negative counts from the end),
+     * resolved against the descriptor's rank. */
+    int n_axes;
+    int axes[CLI_MAXAX];
+    /* Per resampled axis (one value broadcasts). */
     int n_scales;
-    double scales[CLI_SP];
+    double scales[CLI_MAXAX];
     int n_offsets;
-    float in_off[CLI_SP], out_off[CLI_SP];
+    float in_off[CLI_MAXAX], out_off[CLI_MAXAX];
     int n_roi;
-    double roi_s[CLI_SP], roi_e[CLI_SP];
+    double roi_s[CLI_MAXAX], roi_e[CLI_MAXAX];
     double extrapolation;
     int index_format; /* clrs_index_format */
     int nan_policy;   /* clrs_nan_policy */
@@ -110,7 +118,12 @@ typedef struct cli_desc {
     char name[64];
     int nsp;           /* spatial rank 1..3; axes CLI_SP-nsp .. CLI_SP-1 */
     int64_t mb, ic;
+    int64_t omb, oc;   /* output N and C: mb and ic unless resampled */
     int64_t in[CLI_SP], out[CLI_SP];
+    /* The resampled tensor axes (0 = N, 1 = C, 2.. spatial), increasing;
+     * axes_given: --axes named them, else they are the spatial axes. */
+    int naxes, axes_given;
+    int axes[CLI_MAXAX];
     int pooling;       /* any of k/s/p given */
     int has_window, has_stride, has_pad;
     clrs_fraction k[CLI_SP], s[CLI_SP], p[CLI_SP], post[CLI_SP];
@@ -155,7 +168,7 @@ clrs_mode cli_alg_mode(int alg);
 /* ---- desc.c: the benchdnn descriptor grammar ---- */
 typedef struct cli_desc_raw {
     char name[64];
-    int64_t mb, ic;
+    int64_t mb, ic, omb, oc;
     int64_t in[CLI_SP], out[CLI_SP];
     clrs_fraction k[CLI_SP], s[CLI_SP], p[CLI_SP];
     unsigned set; /* bit per field, see desc.c */
@@ -172,6 +185,8 @@ int cli_desc_resolve(const cli_desc_raw *raw, const cli_opts *o,
                      cli_desc *d, char *err, size_t errsz);
 /* Canonical text: mb2ic16ih10oh20... with n"name" when named. */
 void cli_desc_format(const cli_desc *d, char *buf, size_t size);
+/* The tensor's dims, N, C, spatial (rank nsp + 2 entries each). */
+void cli_desc_dims(const cli_desc *d, int64_t *in, int64_t *out);
 
 /* ---- data.c: dtypes, element access, fills, layouts ---- */
 typedef struct cli_dtype {

@@ -7,11 +7,14 @@
 #include <stdarg.h>
 #include <string.h>
 
-/* Field kinds; each spatial kind has bits for d, h, w. */
-enum { F_MB, F_IC, F_I, F_O, F_K, F_S, F_P };
+/* Field kinds; each spatial kind has bits for d, h, w. on and oc are the
+ * output N and C, for --axes that resample them. */
+enum { F_MB, F_IC, F_I, F_O, F_K, F_S, F_P, F_ON, F_OC };
 #define BIT_MB 1u
 #define BIT_IC 2u
 #define BITS(kind, axis) (1u << (2 + 3 * ((kind) - F_I) + (axis)))
+#define BIT_ON (1u << 17)
+#define BIT_OC (1u << 18)
 #define ANY(kind) (BITS(kind, 0) | BITS(kind, 1) | BITS(kind, 2))
 
 /* Any single size above this is a typo or an attack, not a tensor. */
@@ -27,7 +30,7 @@ static const struct field {
     {"iw", F_I, 2},  {"od", F_O, 0},  {"oh", F_O, 1}, {"ow", F_O, 2},
     {"kd", F_K, 0},  {"kh", F_K, 1},  {"kw", F_K, 2}, {"sd", F_S, 0},
     {"sh", F_S, 1},  {"sw", F_S, 2},  {"pd", F_P, 0}, {"ph", F_P, 1},
-    {"pw", F_P, 2},
+    {"pw", F_P, 2},  {"on", F_ON, 0}, {"oc", F_OC, 0},
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])
 
@@ -141,6 +144,8 @@ static int store_field(cli_desc_raw *raw, const struct field *f, int64_t v,
 {
     unsigned bit = f->kind == F_MB   ? BIT_MB
                    : f->kind == F_IC ? BIT_IC
+                   : f->kind == F_ON ? BIT_ON
+                   : f->kind == F_OC ? BIT_OC
                                      : BITS(f->kind, f->axis);
 
     if (raw->set & bit)
@@ -150,6 +155,8 @@ static int store_field(cli_desc_raw *raw, const struct field *f, int64_t v,
     switch (f->kind) {
     case F_MB: raw->mb = v; break;
     case F_IC: raw->ic = v; break;
+    case F_ON: raw->omb = v; break;
+    case F_OC: raw->oc = v; break;
     case F_I: raw->in[f->axis] = v; break;
     case F_O: raw->out[f->axis] = v; break;
     case F_K: raw->k[f->axis].num = v; raw->k[f->axis].den = den; break;
@@ -183,8 +190,8 @@ int cli_desc_parse(const char *tok, cli_desc_raw *raw, char *err,
         if (!f)
             return err_at(err, errsz,
                           "unknown field at '%s' (fields: "
-                          "mb ic id ih iw od oh ow kd kh kw sd sh sw pd ph "
-                          "pw, n\"name\")", p);
+                          "mb ic id ih iw on oc od oh ow kd kh kw sd sh sw "
+                          "pd ph pw, n\"name\")", p);
         p += 2;
         if (read_value(&p, f, &v, &den, err, errsz) != 0 ||
             store_field(raw, f, v, den, err, errsz) != 0)
@@ -274,35 +281,147 @@ static int fill_axes(unsigned set, const cli_opts *o, cli_desc *d,
     return 0;
 }
 
-/* Per-axis knob counts: one value broadcasts, else one per axis. */
-static int check_knob_counts(const cli_opts *o, int nsp, char *err,
+/* Per-axis knob counts: one value broadcasts, else one per resampled
+ * axis. */
+static int check_knob_counts(const cli_opts *o, int naxes, char *err,
                              size_t errsz)
 {
-    if (o->n_scales > 1 && o->n_scales != nsp)
-        return err_at(err, errsz, "--scales has %d values for %d spatial "
-                      "axes", o->n_scales, nsp);
-    if (o->n_offsets > 1 && o->n_offsets != nsp)
-        return err_at(err, errsz, "--offsets has %d values for %d spatial "
-                      "axes", o->n_offsets, nsp);
-    if (o->n_roi > 1 && o->n_roi != nsp)
-        return err_at(err, errsz, "--roi has %d values for %d spatial axes",
-                      o->n_roi, nsp);
+    if (o->n_scales > 1 && o->n_scales != naxes)
+        return err_at(err, errsz, "--scales has %d values for %d resampled "
+                      "axes", o->n_scales, naxes);
+    if (o->n_offsets > 1 && o->n_offsets != naxes)
+        return err_at(err, errsz, "--offsets has %d values for %d "
+                      "resampled axes", o->n_offsets, naxes);
+    if (o->n_roi > 1 && o->n_roi != naxes)
+        return err_at(err, errsz, "--roi has %d values for %d resampled "
+                      "axes", o->n_roi, naxes);
     return 0;
 }
 
-/* An output size not given: from the pooling window, else from --scales,
- * else copied from a given output axis with the same input size. */
+/* The letter of tensor axis t: n, c, then the spatial ones. */
+static char axis_letter(const cli_desc *d, int t)
+{
+    return t == 0 ? 'n' : t == 1 ? 'c'
+                                 : axis_names[CLI_SP - d->nsp + t - 2];
+}
+
+/* Where tensor axis t is among the resampled axes, or -1. */
+static int axis_pos(const cli_desc *d, int t)
+{
+    int k;
+    for (k = 0; k < d->naxes; ++k)
+        if (d->axes[k] == t)
+            return k;
+    return -1;
+}
+
+/* The tensor axis an --axes entry names (a letter of "ncdhw" or a
+ * number, negative counting from the end), or -1. */
+static int axis_of(int v, int nsp)
+{
+    static const char letters[] = "ncdhw";
+    int rank = nsp + 2, first = CLI_SP - nsp;
+    if (v >= 'a') {
+        const char *l = strchr(letters, v);
+        int i = l ? (int)(l - letters) : -1;
+        if (i < 2)
+            return i;
+        return i - 2 >= first ? 2 + i - 2 - first : -1;
+    }
+    if (v < 0)
+        v += rank;
+    return v >= 0 && v < rank ? v : -1;
+}
+
+/* d->axes from --axes (the spatial axes when it is not given). */
+static int resolve_axes(const cli_opts *o, cli_desc *d, char *err,
+                        size_t errsz)
+{
+    int rank = d->nsp + 2, i, a;
+    unsigned seen = 0;
+
+    d->naxes = 0;
+    if (o->n_axes == 0) {
+        for (a = 2; a < rank; ++a)
+            d->axes[d->naxes++] = a;
+        return 0;
+    }
+    for (i = 0; i < o->n_axes; ++i) {
+        a = axis_of(o->axes[i], d->nsp);
+        if (a < 0 && o->axes[i] >= 'a')
+            return err_at(err, errsz, "--axes: '%c' is not an axis of this "
+                          "%d-D descriptor (n, c and %s)", o->axes[i],
+                          d->nsp, axis_names + CLI_SP - d->nsp);
+        if (a < 0)
+            return err_at(err, errsz, "--axes: %d is not an axis of a "
+                          "rank-%d tensor (%d..%d)", o->axes[i], rank,
+                          -rank, rank - 1);
+        if (seen & (1u << a))
+            return err_at(err, errsz, "--axes names axis %c twice",
+                          axis_letter(d, a));
+        seen |= 1u << a;
+    }
+    for (a = 0; a < rank; ++a)
+        if (seen >> a & 1u)
+            d->axes[d->naxes++] = a;
+    d->axes_given = 1;
+    if (d->has_window && (d->naxes != d->nsp || d->axes[0] != 2))
+        return err_at(err, errsz, "a pooling window (k%c...) pools the "
+                      "spatial axes: --axes must name exactly those",
+                      axis_names[CLI_SP - d->nsp]);
+    return 0;
+}
+
+/* The output size of N (t = 0) or C (t = 1): on / oc when resampled,
+ * else --scales; the input's size when the axis is not resampled. */
+static int resolve_nc(unsigned set, const cli_desc_raw *raw,
+                      const cli_opts *o, cli_desc *d, int t, char *err,
+                      size_t errsz)
+{
+    const char *name = t == 0 ? "on" : "oc";
+    int64_t in = t == 0 ? d->mb : d->ic;
+    int64_t *out = t == 0 ? &d->omb : &d->oc;
+    unsigned bit = t == 0 ? BIT_ON : BIT_OC;
+    int k = axis_pos(d, t);
+
+    if (k < 0) {
+        if (set & bit)
+            return err_at(err, errsz, "%s is given but %c is not resampled "
+                          "(name it in --axes)", name, axis_letter(d, t));
+        *out = in;
+        return 0;
+    }
+    if (set & bit) {
+        *out = t == 0 ? raw->omb : raw->oc;
+        return 0;
+    }
+    if (o->n_scales == 0)
+        return err_at(err, errsz, "no %s: give it, or --scales", name);
+    if (clrs_output_size_from_scale(in, o->scales[o->n_scales == 1 ? 0 : k],
+                                    CLRS_SIZE_FLOOR, out) < 0)
+        return err_at(err, errsz, "%s: %s", name, clrs_last_error());
+    if (*out > SIZE_LIMIT)
+        return err_at(err, errsz, "%s = %lld is too large", name,
+                      (long long)*out);
+    return 0;
+}
+
+/* An output size not given: the input's on an axis not resampled; else
+ * from the pooling window, else from --scales, else copied from a given
+ * output axis with the same input size. */
 static int resolve_output(unsigned set, const cli_opts *o, cli_desc *d,
                           int a, char *err, size_t errsz)
 {
-    int first = CLI_SP - d->nsp, b;
+    int first = CLI_SP - d->nsp, b, k = axis_pos(d, 2 + a - first);
     clrs_status st = CLRS_SUCCESS;
 
-    if (d->has_window) {
+    if (k < 0) {
+        d->out[a] = d->in[a];
+    } else if (d->has_window) {
         st = clrs_pool_output_size(d->in[a], d->k[a], d->s[a], d->p[a],
                                    d->p[a], o->ceil_mode, &d->out[a]);
     } else if (o->n_scales > 0) {
-        double s = o->scales[o->n_scales == 1 ? 0 : a - first];
+        double s = o->scales[o->n_scales == 1 ? 0 : k];
         st = clrs_output_size_from_scale(d->in[a], s, CLRS_SIZE_FLOOR,
                                          &d->out[a]);
     } else if (set & ANY(F_O)) {
@@ -367,14 +486,24 @@ int cli_desc_resolve(const cli_desc_raw *raw, const cli_opts *o,
     memcpy(d->s, raw->s, sizeof d->s);
     memcpy(d->p, raw->p, sizeof d->p);
     if (fill_axes(set, o, d, err, errsz) != 0 ||
-        check_knob_counts(o, d->nsp, err, errsz) != 0)
+        resolve_axes(o, d, err, errsz) != 0 ||
+        check_knob_counts(o, d->naxes, err, errsz) != 0 ||
+        resolve_nc(set, raw, o, d, 0, err, errsz) != 0 ||
+        resolve_nc(set, raw, o, d, 1, err, errsz) != 0)
         return -1;
-    for (a = first; a < CLI_SP; ++a)
-        if (!(set & BITS(F_O, a)) &&
-            resolve_output(set, o, d, a, err, errsz) != 0)
-            return -1;
+    for (a = first; a < CLI_SP; ++a) {
+        if (!(set & BITS(F_O, a))) {
+            if (resolve_output(set, o, d, a, err, errsz) != 0)
+                return -1;
+        } else if (axis_pos(d, 2 + a - first) < 0 &&
+                   d->out[a] != d->in[a]) {
+            return err_at(err, errsz, "o%c differs from i%c but %c is not "
+                          "resampled (name it in --axes)", axis_names[a],
+                          axis_names[a], axis_names[a]);
+        }
+    }
     if (!elems_ok(d->mb, d->ic, d->in, first) ||
-        !elems_ok(d->mb, d->ic, d->out, first))
+        !elems_ok(d->omb, d->oc, d->out, first))
         return err_at(err, errsz, "tensor has more than 2^40 elements");
     post_padding(set, d);
     return 0;
@@ -403,6 +532,12 @@ void cli_desc_format(const cli_desc *d, char *buf, size_t size)
     n = snprintf(buf, size, "mb%lldic%lld", (long long)d->mb,
                  (long long)d->ic);
     used = n < 0 ? 0 : (size_t)n;
+    if (axis_pos(d, 0) >= 0 && used < size)
+        used += put_frac(buf + used, size - used, "on",
+                         (clrs_fraction){d->omb, 1});
+    if (axis_pos(d, 1) >= 0 && used < size)
+        used += put_frac(buf + used, size - used, "oc",
+                         (clrs_fraction){d->oc, 1});
     for (a = first; a < CLI_SP && used < size; ++a) {
         f.num = d->in[a];
         f.den = 1;
@@ -421,4 +556,17 @@ void cli_desc_format(const cli_desc *d, char *buf, size_t size)
         used += put_frac(buf + used, size - used, names[4][a], d->p[a]);
     if (d->name[0] && used < size)
         snprintf(buf + used, size - used, "n\"%s\"", d->name);
+}
+
+void cli_desc_dims(const cli_desc *d, int64_t *in, int64_t *out)
+{
+    int a, first = CLI_SP - d->nsp;
+    in[0] = d->mb;
+    in[1] = d->ic;
+    out[0] = d->omb;
+    out[1] = d->oc;
+    for (a = first; a < CLI_SP; ++a) {
+        in[2 + a - first] = d->in[a];
+        out[2 + a - first] = d->out[a];
+    }
 }

@@ -201,8 +201,8 @@ static int parse_parts(const char *v, cli_opts *o, int *n, part_fn fn,
         return fail(err, "'%s' is too long", v);
     strcpy(buf, v);
     for (p = strtok_r(buf, "x", &save); p; p = strtok_r(NULL, "x", &save)) {
-        if (i >= CLI_SP)
-            return fail(err, "'%s' has more than %d values", v, CLI_SP);
+        if (i >= CLI_MAXAX)
+            return fail(err, "'%s' has more than %d values", v, CLI_MAXAX);
         if (fn(p, i, o, err) != 0)
             return -1;
         ++i;
@@ -312,6 +312,38 @@ static int set_offsets(const char *v, cli_opts *o, char *err)
         return 0;
     }
     return parse_parts(v, o, &o->n_offsets, offset_part, err);
+}
+
+static int axis_part(const char *part, int i, cli_opts *o, char *err)
+{
+    int64_t x;
+    if (parse_int(part, -CLI_MAXAX, CLI_MAXAX - 1, &x, err) != 0)
+        return -1;
+    o->axes[i] = (int)x;
+    return 0;
+}
+
+/* "default", letters of "ncdhw" ("cw", "nchw"), or tensor axis numbers
+ * joined by 'x' ("1x3", "-1"). Checked against the descriptor later. */
+static int set_axes(const char *v, cli_opts *o, char *err)
+{
+    size_t i, n = strlen(v);
+    if (strcmp(v, "default") == 0) {
+        o->n_axes = 0;
+        return 0;
+    }
+    if (isdigit((unsigned char)v[0]) || v[0] == '-')
+        return parse_parts(v, o, &o->n_axes, axis_part, err);
+    if (n == 0 || n > CLI_MAXAX)
+        return fail(err, "'%s' names no axis or more than %d", v, CLI_MAXAX);
+    for (i = 0; i < n; ++i) {
+        if (!strchr("ncdhw", v[i]))
+            return fail(err, "'%s': axes are letters of ncdhw (e.g. cw) "
+                        "or numbers joined by x (e.g. 1x3)", v);
+        o->axes[i] = v[i];
+    }
+    o->n_axes = (int)n;
+    return 0;
 }
 
 static int set_roi(const char *v, cli_opts *o, char *err)
@@ -449,6 +481,7 @@ static const knob knobs[] = {
     {"antialias", "false", K_ENUM, OFF(antialias), bools, NULL, 0, 0},
     {"pad-mode", "default", K_ENUM, OFF(pad_mode), pads, NULL, 0, 0},
     {"pad-value", "0", K_DOUBLE, OFF(pad_value), NULL, NULL, 0, 0},
+    {"axes", "default", K_CUSTOM, 0, NULL, set_axes, 0, 0},
     {"scales", "none", K_CUSTOM, 0, NULL, set_scales, 0, 0},
     {"offsets", "none", K_CUSTOM, 0, NULL, set_offsets, 0, 0},
     {"roi", "none", K_CUSTOM, 0, NULL, set_roi, 0, 0},

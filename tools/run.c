@@ -186,44 +186,58 @@ static int set_sampling(job *j)
     return 0;
 }
 
-/* Spatial output sizes: the descriptor's, or under --keep-aspect the
- * sizes ONNX derives from them with its one scale (into scales). */
-static int spatial_out(job *j, int64_t *out, double *scales)
+/* Output dims: the descriptor's, or under --keep-aspect with the sizes
+ * ONNX derives on the resampled axes with its one scale (into scales,
+ * one per resampled axis, when not NULL). */
+static int output_dims(job *j, int64_t *out, double *scales)
 {
-    const cli_prb *p = j->p;
-    int first = CLI_SP - p->d.nsp;
-    TRY_SET(clrs_output_sizes_keep_aspect(
-                p->d.nsp, p->d.in + first, p->d.out + first,
-                (clrs_keep_aspect)p->o.keep_aspect, out, scales),
+    const cli_desc *d = &j->p->d;
+    int64_t in[CLRS_MAX_RANK], rin[CLI_MAXAX], rout[CLI_MAXAX];
+    double s[CLI_MAXAX];
+    int k;
+
+    cli_desc_dims(d, in, out);
+    for (k = 0; k < d->naxes; ++k) {
+        rin[k] = in[d->axes[k]];
+        rout[k] = out[d->axes[k]];
+    }
+    TRY_SET(clrs_output_sizes_keep_aspect(d->naxes, rin, rout,
+                                          (clrs_keep_aspect)j->p->o.keep_aspect,
+                                          rout, s),
             "keep-aspect sizes");
+    for (k = 0; k < d->naxes; ++k) {
+        out[d->axes[k]] = rout[k];
+        if (scales)
+            scales[k] = s[k];
+    }
     return 0;
 }
 
 static int set_scales_roi(job *j)
 {
     const cli_opts *o = &j->p->o;
-    int nsp = j->p->d.nsp, a;
+    int n = j->p->d.naxes, a;
 
     if (!o->n_scales && o->keep_aspect != CLRS_KEEP_ASPECT_STRETCH) {
-        double s[CLI_SP];
-        int64_t out[CLI_SP];
-        if (spatial_out(j, out, s) != 0)
+        double s[CLI_MAXAX];
+        int64_t out[CLRS_MAX_RANK];
+        if (output_dims(j, out, s) != 0)
             return -1;
-        TRY_SET(clrs_resample_desc_set_scales(j->op, nsp, s), "set_scales");
+        TRY_SET(clrs_resample_desc_set_scales(j->op, n, s), "set_scales");
     }
     if (o->n_scales) {
-        double s[CLI_SP];
-        for (a = 0; a < nsp; ++a)
+        double s[CLI_MAXAX];
+        for (a = 0; a < n; ++a)
             s[a] = o->scales[per_axis(o->n_scales, a)];
-        TRY_SET(clrs_resample_desc_set_scales(j->op, nsp, s), "set_scales");
+        TRY_SET(clrs_resample_desc_set_scales(j->op, n, s), "set_scales");
     }
     if (o->n_roi) {
-        double s[CLI_SP], e[CLI_SP];
-        for (a = 0; a < nsp; ++a) {
+        double s[CLI_MAXAX], e[CLI_MAXAX];
+        for (a = 0; a < n; ++a) {
             s[a] = o->roi_s[per_axis(o->n_roi, a)];
             e[a] = o->roi_e[per_axis(o->n_roi, a)];
         }
-        TRY_SET(clrs_resample_desc_set_roi(j->op, nsp, s, e), "set_roi");
+        TRY_SET(clrs_resample_desc_set_roi(j->op, n, s, e), "set_roi");
     }
     return 0;
 }
@@ -253,16 +267,16 @@ static int set_policies(job *j)
 static int set_offsets(job *j)
 {
     const cli_opts *o = &j->p->o;
-    int nsp = j->p->d.nsp, a;
-    float in[CLI_SP], out[CLI_SP];
+    int n = j->p->d.naxes, a;
+    float in[CLI_MAXAX], out[CLI_MAXAX];
 
     if (!o->n_offsets)
         return 0;
-    for (a = 0; a < nsp; ++a) {
+    for (a = 0; a < n; ++a) {
         in[a] = o->in_off[per_axis(o->n_offsets, a)];
         out[a] = o->out_off[per_axis(o->n_offsets, a)];
     }
-    TRY_SET(clrs_resample_desc_set_pixel_offsets(j->op, nsp, in, out),
+    TRY_SET(clrs_resample_desc_set_pixel_offsets(j->op, n, in, out),
             "set_pixel_offsets");
     return 0;
 }
@@ -273,6 +287,10 @@ static int build_op(job *j)
 {
     TRY_SET(clrs_resample_desc_create(&j->op, cli_alg_mode(j->p->o.alg)),
             "resample_desc_create");
+    if (j->p->d.axes_given)
+        TRY_SET(clrs_resample_desc_set_axes(j->op, j->p->d.naxes,
+                                            j->p->d.axes),
+                "set_axes");
     if (set_geometry(j) != 0 || set_sampling(j) != 0 ||
         set_scales_roi(j) != 0 || set_policies(j) != 0)
         return -1;
@@ -348,16 +366,12 @@ static int build_tensors(job *j)
     const cli_prb *p = j->p;
     const cli_desc *d = &p->d;
     int64_t in[CLRS_MAX_RANK], out[CLRS_MAX_RANK];
-    int a, first = CLI_SP - d->nsp;
     clrs_dtype idt;
 
     j->rank = d->nsp + 2;
-    in[0] = out[0] = d->mb;
-    in[1] = out[1] = d->ic;
-    if (spatial_out(j, out + 2, NULL) != 0)
+    cli_desc_dims(d, in, out);
+    if (output_dims(j, out, NULL) != 0)
         return -1;
-    for (a = first; a < CLI_SP; ++a)
-        in[2 + a - first] = d->in[a];
     j->backward = p->o.dir == DIR_BWD_D;
     if (!j->backward) {
         if (make_tensor(j, T_SRC, p->o.sdt, in, 0) ||
@@ -771,16 +785,20 @@ static int device_plan(job *j)
 static double taps_estimate(const job *j)
 {
     const cli_prb *p = j->p;
+    const cli_desc *d = &p->d;
+    int64_t din[CLRS_MAX_RANK], dout[CLRS_MAX_RANK];
     double taps = 1;
-    int a;
-    for (a = CLI_SP - p->d.nsp; a < CLI_SP; ++a) {
-        double in = (double)p->d.in[a], out = (double)p->d.out[a];
+    int k, a;
+    cli_desc_dims(d, din, dout);
+    for (k = 0; k < d->naxes; ++k) {
+        double in = (double)din[d->axes[k]], out = (double)dout[d->axes[k]];
         double f = in > out ? in / out : 1;
-        if (p->d.has_window) {
-            const clrs_fraction *k = &p->d.k[a];
-            taps *= ceil((double)k->num / (double)k->den) +
-                    (k->den != 1 || p->d.s[a].den != 1 ||
-                     p->d.p[a].den != 1);
+        /* a window means the spatial axes, in order */
+        a = CLI_SP - d->nsp + k;
+        if (d->has_window) {
+            const clrs_fraction *w = &d->k[a];
+            taps *= ceil((double)w->num / (double)w->den) +
+                    (w->den != 1 || d->s[a].den != 1 || d->p[a].den != 1);
         } else {
             /* the mode's taps, widened by f under antialias */
             double t = clrs__mode_taps(p->o.alg);
