@@ -106,11 +106,12 @@ static void emit_pick_as(sbuf *b, const clrs_gen_config *c,
             sel[l] = in ? -1 : 0;
         }
         if (two)
-            sb_add(b, "shuffle2(%s%d, %s%d, ", sp, 2 * pair, sp,
-                   2 * pair + 1);
+            sb_add(b, "CLRS_SHUF2(%s%d, %s%d, %s", sp, 2 * pair, sp,
+                   2 * pair + 1, ut);
         else
-            sb_add(b, "shuffle(%s%d, ", sp, 2 * pair);
-        emit_lanes(b, ut, mask, V);
+            sb_add(b, "CLRS_SHUF(%s%d, %s", sp, 2 * pair, ut);
+        for (l = 0; l < V; ++l)
+            sb_add(b, ", %d", mask[l]);
         sb_add(b, ")");
         if (!first) {
             sb_add(b, ", ");
