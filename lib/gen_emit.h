@@ -84,6 +84,7 @@ void emit_lanes(sbuf *b, const char *type, const int *v, int n);
 /* ---- loops and loads (gen_loops.c) ------------------------------------ */
 
 #define emit_loops clrs__gen_emit_loops
+#define emit_loops_from clrs__gen_emit_loops_from
 #define emit_close_loops clrs__gen_emit_close_loops
 #define emit_value clrs__gen_emit_value
 #define emit_max_step clrs__gen_emit_max_step
@@ -93,6 +94,11 @@ void emit_lanes(sbuf *b, const char *type, const int *v, int n);
  * before the first slot; i0name: kernel axis 0's index. */
 void emit_loops(sbuf *b, const clrs_gen_config *c, const char *so,
                 const char *io, int nloops, const char *i0name, int in0);
+/* The same nest's slots k0 .. nloops - 1 only, inside slots 0 .. k0 - 1
+ * opened before. */
+void emit_loops_from(sbuf *b, const clrs_gen_config *c, const char *so,
+                     const char *io, int k0, int nloops, const char *i0name,
+                     int in0);
 void emit_close_loops(sbuf *b, int nloops, int in0);
 /* "const <acc> NAME = <r's element at ptr + o, w lanes, converted>";
  * with pad, a negative o (a padding tap) reads the kernel's pad. */

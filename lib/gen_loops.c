@@ -12,13 +12,20 @@
 void emit_loops(sbuf *b, const clrs_gen_config *c, const char *so,
                 const char *io, int nloops, const char *i0name, int in0)
 {
+    emit_loops_from(b, c, so, io, 0, nloops, i0name, in0);
+}
+
+void emit_loops_from(sbuf *b, const clrs_gen_config *c, const char *so,
+                     const char *io, int k0, int nloops, const char *i0name,
+                     int in0)
+{
     const char *off = off_type(c), *acc = acc_type(c);
     const int bwd = c->backward, wsum = c->cls == CLRS_GEN_WSUM;
     const int codes = bwd ? c->has_index && !c->plane : c->has_index;
     const char x = bwd ? 't' : 'x'; /* the entry's table position */
     int k;
 
-    for (k = 0; k < nloops; ++k) {
+    for (k = k0; k < nloops; ++k) {
         int in = in0 + 4 * k, body = in + 4; /* indentation */
         char ip[16];
         if (axis_of_slot(c, k) == 0)
