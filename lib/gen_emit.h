@@ -85,6 +85,8 @@ void emit_lanes(sbuf *b, const char *type, const int *v, int n);
 
 #define emit_loops clrs__gen_emit_loops
 #define emit_loops_from clrs__gen_emit_loops_from
+#define emit_split_open clrs__gen_emit_split_open
+#define emit_split_close clrs__gen_emit_split_close
 #define emit_close_loops clrs__gen_emit_close_loops
 #define emit_value clrs__gen_emit_value
 #define emit_max_step clrs__gen_emit_max_step
@@ -100,6 +102,14 @@ void emit_loops_from(sbuf *b, const clrs_gen_config *c, const char *so,
                      const char *io, int k0, int nloops, const char *i0name,
                      int in0);
 void emit_close_loops(sbuf *b, int nloops, int in0);
+/* emit_loops and emit_close_loops, with a weighted sum (wsum) over two
+ * or more slots split into one partial sum per entry of slot n - 2
+ * (the accumulator must be named acc). */
+void emit_split_open(sbuf *b, const clrs_gen_config *c, const char *so,
+                     const char *io, int nloops, const char *i0name,
+                     int in0, int wsum, int w);
+void emit_split_close(sbuf *b, const clrs_gen_config *c, int nloops,
+                      int in0, int wsum);
 /* "const <acc> NAME = <r's element at ptr + o, w lanes, converted>";
  * with pad, a negative o (a padding tap) reads the kernel's pad. */
 void emit_value(sbuf *b, const clrs_gen_config *c, const dtype_row *r,

@@ -85,31 +85,11 @@ void emit_gather(sbuf *b, const clrs_gen_config *c, int w,
                        "(gq * %d + %d) * %d);\n",
                        at, t, acc, w, c->ntaps, t, w);
     }
-    /* Weighted sums over two or more slots: one partial sum per entry
-     * of the outer slots, added to acc when the last slot's list ends.
-     * Each partial sum starts a new dependency chain, which the
-     * processor overlaps with the previous one; a single acc serialises
-     * every tap (PoCL: bilinear backward, channels-last 2x, 3.8 ->
-     * 2.5 ms). The order is still fixed: bit-identical results. */
-    if (!phase && wsum && n >= 2) {
-        emit_loops_from(b, c, so, io, 0, n - 1, "i0", 8);
-        snprintf(ind, sizeof ind, "%*s", 8 + 4 * (n - 1), "");
-        sb_add(b, "%s%s part = (%s)(0);\n", ind, at, at);
-        emit_loops_from(b, c, so, io, n - 1, n, "i0", 8);
-        snprintf(o, sizeof o, "o%d", n - 1);
-        snprintf(ind, sizeof ind, "%*s", 8 + 4 * n, "");
-        emit_value(b, c, row_of(c->src), "src", "v", w, o, ind, 0);
-        sb_add(b, "%sCLRS_WSUM_STEP(part, w%d, v);\n", ind, n - 1);
-        sb_add(b, "%*s}\n", 8 + 4 * (n - 1), "");
-        sb_add(b, "%*sacc += part;\n", 8 + 4 * (n - 1), "");
-        emit_close_loops(b, n - 1, 8);
-        return;
-    }
-    emit_loops(b, c, so, io, nloops, "i0", 8);
+    emit_split_open(b, c, so, io, nloops, "i0", 8, wsum, w);
     if (phase) {
         snprintf(ind, sizeof ind, "%*s", 8 + 4 * nloops, "");
         emit_span_gather(b, c, so, io, ind, q);
-        emit_close_loops(b, nloops, 8);
+        emit_split_close(b, c, nloops, 8, wsum);
         return;
     }
     snprintf(ind, sizeof ind, "%*s", 8 + 4 * n, "");
@@ -123,6 +103,8 @@ void emit_gather(sbuf *b, const clrs_gen_config *c, int w,
             sb_add(b, "%sCLRS_WSUM_STEP(acc, w%d, v);\n", ind, n - 1);
         else
             sb_add(b, "%sacc += v;\n", ind);
+        emit_split_close(b, c, nloops, 8, wsum);
+        return;
     } else {
         /* Max: dy[o] goes to this element when o's argmax is this
          * element. An index value no tap has (out of range, or a padding
