@@ -54,7 +54,7 @@ typedef struct clrs_gen_post {
 /* Span vector path (forward): at most this many tap patterns, this many
  * taps per output and this many lanes. */
 #define CLRS_GEN_MAX_PAT 4
-#define CLRS_GEN_MAX_FIXED 8
+#define CLRS_GEN_MAX_FIXED 16
 #define CLRS_GEN_MAX_LANES 16
 
 /* Everything that changes the generated text, and nothing else: sizes,
@@ -115,7 +115,7 @@ typedef struct clrs_gen_config {
      * base, -1 past the lane's last entry. Weights come from a group-major
      * table (vals.fg). */
     int phase;
-    int nspan; /* 1..4 */
+    int nspan; /* 1..8 (span.c, SPAN_MAX_VECTORS) */
     int npat;  /* 1..CLRS_GEN_MAX_PAT */
     /* Taps per lane in a pattern, 1..CLRS_GEN_MAX_FIXED: forward the
      * slot's fixed count; backward the most transposed entries a lane of

@@ -9,7 +9,7 @@
 /* ---- span patterns -------------------------------------------------------
  * The written positions along kernel axis 0 (the last resampled slot,
  * contiguous) are cut into groups of V. A group whose entries all lie
- * within 4 * V read elements of a base index is described by its base
+ * within SPAN_MAX_VECTORS * V read elements of a base index is described by its base
  * and the pattern of its entries relative to the base; at a rational
  * scale the interior groups share a few patterns, which the generator
  * compiles into constant shuffles. */
@@ -18,6 +18,14 @@ typedef struct span_pat {
     signed char rel[CLRS_GEN_MAX_FIXED][CLRS_GEN_MAX_LANES];
     signed char code[CLRS_GEN_MAX_FIXED][CLRS_GEN_MAX_LANES];
 } span_pat;
+
+/* A group reads at most this many vectors of V elements, so that a
+ * pattern's offsets fit a signed char (8 * 16 - 1 = 127). Eight (was
+ * four) bring 4x antialiased downsampling and 4x-up backward onto the
+ * path: PoCL, AVX-512 host, mb8ic64 channels-first, --mode=P: antialias
+ * linear 512 -> 128 179 -> 41-45 ms, cubic 802 -> 120-130 ms; backward
+ * linear 128 -> 512 200-218 -> 43-48 ms, cubic 809-858 -> 126-131 ms. */
+#define SPAN_MAX_VECTORS 8
 
 /* Distinct patterns tracked before the most frequent are kept. */
 #define SPAN_CANDIDATES 32
@@ -69,7 +77,7 @@ static int64_t span_ranges(const clrs_lists *s, const span_rules *r, int V,
             continue;
         if (hi < 0)
             lo = hi = 0; /* padding only, or no entries at all */
-        if (hi - lo + 1 > 4 * (int64_t)V)
+        if (hi - lo + 1 > SPAN_MAX_VECTORS * (int64_t)V)
             continue;
         base[g] = lo;
         ok[g] = 1;

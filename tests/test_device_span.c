@@ -11,7 +11,8 @@
  * Covered: nearest, linear, cubic, average pooling (count include and
  * exclude padding), max pooling (inference, window
  * and plane index, NaN propagate and ignore, neg_inf and zero padding),
- * edge and constant padding, 1 to 4 spans of input per group, several
+ * edge and constant padding, 1 to 8 spans of input per group (antialias
+ * windows of up to 16 taps; 20 are off the path), several
  * tap patterns, partial last groups, every dtype (f64: 8 lanes), binary
  * post-op operands contiguous and broadcast along W, rank 1, 3 and 4,
  * one output over 8 MiB (non-temporal stores); and cases that must not
@@ -24,8 +25,8 @@
  * run twice with identical bits): linear, nearest, cubic (exclude_outside
  * too), antialias and average pooling, up and down, partial last groups,
  * inputs without entries, accumulate, f16, bf16, f64, rank 1 and 3, a
- * 16 MiB diff_src; off the path: entries spread over more than 4 vectors
- * (4x up), channels-last, short W, CLRS_GENERIC=1.
+ * 16 MiB diff_src; off the path: entries spread over more than 8 vectors
+ * (8x up), channels-last, short W, CLRS_GENERIC=1.
  *   CLRS_TEST_SEED=S        reruns case S alone (of the list being run)
  *   --oclgrind-subset (or CLRS_TEST_OCLGRIND_SUBSET=1): a few cases at the
  *   smallest sizes that still take the path, for test_oclgrind.sh. */
@@ -135,9 +136,20 @@ static const scase cases[] = {
     {.name = "linear 2x down antialias W 128->64", .mode = CLRS_MODE_LINEAR,
      F32, NCHW(1, 2, 4, 128), .out = {1, 2, 2, 64}, .antialias = 1,
      .want = EX_SPAN},
-    {.name = "cubic 3x down antialias W 192->64 (12 taps: over 8)",
+    /* Wide antialias windows: up to 16 taps per lane over up to 8
+     * vectors of input; 20 taps are past the path. */
+    {.name = "cubic 3x down antialias W 192->64 (12 taps)",
      .mode = CLRS_MODE_CUBIC, F32, NCHW(1, 2, 3, 192),
-     .out = {1, 2, 2, 64}, .antialias = 1, .want = EX_NOT_SPAN},
+     .out = {1, 2, 2, 64}, .antialias = 1, .want = EX_SPAN},
+    {.name = "linear 4x down antialias W 256->64 (8-9 taps, 5 spans)",
+     .mode = CLRS_MODE_LINEAR, F32, NCHW(2, 2, 8, 256),
+     .out = {2, 2, 2, 64}, .antialias = 1, .want = EX_SPAN},
+    {.name = "linear 7x down antialias W 448->64 (14-15 taps, 8 spans)",
+     .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 2, 7, 448),
+     .out = {1, 2, 1, 64}, .antialias = 1, .want = EX_SPAN},
+    {.name = "cubic 5x down antialias W 320->64 (20 taps: over 16)",
+     .mode = CLRS_MODE_CUBIC, F32, NCHW(1, 2, 5, 320),
+     .out = {1, 2, 1, 64}, .antialias = 1, .want = EX_NOT_SPAN},
     /* 9: average pooling. */
     {.name = "avg k2 s2 W 128->64", .mode = CLRS_MODE_AVG_INCLUDE_PADDING,
      F32, NCHW(2, 3, 4, 128), .hk = 2, .hs = 2, .wk = 2, .ws = 2,
@@ -389,10 +401,16 @@ static const scase cases[] = {
      .mode = CLRS_MODE_MAX, F32, NCHW(1, 2, 4, 128), .hk = 3, .hs = 2,
      .hp = 1, .wk = 3, .ws = 2, .wp = 1, .generic = 1, .want = EX_NONE,
      .bwd = BWD},
-    {.name = "bwd linear 4x up W 32->128 (entries span more than 4 "
-             "vectors)",
+    {.name = "bwd linear 4x up W 32->128 (entries span 5 vectors)",
      .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 2, 3, 32), .out = {1, 2, 6, 128},
+     .want = EX_SPAN, .bwd = BWD},
+    {.name = "bwd linear 8x up W 32->256 (entries span more than 8 "
+             "vectors)",
+     .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 2, 3, 32), .out = {1, 2, 6, 256},
      .want = EX_NOT_SPAN, .bwd = BWD},
+    {.name = "bwd linear 4x down antialias W 256->64 (9 entries)",
+     .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 2, 8, 256), .out = {1, 2, 2, 64},
+     .antialias = 1, .want = EX_SPAN, .bwd = BWD},
     {.name = "bwd linear 2x up channels-last (axb)", .mode = CLRS_MODE_LINEAR,
      F32, NCHW(2, 8, 3, 64), .out = {2, 8, 6, 128}, .axb = 1,
      .want = EX_AXIS, .bwd = BWD},
@@ -475,6 +493,12 @@ static const scase subset_cases[] = {
     {.name = "bwd max k3 s2 pad 1 W 40->20 argmax recomputed (2 kernels)",
      .mode = CLRS_MODE_MAX, F32, NCHW(1, 1, 2, 40), .hk = 1, .hs = 1,
      .wk = 3, .ws = 2, .wp = 1, .want = EX_SPAN, .partial = 1, .bwd = BWD},
+    {.name = "linear 4x down antialias W 128->32 (9 taps, 5 spans)",
+     .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 1, 4, 128),
+     .out = {1, 1, 1, 32}, .antialias = 1, .want = EX_SPAN},
+    {.name = "bwd linear 4x up W 16->64 (5 spans)", .mode = CLRS_MODE_LINEAR,
+     F32, NCHW(1, 1, 2, 16), .out = {1, 1, 2, 64}, .want = EX_SPAN,
+     .bwd = BWD},
 };
 #define NSUBSET ((int)(sizeof subset_cases / sizeof subset_cases[0]))
 
