@@ -48,15 +48,19 @@ CLRS_UTYPES(double, 8)
  * is shuffle(a, (T)(lanes...)), CLRS_SHUF2(a, b, T, lanes...) is
  * shuffle2. PoCL's shuffle builtins go lane by lane through memory (a
  * stack store and one scalar load per lane); clang's
- * __builtin_shufflevector with constant lanes is a single permute
+ * __builtin_shufflevector (where the compiler has it) with constant
+ * lanes is a single permute
  * (bilinear 2x up channels-first, PoCL on an AVX-512 host: 42 -> 27 ms).
  * SPIR targets keep the builtins: Oclgrind's uninitialised-value checker
  * marks every lane of a shufflevector uninitialised when an unpicked
  * lane is (a span vector reaching into a padded layout's gap). */
-#if defined(__clang__) && !defined(__SPIR__)
+#if defined(__has_builtin) && !defined(__SPIR__)
+#if __has_builtin(__builtin_shufflevector)
 #define CLRS_SHUF(a, T, ...) __builtin_shufflevector((a), (a), __VA_ARGS__)
 #define CLRS_SHUF2(a, b, T, ...) __builtin_shufflevector((a), (b), __VA_ARGS__)
-#else
+#endif
+#endif
+#ifndef CLRS_SHUF
 #define CLRS_SHUF(a, T, ...) shuffle((a), (T)(__VA_ARGS__))
 #define CLRS_SHUF2(a, b, T, ...) shuffle2((a), (b), (T)(__VA_ARGS__))
 #endif
