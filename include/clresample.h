@@ -656,6 +656,9 @@ typedef struct clrs_plan_info {
     size_t local_size[3];    /* the work-group shape of the (last) kernel;
                                 all 0: the driver chooses */
     clrs_launch_source launch_source;
+    int vector_count;        /* vectors of vector_lanes per work-item (a
+                                backward gather on the axis path: up to 4;
+                                else 1) */
 } clrs_plan_info;
 
 /* "none", "axis", "block", "span"; NULL for an unknown value. */

@@ -111,7 +111,7 @@ static void emit_indices(sbuf *b, const clrs_gen_config *c)
 
     if (c->vec > 1)
         sb_add(b, "    const %s i0 = (%s)get_global_id(0) * %d;\n", off, off,
-               c->vec);
+               c->vec * (c->mvec > 1 ? c->mvec : 1));
     else
         sb_add(b, "    const %s i0 = (%s)get_global_id(0);\n", off, off);
     if (c->rank > 1)
@@ -337,18 +337,22 @@ static void emit_accumulators(sbuf *b, const clrs_gen_config *c, int w,
         sb_add(b, "        %s best;\n        %s win;\n", at, ot);
         sb_add(b, "        %s have, stop;\n", w > 1 ? mt : "int");
     } else if (c->accumulate) {
+        int m;
         if (strcmp(d->nat, acc) != 0 && w > 1)
             snprintf(conv, sizeof conv, "convert_%s%d", acc, w);
         else if (strcmp(d->nat, acc) != 0)
             snprintf(conv, sizeof conv, "convert_%s", acc);
         if (w > 1)
-            sb_add(b, "        %s acc = %s(CLRS_LDV_%s(%d, dst, %s));\n", at,
-                   conv, d->name, w, dof);
+            for (m = 0; m < mvec_of(c, w); ++m)
+                sb_add(b, "        %s %s = %s(CLRS_LDV_%s(%d, dst, %s + %d));\n",
+                       at, acc_name(m), conv, d->name, w, dof, m * w);
         else
             sb_add(b, "        %s acc = %s(CLRS_LD_%s(dst, %s));\n", at, conv,
                    d->name, dof);
     } else {
-        sb_add(b, "        %s acc = (%s)(0);\n", at, at);
+        int m;
+        for (m = 0; m < mvec_of(c, w); ++m)
+            sb_add(b, "        %s %s = (%s)(0);\n", at, acc_name(m), at);
     }
 }
 
@@ -397,7 +401,15 @@ static void emit_body(sbuf *b, const clrs_gen_config *c, int w,
     }
     if (npat > 1)
         sb_add(b, "        }\n");
-    if (!c->index_only) {
+    if (!c->index_only && mvec_of(c, w) > 1) {
+        /* Backward gathers only: no post-ops. */
+        int m;
+        char dofm[48];
+        for (m = 0; m < mvec_of(c, w); ++m) {
+            snprintf(dofm, sizeof dofm, "(%s + %d)", at->dof, m * w);
+            emit_store(b, c, w, dofm, acc_name(m));
+        }
+    } else if (!c->index_only) {
         emit_post(b, c, w, at->dof, val, at->lane);
         emit_store(b, c, w, at->dof, val);
     }

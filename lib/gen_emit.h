@@ -61,6 +61,8 @@ typedef struct sbuf {
 #define sb_add clrs__gen_sb_add
 #define sb_finish clrs__gen_sb_finish
 #define acc_type clrs__gen_acc_type
+#define mvec_of clrs__gen_mvec_of
+#define acc_name clrs__gen_acc_name
 #define off_type clrs__gen_off_type
 #define span_var clrs__gen_span_var
 #define vtype clrs__gen_vtype
@@ -71,6 +73,10 @@ void sb_add(sbuf *b, const char *fmt, ...) CLRS_PRINTF(2, 3);
 /* The text into *out, or CLRS_ERR_OUT_OF_MEMORY (b freed). */
 clrs_status sb_finish(sbuf *b, char **out);
 const char *acc_type(const clrs_gen_config *c); /* "float" / "double" */
+/* Accumulators of a body of w lanes: c->mvec for vector bodies of a
+ * multi-vector work-item, else 1; named acc, acc1, acc2, acc3. */
+int mvec_of(const clrs_gen_config *c, int w);
+const char *acc_name(int m);
 const char *off_type(const clrs_gen_config *c); /* "int" / "long" */
 /* Forward span path over a last slot whose tap count varies. */
 int span_var(const clrs_gen_config *c);
@@ -109,7 +115,7 @@ void emit_split_open(sbuf *b, const clrs_gen_config *c, const char *so,
                      const char *io, int nloops, const char *i0name,
                      int in0, int wsum, int w);
 void emit_split_close(sbuf *b, const clrs_gen_config *c, int nloops,
-                      int in0, int wsum);
+                      int in0, int wsum, int w);
 /* "const <acc> NAME = <r's element at ptr + o, w lanes, converted>";
  * with pad, a negative o (a padding tap) reads the kernel's pad. */
 void emit_value(sbuf *b, const clrs_gen_config *c, const dtype_row *r,

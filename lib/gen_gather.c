@@ -89,7 +89,7 @@ void emit_gather(sbuf *b, const clrs_gen_config *c, int w,
     if (phase) {
         snprintf(ind, sizeof ind, "%*s", 8 + 4 * nloops, "");
         emit_span_gather(b, c, so, io, ind, q);
-        emit_split_close(b, c, nloops, 8, wsum);
+        emit_split_close(b, c, nloops, 8, wsum, w);
         return;
     }
     snprintf(ind, sizeof ind, "%*s", 8 + 4 * n, "");
@@ -97,13 +97,30 @@ void emit_gather(sbuf *b, const clrs_gen_config *c, int w,
         snprintf(o, sizeof o, "o%d", n - 1);
     else
         snprintf(o, sizeof o, "%s", so);
+    if (wsum && mvec_of(c, w) > 1) {
+        /* One entry's weight for every vector of the work-item. */
+        int mm;
+        char om[48], vm[16];
+        for (mm = 0; mm < mvec_of(c, w); ++mm) {
+            snprintf(om, sizeof om, "(%s + %d)", o, mm * w);
+            snprintf(vm, sizeof vm, "v%d", mm);
+            emit_value(b, c, row_of(c->src), "src", vm, w, om, ind, 0);
+            if (n)
+                sb_add(b, "%sCLRS_WSUM_STEP(%s, w%d, %s);\n", ind,
+                       acc_name(mm), n - 1, vm);
+            else
+                sb_add(b, "%s%s += %s;\n", ind, acc_name(mm), vm);
+        }
+        emit_split_close(b, c, nloops, 8, wsum, w);
+        return;
+    }
     emit_value(b, c, row_of(c->src), "src", "v", w, o, ind, 0);
     if (wsum) {
         if (n)
             sb_add(b, "%sCLRS_WSUM_STEP(acc, w%d, v);\n", ind, n - 1);
         else
             sb_add(b, "%sacc += v;\n", ind);
-        emit_split_close(b, c, nloops, 8, wsum);
+        emit_split_close(b, c, nloops, 8, wsum, w);
         return;
     } else {
         /* Max: dy[o] goes to this element when o's argmax is this

@@ -51,6 +51,8 @@ clrs_status clrs__gen_key(const clrs_gen_config *c, char **key)
         sb_add(&b, " nan=%s", c->nan_ignore ? "ignore" : "propagate");
     sb_add(&b, " pad=%d off=%s vec=%d tail=%d nt=%d", c->pad_taps,
            off_type(c), c->vec, c->tail, c->nt);
+    if (c->mvec > 1)
+        sb_add(&b, " mv=%d", c->mvec);
     if (c->phase) {
         int q, t, l, K = c->ntaps;
         sb_add(&b, " span=%d", c->nspan);

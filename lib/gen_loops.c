@@ -104,6 +104,7 @@ void emit_split_open(sbuf *b, const clrs_gen_config *c, const char *so,
 {
     const int n = c->nslots;
     char at[16];
+    int m;
 
     if (!split_acc(c, wsum)) {
         emit_loops(b, c, so, io, nloops, i0name, in0);
@@ -111,16 +112,20 @@ void emit_split_open(sbuf *b, const clrs_gen_config *c, const char *so,
     }
     vtype(at, sizeof at, acc_type(c), w);
     emit_loops_from(b, c, so, io, 0, n - 1, i0name, in0);
-    sb_add(b, "%*sconst %s accp = acc;\n", in0 + 4 * (n - 1), "", at);
-    sb_add(b, "%*sacc = (%s)(0);\n", in0 + 4 * (n - 1), "", at);
+    for (m = 0; m < mvec_of(c, w); ++m) {
+        sb_add(b, "%*sconst %s %sp = %s;\n", in0 + 4 * (n - 1), "", at,
+               acc_name(m), acc_name(m));
+        sb_add(b, "%*s%s = (%s)(0);\n", in0 + 4 * (n - 1), "", acc_name(m),
+               at);
+    }
     emit_loops_from(b, c, so, io, n - 1, nloops, i0name, in0);
 }
 
 void emit_split_close(sbuf *b, const clrs_gen_config *c, int nloops,
-                      int in0, int wsum)
+                      int in0, int wsum, int w)
 {
     const int n = c->nslots;
-    int k;
+    int k, m;
 
     if (!split_acc(c, wsum)) {
         emit_close_loops(b, nloops, in0);
@@ -128,7 +133,9 @@ void emit_split_close(sbuf *b, const clrs_gen_config *c, int nloops,
     }
     for (k = nloops; k > n - 1; --k)
         sb_add(b, "%*s}\n", in0 + 4 * (k - 1), "");
-    sb_add(b, "%*sacc = accp + acc;\n", in0 + 4 * (n - 1), "");
+    for (m = 0; m < mvec_of(c, w); ++m)
+        sb_add(b, "%*s%s = %sp + %s;\n", in0 + 4 * (n - 1), "",
+               acc_name(m), acc_name(m), acc_name(m));
     emit_close_loops(b, n - 1, in0);
 }
 

@@ -72,6 +72,17 @@ int span_var(const clrs_gen_config *c)
 }
 
 /* "float16" for width 16, "float" for width 1. */
+int mvec_of(const clrs_gen_config *c, int w)
+{
+    return w > 1 && c->mvec > 1 ? c->mvec : 1;
+}
+
+const char *acc_name(int m)
+{
+    static const char *const names[] = {"acc", "acc1", "acc2", "acc3"};
+    return m >= 0 && m < 4 ? names[m] : "acc";
+}
+
 void vtype(char *buf, size_t n, const char *base, int w)
 {
     int r = w > 1 ? snprintf(buf, n, "%s%d", base, w)

@@ -57,6 +57,13 @@ static void defaults(const clrs_launch_facts *f, int acc_f64,
     else /* a CPU that states no preference (1) vectorises our scalar
             code itself; explicit vectors measured faster on PoCL still */
         r->vmax = pref >= 2 ? pow2_floor(pref, cap) : cap;
+    /* A backward gather's table loads and loop serve up to 4 vectors of
+     * a CPU work-item (PoCL, AVX-512 host, 2x up backward, 64x256x256
+     * channels-last, alternating with one vector: bilinear 3.0-3.3 ->
+     * 2.7-3.7 ms, bicubic 7.6-9.6 -> 5.5-7.2 ms); a GPU keeps one (its
+     * neighbouring work-items then read neighbouring vectors; not yet
+     * measured there). */
+    r->mvec = is_gpu(f) ? 1 : 4;
 }
 
 /* "local=A", "AxB" or "AxBxC": one to three sizes 1..65536, the
@@ -101,6 +108,12 @@ static clrs_status parse_item(const char *item, int acc_f64,
                    "CLRS_LAUNCH: vec=%s (1, 2, 4, 8 or 16)", v);
         r->vmax = n > (acc_f64 ? 8 : 16) ? (acc_f64 ? 8 : 16) : n;
         r->vec_off = n == 1;
+    } else if (klen == 2 && strncmp(item, "mv", 2) == 0) {
+        CLRS_CHECK(strcmp(v, "1") == 0 || strcmp(v, "2") == 0 ||
+                       strcmp(v, "4") == 0,
+                   CLRS_ERR_INVALID_VALUE, "CLRS_LAUNCH: mv=%s (1, 2 or 4)",
+                   v);
+        r->mvec = v[0] - '0';
     } else if (klen == 4 && strncmp(item, "span", 4) == 0) {
         CLRS_CHECK(strcmp(v, "0") == 0 || strcmp(v, "1") == 0,
                    CLRS_ERR_INVALID_VALUE, "CLRS_LAUNCH: span=%s (0 or 1)",
@@ -122,8 +135,8 @@ static clrs_status parse_item(const char *item, int acc_f64,
                    v);
     } else {
         return clrs__error(CLRS_ERR_INVALID_VALUE,
-                           "CLRS_LAUNCH: unknown item \"%s\" (vec=, span=, "
-                           "nt=, local=)",
+                           "CLRS_LAUNCH: unknown item \"%s\" (vec=, mv=, "
+                           "span=, nt=, local=)",
                            item);
     }
     return CLRS_SUCCESS;

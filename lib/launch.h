@@ -1,5 +1,6 @@
 /* The launch space: the parameters a kernel launch may take (lanes per
- * work-item, the span path, non-temporal stores, the local size), their
+ * work-item, vectors per work-item, the span path, non-temporal stores,
+ * the local size), their
  * defaults from the device's queries, and CLRS_LAUNCH, which forces
  * them. The lowering reads a request from here and decides once. */
 #ifndef CLRS_LAUNCH_H
@@ -12,6 +13,7 @@
 typedef struct clrs_launch {
     clrs_vector_path path;
     int vec;  /* lanes per work-item along kernel axis 0; 1: scalar */
+    int mvec; /* vectors of vec lanes per work-item (axis path, gather) */
     int nt;   /* non-temporal stores of the written tensor */
     cl_uint work_dim;
     size_t global[3];
@@ -26,6 +28,8 @@ typedef struct clrs_launch_request {
     int vmax;        /* most lanes per work-item of the axis and span paths
                         (1: none); the block path's lanes are its block */
     int vec_off;     /* no vector path at all (CLRS_LAUNCH vec=1) */
+    int mvec;        /* vectors per work-item of a backward gather on the
+                        axis path (1, 2, 4; 0: the device default) */
     int span;        /* 0: the span path is off */
     int nt;          /* -1: by the written size; 0 or 1: forced */
     size_t local[3]; /* forced local size; all 0: the device default */

@@ -261,6 +261,22 @@ static int choose_vec(const clrs_problem *p, const direction *d,
     return vec_width(k0->n, r->vmax);
 }
 
+/* Vectors per work-item: a backward weighted-sum gather on the axis
+ * path (no tail, no block) takes the request's count, halved until
+ * whole groups of mvec vectors tile axis 0. */
+static int choose_mvec(const clrs_problem *p, const clrs_gen_config *c,
+                       const kaxis *k0, const clrs_launch_request *r)
+{
+    int mv = r->mvec > 0 ? r->mvec : 1;
+
+    if (!p->backward || c->cls != CLRS_GEN_WSUM || c->vec < 2 ||
+        c->phase || c->tail || c->ax[0].dst_block)
+        return 1;
+    while (mv > 1 && k0->n % ((int64_t)mv * c->vec) != 0)
+        mv /= 2;
+    return mv;
+}
+
 /* Span path candidate: kernel axis 0 is the last resampled slot, with
  * unit stride and no block in the written, read (and index) tensors,
  * binary operands broadcast or contiguous there, and at least one whole
@@ -601,13 +617,15 @@ static void launch_shape(clrs_lowered *low, const clrs_context *ctx,
     int q;
 
     L->vec = c->vec;
+    L->mvec = c->mvec;
     L->nt = c->nt;
     L->path = c->vec == 1           ? CLRS_VECTOR_NONE
               : c->phase            ? CLRS_VECTOR_SPAN
               : c->ax[0].dst_block ? CLRS_VECTOR_BLOCK
                                     : CLRS_VECTOR_AXIS;
     L->work_dim = (cl_uint)(c->rank < 3 ? c->rank : 3);
-    L->global[0] = (size_t)((n[0] + c->vec - 1) / c->vec);
+    L->global[0] = (size_t)((n[0] + c->vec * c->mvec - 1) /
+                            (c->vec * c->mvec));
     L->global[1] = c->rank > 1 ? (size_t)n[1] : 1;
     L->global[2] = 1;
     for (q = 2; q < c->rank; ++q)
@@ -643,6 +661,7 @@ clrs_status clrs__lower(const clrs_context *ctx, const clrs_problem *p,
         c->vec = V;
     }
     c->tail = c->vec > 1 && !c->phase && k[0].n % c->vec != 0;
+    c->mvec = choose_mvec(p, c, &k[0], &req);
     bytes = index_only ? 0
                        : (size_t)clrs__tensor_span(d.wr) *
                              clrs_dtype_size(d.wr->dtype);

@@ -242,7 +242,8 @@ static clrs_status build_kernel(clrs_plan *plan,
 
 /* The tuner's candidates, in CLRS_LAUNCH's syntax: the defaults first
  * ("span=1" changes nothing), then every vector width, with and without
- * the span path, under the driver's local size and a few fixed ones. */
+ * the span path, under the driver's local size and a few fixed ones, and
+ * with 1, 2 and 4 vectors per work-item. */
 static const char *const tune_vec[] = {"vec=16", "vec=8", "vec=4", "vec=2",
                                        "vec=1"};
 static const char *const tune_span[] = {"span=1", "span=0"};
@@ -389,9 +390,12 @@ static void launch_sig(const clrs_plan *c, char *buf, size_t n)
     free(key);
 }
 
-#define TUNE_NCAND (1 + 5 * 2 * 5)
+static const char *const tune_mv[] = {"mv=1", "mv=2", "mv=4"};
+#define TUNE_NCAND (1 + 5 * 2 * 5 + 5 * 3)
 
-/* The candidates' launch texts, the defaults first; returns how many. */
+/* The candidates' launch texts, the defaults first, then each vector
+ * width with each count of vectors per work-item (which only backward
+ * gathers on the axis path take; the others dedupe); returns how many. */
 static int tune_texts(char texts[][48])
 {
     size_t v, s, l;
@@ -403,6 +407,10 @@ static int tune_texts(char texts[][48])
             for (l = 0; l < 5; ++l)
                 snprintf(texts[n++], 48, "%s,%s,%s", tune_vec[v],
                          tune_span[s], tune_local[l]);
+    for (v = 0; v < 5; ++v)
+        for (l = 0; l < 3; ++l)
+            snprintf(texts[n++], 48, "%s,%s,local=driver", tune_vec[v],
+                     tune_mv[l]);
     return n;
 }
 
@@ -736,6 +744,8 @@ clrs_status clrs_plan_get_info(const clrs_plan *plan, clrs_plan_info *info)
     info->cache = plan->cache_source;
     info->create_ms = plan->create_ms;
     info->vector_lanes = plan->low.launch.vec;
+    info->vector_count = plan->low.launch.mvec > 1 ? plan->low.launch.mvec
+                                                   : 1;
     info->vector_path = plan->low.launch.path;
     info->span_patterns = plan->low.cfg.phase ? plan->low.cfg.npat : 0;
     info->span_coverage = plan->low.cfg.phase ? plan->low.span.coverage : 0;

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Every launch parameter proven harmless: tests/inputs/launch_subset
 # through clresample --mode=C under each CLRS_LAUNCH setting (each vector
-# width, the span path off, non-temporal stores forced, local sizes that
-# do and do not divide the global size), one TAP point per setting; the
+# width, vectors per work-item, the span path off, non-temporal stores
+# forced, local sizes that do and do not divide the global size), one TAP
+# point per setting; the
 # perf lines must report the forced launch; malformed values are refused
 # with a message naming CLRS_LAUNCH.
 
@@ -27,7 +28,8 @@ fi
 
 for setting in vec=1 vec=2 vec=4 vec=8 vec=16 span=0 nt=1 nt=0 local=1 \
     local=7x3 local=16x16x1 local=5x5x5 vec=4,local=16x16x1 \
-    vec=2,span=0,nt=1,local=64x2 vec=8,local=driver; do
+    vec=2,span=0,nt=1,local=64x2 vec=8,local=driver mv=1 mv=2 mv=4 \
+    vec=4,mv=4 vec=8,mv=2,local=7x3 vec=16,mv=4,local=16x16x1; do
     CLRS_LAUNCH=$setting "$tool" --mode=C --batch="$batch" >"$tmp/out" 2>&1
     rc=$?
     summary=$(grep '^tests:' "$tmp/out")
@@ -58,8 +60,23 @@ else
     sed 's/^/# /' "$tmp/out"
 fi
 
+# Vectors per work-item: a channels-last backward with 64 channels takes
+# 4 vectors of 4 lanes under vec=4,mv=4, one under mv=1; a forward never.
+for spec in "vec=4,mv=4 BWD_D axis/4x4," "vec=4,mv=1 BWD_D axis/4," \
+    "vec=4,mv=4 FWD_D axis/4,"; do
+    set -- $spec
+    CLRS_LAUNCH=$1 "$tool" --mode=P --fix-times-per-prb=1 --dir=$2 \
+        --alg=linear --tag=axb mb1ic64ih5iw6oh9ow11 >"$tmp/out" 2>&1
+    if grep -q "vector:$3" "$tmp/out"; then
+        ok "CLRS_LAUNCH=$1 $2: vector:$3"
+    else
+        not_ok "CLRS_LAUNCH=$1 $2: no vector:$3 on the perf line"
+        sed 's/^/# /' "$tmp/out"
+    fi
+done
+
 for bad in vec=3 vec=16x span=2 nt= local=0 local=4x4x4x4 local=x4 \
-    local=70000 speed=1 vec; do
+    local=70000 speed=1 vec mv=3 mv=8 mv=; do
     CLRS_LAUNCH=$bad "$tool" --mode=C mb1ic3ih4iw4oh8ow8 >"$tmp/out" 2>&1
     rc=$?
     if [ $rc -ne 0 ] && grep -q 'CLRS_ERR_INVALID_VALUE: CLRS_LAUNCH' "$tmp/out"

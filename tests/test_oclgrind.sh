@@ -115,19 +115,21 @@ for spec in test_device_forward:104 test_device_backward:116 \
 done
 
 # The tool on resampled N and C in blocked and channels-last layouts,
-# forward and backward, with a partial last block along the resampled C.
+# forward and backward, with a partial last block along the resampled C;
+# and 64 channels-last channels, whose backward gathers take four
+# vectors of 4 lanes per work-item (CLRS_LAUNCH vec=4).
 log="$tmp/clresample-axes.log"
 out="$tmp/clresample-axes.stdout"
-CLRS_CACHE=0 "$top_builddir/libtool" --mode=execute \
+CLRS_CACHE=0 CLRS_LAUNCH=vec=4 "$top_builddir/libtool" --mode=execute \
     "$OCLGRIND" --uninitialized --data-races --check-api --log "$log" \
     "$top_builddir/tools/clresample" --mode=C --dir=FWD_D,BWD_D \
     --alg=nearest,linear,cubic --tag=aBx8b,axb --axes=c mb1ic5oc11iw2 \
-    --axes=nc mb2ic9on3oc5iw2 >"$out" 2>&1
+    --axes=nc mb2ic9on3oc5iw2 --axes=default mb1ic64iw3ow5 >"$out" 2>&1
 status=$?
 n=$((n + 1))
 if test "$status" -eq 0 &&
-    grep -q '^tests:24 passed:24 ' "$out"; then
-    echo "ok $n - clresample --axes (N, C; blocked) passed under oclgrind"
+    grep -q '^tests:36 passed:36 ' "$out"; then
+    echo "ok $n - clresample --axes (N, C; blocked) and 64 channels-last passed under oclgrind"
 else
     echo "not ok $n - clresample --axes (N, C; blocked) under oclgrind: exit $status"
     grep -v ':PASSED ' "$out" | sed -e 's/^/# /' | head -n 40

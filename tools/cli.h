@@ -245,6 +245,7 @@ typedef struct cli_result {
     const char *cache;
     const char *vector; /* clrs_vector_path_name(), "-" before a plan */
     int lanes;
+    int vectors; /* vectors of lanes per work-item (1 unless a gather's) */
     int kernels; /* kernels per execute (2: max backward recomputing) */
     const char *launch; /* clrs_launch_source_name(), "-" before a plan */
     size_t lws[3];      /* local size, all 0: the driver's */

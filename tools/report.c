@@ -197,9 +197,11 @@ static void print_json(const cli_prb *p, const cli_result *r)
     printf(",\"build_ms\":");
     num_json(r->build_ms, "%.3f");
     printf(",\"cache\":\"%s\",\"vector\":\"%s\",\"lanes\":%d,"
+           "\"vectors\":%d,"
            "\"kernels\":%d,\"launch\":\"%s\",\"lws\":[%zu,%zu,%zu],"
            "\"above_copy\":%s,\"detail\":",
-           r->cache, r->vector ? r->vector : "-", r->lanes, r->kernels,
+           r->cache, r->vector ? r->vector : "-", r->lanes,
+           r->vectors > 1 ? r->vectors : 1, r->kernels,
            r->launch ? r->launch : "-", r->lws[0], r->lws[1], r->lws[2],
            r->above_copy ? "true" : "false");
     str_json(r->detail);
@@ -233,7 +235,7 @@ static void print_csv(const cli_prb *p, const cli_result *r)
 /* benchdnn's "perf,..." line under a def status line. */
 static void print_def_perf(const cli_prb *p, const cli_result *r)
 {
-    char roof[32], build[32], lws[64];
+    char roof[32], build[32], lws[64], mv[16] = "";
     if (isfinite(r->roof_pct))
         snprintf(roof, sizeof roof, "%s%.1f%%", r->above_copy ? "!" : "",
                  r->roof_pct);
@@ -248,13 +250,15 @@ static void print_def_perf(const cli_prb *p, const cli_result *r)
                  r->lws[2]);
     else
         snprintf(lws, sizeof lws, "driver");
+    if (r->vectors > 1)
+        snprintf(mv, sizeof mv, "x%d", r->vectors);
     printf("perf,%s,%s,%s,min_ms:%.4f,avg_ms:%.4f,GB/s:%.2f,"
-           "roofline:%s,build_ms:%s,cache:%s,vector:%s/%d,"
+           "roofline:%s,build_ms:%s,cache:%s,vector:%s/%d%s,"
            "kernels:%d,launch:%s/%s\n",
            p->g.engine == ENGINE_REF ? "ref" : "device",
            p->d.name[0] ? p->d.name : "-", p->repro, r->min_ms, r->avg_ms,
            r->gbps, roof, build, r->cache, r->vector ? r->vector : "-",
-           r->lanes, r->kernels, r->launch ? r->launch : "-", lws);
+           r->lanes, mv, r->kernels, r->launch ? r->launch : "-", lws);
 }
 
 static void print_def(const cli_report *rep, const cli_prb *p,

@@ -766,6 +766,7 @@ static int device_plan(job *j)
         j->r->build_ms = info.create_ms;
         j->r->vector = clrs_vector_path_name(info.vector_path);
         j->r->lanes = info.vector_lanes;
+        j->r->vectors = info.vector_count;
         j->r->kernels = info.kernels;
         j->r->launch = clrs_launch_source_name(info.launch_source);
         memcpy(j->r->lws, info.local_size, sizeof j->r->lws);
