@@ -53,7 +53,7 @@ static int run_child(char **argv, const char *const *set, cli_first_use *u,
 {
     static const char *const names[] = {"CLRS_CACHE", "CLRS_CACHE_DIR",
                                         "POCL_CACHE_DIR",
-                                        "POCL_KERNEL_CACHE"};
+                                        "POCL_KERNEL_CACHE", "CLRS_TUNE"};
     char **envp, line[512] = "";
     size_t n = 0, i, k;
     posix_spawn_file_actions_t fa;
@@ -116,17 +116,28 @@ static int run_child(char **argv, const char *const *set, cli_first_use *u,
 }
 
 /* name, then what the case sets; "clrs"/"pocl" are the case's two
- * directories, filled by the cases before it. */
+ * directories, filled by the cases before it. Every case but the last
+ * two runs with CLRS_TUNE=off; "tune" then tunes the plan at creation
+ * and writes the database entry that "tuned-warm" reads, so that row
+ * against "warm" is what a database entry costs a plan. */
 static const struct bench_case {
-    const char *name, *what;
+    const char *name, *what, *tune;
     int clrs_on, pocl_on, clear_pocl;
 } cases[] = {
-    {"cold", "both caches empty", 1, 1, 0},
-    {"warm", "our disk hit, PoCL's cache warm", 1, 1, 0},
-    {"pocl-only", "CLRS_CACHE=0, PoCL's cache warm", 0, 1, 0},
-    {"warm-ours", "our disk hit, PoCL's cache empty", 1, 1, 1},
-    {"warm-ours-only", "our disk hit, POCL_KERNEL_CACHE=0", 1, 0, 1},
-    {"uncached", "CLRS_CACHE=0, POCL_KERNEL_CACHE=0", 0, 0, 0},
+    {"cold", "both caches empty", "CLRS_TUNE=off", 1, 1, 0},
+    {"warm", "our disk hit, PoCL's cache warm", "CLRS_TUNE=off", 1, 1, 0},
+    {"pocl-only", "CLRS_CACHE=0, PoCL's cache warm", "CLRS_TUNE=off", 0, 1,
+     0},
+    {"warm-ours", "our disk hit, PoCL's cache empty", "CLRS_TUNE=off", 1, 1,
+     1},
+    {"warm-ours-only", "our disk hit, POCL_KERNEL_CACHE=0", "CLRS_TUNE=off",
+     1, 0, 1},
+    {"uncached", "CLRS_CACHE=0, POCL_KERNEL_CACHE=0", "CLRS_TUNE=off", 0, 0,
+     0},
+    {"tune", "CLRS_TUNE=run: tunes, writes entry", "CLRS_TUNE=run", 1,
+     1, 0},
+    {"tuned-warm", "database entry, both caches warm", "CLRS_TUNE=use", 1,
+     1, 0},
 };
 
 /* The temp tree, its two cache directories and the settings naming them. */
@@ -173,7 +184,7 @@ static char **child_argv(int argc, char **argv)
 static int run_case(const struct bench_case *c, char **cargv,
                     const bench_dirs *d)
 {
-    const char *set[5];
+    const char *set[6];
     cli_first_use u;
     char src[2][16];
     int k = 0;
@@ -186,6 +197,7 @@ static int run_case(const struct bench_case *c, char **cargv,
     set[k++] = d->e_pocl;
     if (!c->pocl_on)
         set[k++] = "POCL_KERNEL_CACHE=0";
+    set[k++] = c->tune;
     set[k] = NULL;
     memset(&u, 0, sizeof u);
     if (run_child(cargv, set, &u, src) != 0) {
