@@ -264,8 +264,8 @@ out=$("$tool" --engine=ref --mode=CP --fix-times-per-prb=2 \
     --perf-template=json --alg=linear mb1ic2iw4ow8 2>/dev/null)
 missing=
 for k in prb dir alg sdt ddt tag status max_abs_diff max_rel_diff min_ms \
-    avg_ms bytes gbps roofline_pct build_ms cache vector lanes kernels \
-    launch lws above_copy; do
+    avg_ms bytes gbps roofline_pct build_ms cache vector lanes vectors \
+    kernels launch lws above_copy; do
     echo "$out" | grep -F "\"$k\":" >/dev/null || missing="$missing $k"
 done
 if [ -z "$missing" ]; then ok "json has every field"
@@ -286,6 +286,22 @@ else not_ok "csv"; fi
 # Exit statuses: 0 all passed.
 if "$tool" --engine=ref --alg=nearest,linear,cubic mb1ic3ih4iw4oh7ow5 >/dev/null 2>&1; then
     ok "exit 0 when all pass"; else not_ok "exit 0 when all pass"; fi
+# --cache-bench: eight rows, each a child process, none failed; the
+# tuned-warm row (a database entry written by the tune row) finds the
+# tuned program in our disk cache.
+"$tool" --cache-bench --alg=linear --tag=axb mb1ic4ih4iw4oh8ow8 \
+    >"$tmp/cb" 2>&1
+rc=$?
+if [ $rc -eq 3 ]; then
+    skip "--cache-bench: no OpenCL device"
+elif [ $rc -eq 0 ] && ! grep -q ' failed$' "$tmp/cb" &&
+    [ "$(grep -c -E '^(cold|warm|pocl-only|warm-ours|warm-ours-only|uncached|tune|tuned-warm) ' "$tmp/cb")" -eq 8 ] &&
+    grep -E '^tuned-warm .* disk ' "$tmp/cb" >/dev/null; then
+    ok "--cache-bench: eight cases, tuned-warm from the disk cache"
+else
+    not_ok "--cache-bench: exit $rc"
+    sed 's/^/# /' "$tmp/cb"
+fi
 
 echo "1..$n"
 exit $failed
