@@ -31,6 +31,8 @@ typedef struct clrs_launch_request {
     int mvec;        /* vectors per work-item of a backward gather on the
                         axis path (1, 2, 4; 0: the device default) */
     int span;        /* 0: the span path is off */
+    int span_vectors; /* most vectors a span group reads (4 or 8; taps a
+                         lane: twice that) */
     int nt;          /* -1: by the written size; 0 or 1: forced */
     size_t local[3]; /* forced local size; all 0: the device default */
     int local_driver; /* local=driver: the driver chooses, on any device */

@@ -655,7 +655,7 @@ clrs_status clrs__lower(const clrs_context *ctx, const clrs_problem *p,
     c->vec = choose_vec(p, &d, k, m, c->acc_f64, &req);
     V = c->vec == 1 ? span_width(p, &d, k, m, &req) : 1;
     if (V > 1)
-        CLRS_TRY(clrs__span_try(low, p, st, V, &kept));
+        CLRS_TRY(clrs__span_try(low, p, st, V, req.span_vectors, &kept));
     if (kept) {
         c->phase = 1;
         c->vec = V;

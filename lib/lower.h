@@ -64,10 +64,13 @@ clrs_status clrs__lower(const clrs_context *ctx, const clrs_problem *p,
                         const clrs_slot_taps *st, int index_only,
                         const clrs_launch_text *launch, clrs_lowered *low);
 /* The lowering's span path (span.c): the groups and patterns of the last
- * slot for groups of V lanes into low (cfg's rel, code, npat, ntaps,
- * nspan; low->span), *kept 0 when too few groups share a pattern. */
+ * slot for groups of V lanes, each reading at most `vectors` (4 or 8)
+ * vectors with at most 2 * vectors taps a lane, into low (cfg's rel,
+ * code, npat, ntaps, nspan; low->span), *kept 0 when too few groups
+ * share a pattern. */
 clrs_status clrs__span_try(clrs_lowered *low, const clrs_problem *p,
-                           const clrs_slot_taps *st, int V, int *kept);
+                           const clrs_slot_taps *st, int V, int vectors,
+                           int *kept);
 
 /* Frees the span groups; cfg, vals and launch stay valid. */
 void clrs__lowered_free(clrs_lowered *low);

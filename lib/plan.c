@@ -242,8 +242,9 @@ static clrs_status build_kernel(clrs_plan *plan,
 
 /* The tuner's candidates, in CLRS_LAUNCH's syntax: the defaults first
  * ("span=1" changes nothing), then every vector width, with and without
- * the span path, under the driver's local size and a few fixed ones, and
- * with 1, 2 and 4 vectors per work-item. */
+ * the span path, under the driver's local size and a few fixed ones,
+ * with 1, 2 and 4 vectors per work-item, and with span groups of up to 4
+ * and up to 8 vectors. */
 static const char *const tune_vec[] = {"vec=16", "vec=8", "vec=4", "vec=2",
                                        "vec=1"};
 static const char *const tune_span[] = {"span=1", "span=0"};
@@ -391,7 +392,8 @@ static void launch_sig(const clrs_plan *c, char *buf, size_t n)
 }
 
 static const char *const tune_mv[] = {"mv=1", "mv=2", "mv=4"};
-#define TUNE_NCAND (1 + 5 * 2 * 5 + 5 * 3)
+static const char *const tune_spanv[] = {"spanv=4", "spanv=8"};
+#define TUNE_NCAND (1 + 5 * 2 * 5 + 5 * 3 + 5 * 2)
 
 /* The candidates' launch texts, the defaults first, then each vector
  * width with each count of vectors per work-item (which only backward
@@ -411,6 +413,10 @@ static int tune_texts(char texts[][48])
         for (l = 0; l < 3; ++l)
             snprintf(texts[n++], 48, "%s,%s,local=driver", tune_vec[v],
                      tune_mv[l]);
+    for (v = 0; v < 5; ++v)
+        for (l = 0; l < 2; ++l)
+            snprintf(texts[n++], 48, "%s,%s,local=driver", tune_vec[v],
+                     tune_spanv[l]);
     return n;
 }
 
@@ -474,7 +480,8 @@ static clrs_status tune(clrs_plan *plan, const clrs_tune_key *k,
             clrs_plan_destroy(best);
             best = c;
             best_ms = ms;
-            snprintf(best_text, sizeof best_text, "%s", texts[i]);
+            memcpy(best_text, texts[i], sizeof best_text);
+            best_text[sizeof best_text - 1] = '\0';
         } else {
             clrs_plan_destroy(c);
         }

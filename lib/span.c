@@ -9,7 +9,7 @@
 /* ---- span patterns -------------------------------------------------------
  * The written positions along kernel axis 0 (the last resampled slot,
  * contiguous) are cut into groups of V. A group whose entries all lie
- * within SPAN_MAX_VECTORS * V read elements of a base index is described by its base
+ * within r->vectors * V read elements of a base index is described by its base
  * and the pattern of its entries relative to the base; at a rational
  * scale the interior groups share a few patterns, which the generator
  * compiles into constant shuffles. */
@@ -19,13 +19,14 @@ typedef struct span_pat {
     signed char code[CLRS_GEN_MAX_FIXED][CLRS_GEN_MAX_LANES];
 } span_pat;
 
-/* A group reads at most this many vectors of V elements, so that a
- * pattern's offsets fit a signed char (8 * 16 - 1 = 127). Eight (was
- * four) bring 4x antialiased downsampling and 4x-up backward onto the
- * path: PoCL, AVX-512 host, mb8ic64 channels-first, --mode=P: antialias
- * linear 512 -> 128 179 -> 41-45 ms, cubic 802 -> 120-130 ms; backward
- * linear 128 -> 512 200-218 -> 43-48 ms, cubic 809-858 -> 126-131 ms. */
-#define SPAN_MAX_VECTORS 8
+/* A group reads at most r->vectors vectors of V elements (4 or 8, the
+ * launch request's; 8 * 16 - 1 = 127 keeps a pattern's offsets in a
+ * signed char) and a lane has at most 2 * r->vectors taps. Eight and 16
+ * (were 4 and 8, today's GPU default) bring 4x antialiased downsampling
+ * and 4x-up backward onto the path: PoCL, AVX-512 host, mb8ic64
+ * channels-first, --mode=P: antialias linear 512 -> 128 179 -> 41-45 ms,
+ * cubic 802 -> 120-130 ms; backward linear 128 -> 512 200-218 -> 43-48
+ * ms, cubic 809-858 -> 126-131 ms. */
 
 /* Distinct patterns tracked before the most frequent are kept. */
 #define SPAN_CANDIDATES 32
@@ -39,6 +40,7 @@ typedef struct span_rules {
     int codes;          /* patterns carry the window codes */
     int codes_used;     /* ... which the kernel reads as constants */
     int weights;        /* the tables hold group-major weights */
+    int vectors;        /* a group reads at most this many vectors */
 } span_rules;
 
 /* Pass 1: each whole group's range on the read axis: base[g] its lowest
@@ -58,7 +60,7 @@ static int64_t span_ranges(const clrs_lists *s, const span_rules *r, int V,
             continue;
         for (l = 0; l < V; ++l) {
             int64_t b = s->start[g * V + l], n = s->start[g * V + l + 1] - b;
-            if ((n < 1 && !r->empty_ok) || n > CLRS_GEN_MAX_FIXED)
+            if ((n < 1 && !r->empty_ok) || n > 2 * r->vectors)
                 lo = -2; /* no taps (the empty value), or too many */
             for (e = 0; e < (int)n && lo != -2; ++e) {
                 int64_t idx = clrs__lists_read(s, (size_t)(b + e));
@@ -77,7 +79,7 @@ static int64_t span_ranges(const clrs_lists *s, const span_rules *r, int V,
             continue;
         if (hi < 0)
             lo = hi = 0; /* padding only, or no entries at all */
-        if (hi - lo + 1 > SPAN_MAX_VECTORS * (int64_t)V)
+        if (hi - lo + 1 > r->vectors * (int64_t)V)
             continue;
         base[g] = lo;
         ok[g] = 1;
@@ -221,7 +223,8 @@ out:
  * elements, each lane's by increasing output index, -1 past a lane's
  * last one, weights group-major. */
 clrs_status clrs__span_try(clrs_lowered *low, const clrs_problem *p,
-                           const clrs_slot_taps *st, int V, int *kept)
+                           const clrs_slot_taps *st, int V, int vectors,
+                           int *kept)
 {
     const clrs_gen_config *c = &low->cfg;
     const int k = p->naxes - 1, K = c->fixed[k];
@@ -231,8 +234,9 @@ clrs_status clrs__span_try(clrs_lowered *low, const clrs_problem *p,
 
     *kept = 0;
     memset(&r, 0, sizeof r);
+    r.vectors = vectors == 8 ? 8 : 4;
     if (!p->backward) {
-        if ((K == 0 && c->cls != CLRS_GEN_WSUM) || K > CLRS_GEN_MAX_FIXED)
+        if ((K == 0 && c->cls != CLRS_GEN_WSUM) || K > 2 * r.vectors)
             return CLRS_SUCCESS;
         r.fixed = K;
         r.absent = -2;

@@ -74,6 +74,9 @@ typedef struct scase {
     int index, nan, post;
     int axb;     /* channels-last tensors */
     int generic; /* plan with CLRS_GENERIC=1 */
+    int wide;    /* plan with spanv=8 added to CLRS_LAUNCH: groups of up
+                    to 8 vectors and 16 taps a lane (a CPU's default, not
+                    a GPU's) */
     expect want;
     /* SPAN only: the last group is partial, so not every group can take
      * a pattern (coverage < 1). */
@@ -140,16 +143,16 @@ static const scase cases[] = {
      * vectors of input; 20 taps are past the path. */
     {.name = "cubic 3x down antialias W 192->64 (12 taps)",
      .mode = CLRS_MODE_CUBIC, F32, NCHW(1, 2, 3, 192),
-     .out = {1, 2, 2, 64}, .antialias = 1, .want = EX_SPAN},
+     .out = {1, 2, 2, 64}, .antialias = 1, .want = EX_SPAN, .wide = 1},
     {.name = "linear 4x down antialias W 256->64 (8-9 taps, 5 spans)",
      .mode = CLRS_MODE_LINEAR, F32, NCHW(2, 2, 8, 256),
-     .out = {2, 2, 2, 64}, .antialias = 1, .want = EX_SPAN},
+     .out = {2, 2, 2, 64}, .antialias = 1, .want = EX_SPAN, .wide = 1},
     {.name = "linear 7x down antialias W 448->64 (14-15 taps, 8 spans)",
      .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 2, 7, 448),
-     .out = {1, 2, 1, 64}, .antialias = 1, .want = EX_SPAN},
+     .out = {1, 2, 1, 64}, .antialias = 1, .want = EX_SPAN, .wide = 1},
     {.name = "cubic 5x down antialias W 320->64 (20 taps: over 16)",
      .mode = CLRS_MODE_CUBIC, F32, NCHW(1, 2, 5, 320),
-     .out = {1, 2, 1, 64}, .antialias = 1, .want = EX_NOT_SPAN},
+     .out = {1, 2, 1, 64}, .antialias = 1, .want = EX_NOT_SPAN, .wide = 1},
     /* 9: average pooling. */
     {.name = "avg k2 s2 W 128->64", .mode = CLRS_MODE_AVG_INCLUDE_PADDING,
      F32, NCHW(2, 3, 4, 128), .hk = 2, .hs = 2, .wk = 2, .ws = 2,
@@ -403,14 +406,14 @@ static const scase cases[] = {
      .bwd = BWD},
     {.name = "bwd linear 4x up W 32->128 (entries span 5 vectors)",
      .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 2, 3, 32), .out = {1, 2, 6, 128},
-     .want = EX_SPAN, .bwd = BWD},
+     .want = EX_SPAN, .bwd = BWD, .wide = 1},
     {.name = "bwd linear 8x up W 32->256 (entries span more than 8 "
              "vectors)",
      .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 2, 3, 32), .out = {1, 2, 6, 256},
-     .want = EX_NOT_SPAN, .bwd = BWD},
+     .want = EX_NOT_SPAN, .bwd = BWD, .wide = 1},
     {.name = "bwd linear 4x down antialias W 256->64 (9 entries)",
      .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 2, 8, 256), .out = {1, 2, 2, 64},
-     .antialias = 1, .want = EX_SPAN, .bwd = BWD},
+     .antialias = 1, .want = EX_SPAN, .bwd = BWD, .wide = 1},
     {.name = "bwd linear 2x up channels-last (axb)", .mode = CLRS_MODE_LINEAR,
      F32, NCHW(2, 8, 3, 64), .out = {2, 8, 6, 128}, .axb = 1,
      .want = EX_AXIS, .bwd = BWD},
@@ -495,10 +498,10 @@ static const scase subset_cases[] = {
      .wk = 3, .ws = 2, .wp = 1, .want = EX_SPAN, .partial = 1, .bwd = BWD},
     {.name = "linear 4x down antialias W 128->32 (9 taps, 5 spans)",
      .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 1, 4, 128),
-     .out = {1, 1, 1, 32}, .antialias = 1, .want = EX_SPAN},
+     .out = {1, 1, 1, 32}, .antialias = 1, .want = EX_SPAN, .wide = 1},
     {.name = "bwd linear 4x up W 16->64 (5 spans)", .mode = CLRS_MODE_LINEAR,
      F32, NCHW(1, 1, 2, 16), .out = {1, 1, 2, 64}, .want = EX_SPAN,
-     .bwd = BWD},
+     .bwd = BWD, .wide = 1},
 };
 #define NSUBSET ((int)(sizeof subset_cases / sizeof subset_cases[0]))
 
@@ -939,7 +942,7 @@ static void run_backward(const scase *c, casemem *m, tu_rng *r,
     tu_buf_free(&init);
 }
 
-static void run_case(int id, const scase *c)
+static void run_case_body(int id, const scase *c)
 {
     casemem m;
     tu_rng r;
@@ -1039,6 +1042,28 @@ path:
     if (now_s() - t0 > 1)
         tap_diag("  case %d took %.2f s", id, now_s() - t0);
     casemem_free(&m);
+}
+
+/* A wide case plans with spanv=8 after whatever CLRS_LAUNCH says. */
+static void run_case(int id, const scase *c)
+{
+    const char *cur = getenv("CLRS_LAUNCH");
+    char *saved = cur ? strdup(cur) : NULL;
+    char buf[512];
+
+    if (c->wide) {
+        snprintf(buf, sizeof buf, "%s%sspanv=8", saved ? saved : "",
+                 saved && *saved ? "," : "");
+        setenv("CLRS_LAUNCH", buf, 1);
+    }
+    run_case_body(id, c);
+    if (c->wide) {
+        if (saved)
+            setenv("CLRS_LAUNCH", saved, 1);
+        else
+            unsetenv("CLRS_LAUNCH");
+    }
+    free(saved);
 }
 
 int main(int argc, char **argv)

@@ -1,10 +1,10 @@
 #!/bin/sh
 # Every launch parameter proven harmless: tests/inputs/launch_subset
 # through clresample --mode=C under each CLRS_LAUNCH setting (each vector
-# width, vectors per work-item, the span path off, non-temporal stores
-# forced, local sizes that do and do not divide the global size), one TAP
-# point per setting; the
-# perf lines must report the forced launch; malformed values are refused
+# width, vectors per work-item, the span path off or its groups' width,
+# non-temporal stores forced, local sizes that do and do not divide the
+# global size), one TAP point per setting; the perf lines must report the
+# forced launch; malformed values are refused
 # with a message naming CLRS_LAUNCH.
 
 top_builddir=${top_builddir:-.}
@@ -29,7 +29,8 @@ fi
 for setting in vec=1 vec=2 vec=4 vec=8 vec=16 span=0 nt=1 nt=0 local=1 \
     local=7x3 local=16x16x1 local=5x5x5 vec=4,local=16x16x1 \
     vec=2,span=0,nt=1,local=64x2 vec=8,local=driver mv=1 mv=2 mv=4 \
-    vec=4,mv=4 vec=8,mv=2,local=7x3 vec=16,mv=4,local=16x16x1; do
+    vec=4,mv=4 vec=8,mv=2,local=7x3 vec=16,mv=4,local=16x16x1 spanv=4 \
+    spanv=8 vec=4,spanv=8,local=16x16x1; do
     CLRS_LAUNCH=$setting "$tool" --mode=C --batch="$batch" >"$tmp/out" 2>&1
     rc=$?
     summary=$(grep '^tests:' "$tmp/out")
@@ -75,8 +76,22 @@ for spec in "vec=4,mv=4 BWD_D axis/4x4," "vec=4,mv=1 BWD_D axis/4," \
     fi
 done
 
+# Span groups: antialiased 4x down (9 taps over 5 vectors) takes the span
+# path with spanv=8 and not with spanv=4.
+for spec in "spanv=8 span/" "spanv=4 none/"; do
+    set -- $spec
+    CLRS_LAUNCH=$1,vec=16 "$tool" --mode=P --fix-times-per-prb=1 \
+        --alg=linear --antialias=true mb1ic2ih8iw256oh2ow64 >"$tmp/out" 2>&1
+    if grep -q "vector:$2" "$tmp/out"; then
+        ok "CLRS_LAUNCH=$1: antialias 4x down: vector:$2"
+    else
+        not_ok "CLRS_LAUNCH=$1: antialias 4x down: no vector:$2"
+        sed 's/^/# /' "$tmp/out"
+    fi
+done
+
 for bad in vec=3 vec=16x span=2 nt= local=0 local=4x4x4x4 local=x4 \
-    local=70000 speed=1 vec mv=3 mv=8 mv=; do
+    local=70000 speed=1 vec mv=3 mv=8 mv= spanv=16 spanv=; do
     CLRS_LAUNCH=$bad "$tool" --mode=C mb1ic3ih4iw4oh8ow8 >"$tmp/out" 2>&1
     rc=$?
     if [ $rc -ne 0 ] && grep -q 'CLRS_ERR_INVALID_VALUE: CLRS_LAUNCH' "$tmp/out"
