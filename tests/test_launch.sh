@@ -61,34 +61,32 @@ else
     sed 's/^/# /' "$tmp/out"
 fi
 
+# path_is LAUNCH WANT ARGS...: the perf line of problem ARGS under
+# CLRS_LAUNCH=LAUNCH says vector:WANT.
+path_is() {
+    launch=$1
+    want=$2
+    shift 2
+    CLRS_LAUNCH=$launch "$tool" --mode=P --fix-times-per-prb=1 "$@" \
+        >"$tmp/out" 2>&1
+    if grep -q "vector:$want" "$tmp/out"; then
+        ok "CLRS_LAUNCH=$launch $*: vector:$want"
+    else
+        not_ok "CLRS_LAUNCH=$launch $*: no vector:$want on the perf line"
+        sed 's/^/# /' "$tmp/out"
+    fi
+}
 # Vectors per work-item: a channels-last backward with 64 channels takes
 # 4 vectors of 4 lanes under vec=4,mv=4, one under mv=1; a forward never.
-for spec in "vec=4,mv=4 BWD_D axis/4x4," "vec=4,mv=1 BWD_D axis/4," \
-    "vec=4,mv=4 FWD_D axis/4,"; do
-    set -- $spec
-    CLRS_LAUNCH=$1 "$tool" --mode=P --fix-times-per-prb=1 --dir=$2 \
-        --alg=linear --tag=axb mb1ic64ih5iw6oh9ow11 >"$tmp/out" 2>&1
-    if grep -q "vector:$3" "$tmp/out"; then
-        ok "CLRS_LAUNCH=$1 $2: vector:$3"
-    else
-        not_ok "CLRS_LAUNCH=$1 $2: no vector:$3 on the perf line"
-        sed 's/^/# /' "$tmp/out"
-    fi
-done
-
+axb64="--alg=linear --tag=axb mb1ic64ih5iw6oh9ow11"
+path_is vec=4,mv=4 axis/4x4, --dir=BWD_D $axb64
+path_is vec=4,mv=1 axis/4, --dir=BWD_D $axb64
+path_is vec=4,mv=4 axis/4, --dir=FWD_D $axb64
 # Span groups: antialiased 4x down (9 taps over 5 vectors) takes the span
 # path with spanv=8 and not with spanv=4.
-for spec in "spanv=8 span/" "spanv=4 none/"; do
-    set -- $spec
-    CLRS_LAUNCH=$1,vec=16 "$tool" --mode=P --fix-times-per-prb=1 \
-        --alg=linear --antialias=true mb1ic2ih8iw256oh2ow64 >"$tmp/out" 2>&1
-    if grep -q "vector:$2" "$tmp/out"; then
-        ok "CLRS_LAUNCH=$1: antialias 4x down: vector:$2"
-    else
-        not_ok "CLRS_LAUNCH=$1: antialias 4x down: no vector:$2"
-        sed 's/^/# /' "$tmp/out"
-    fi
-done
+aa4="--alg=linear --antialias=true mb1ic2ih8iw256oh2ow64"
+path_is spanv=8,vec=16 span/ $aa4
+path_is spanv=4,vec=16 none/ $aa4
 
 for bad in vec=3 vec=16x span=2 nt= local=0 local=4x4x4x4 local=x4 \
     local=70000 speed=1 vec mv=3 mv=8 mv= spanv=16 spanv=; do
