@@ -10,18 +10,8 @@
 # "N warnings generated." lines, and CLRS_WERROR=1 turns it into a
 # failed plan. TAP, run by make check; writes only under the build tree.
 
-: "${top_builddir:=.}"
-: "${top_srcdir:=.}"
-tool="$top_builddir/tools/clresample"
-tmp="$top_builddir/tests/tmp-build-log.$$"
-mkdir -p "$tmp" || { echo "Bail out! cannot create $tmp"; exit 1; }
-trap 'rm -rf "$tmp"' EXIT INT TERM
-
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
-skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
+tap_name=build-log
+. "${top_srcdir:-.}/tests/tap.sh"
 show() { sed 's/^/# /' "$@" | head -n 40; }
 
 # Nothing cached: every plan compiles its program from source (PoCL's

@@ -5,17 +5,8 @@
 # on the CPU reference engine as a self-check of the tool itself.
 #   CLRS_CLI_ENGINE=ref   reference self-check only (no device needed)
 
-top_builddir=${top_builddir:-.}
-top_srcdir=${top_srcdir:-.}
-tool="$top_builddir/tools/clresample"
-tmp="$top_builddir/tests/tmp-cli-batches-$$"
-mkdir -p "$tmp" || exit 1
-trap 'rm -rf "$tmp"' EXIT INT TERM
-
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
+tap_name=cli-batches
+. "${top_srcdir:-.}/tests/tap.sh"
 
 batches=$(ls "$top_srcdir"/tests/inputs/test_*_ci)
 

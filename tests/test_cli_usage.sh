@@ -3,18 +3,8 @@
 # token; --mode=L expansion, --version, --list-devices, .npy round trips.
 # TAP, run by make check; writes only under the build directory.
 
-top_builddir=${top_builddir:-.}
-top_srcdir=${top_srcdir:-.}
-tool="$top_builddir/tools/clresample"
-tmp="$top_builddir/tests/tmp-cli-usage-$$"
-mkdir -p "$tmp" || exit 1
-trap 'rm -rf "$tmp"' EXIT INT TERM
-
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
-skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
+tap_name=cli-usage
+. "${top_srcdir:-.}/tests/tap.sh"
 
 # The tool under a time limit where timeout(1) exists: a hang fails.
 limited() {

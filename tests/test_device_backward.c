@@ -10,6 +10,7 @@
  *   at tiny sizes (every backward mode), for test_oclgrind.sh. */
 #include "devutil.h"
 #include "tap.h"
+#include "tap_set.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -521,17 +522,6 @@ done:
 }
 
 /* ---- worked cases with a gradient (clresample(3)) ----------------------- */
-
-static int setup_ok = 1;
-#define SET(call)                                                            \
-    do {                                                                     \
-        clrs_status st_ = (call);                                            \
-        if (st_ != CLRS_SUCCESS) {                                           \
-            tap_diag("%s -> %s: %s", #call, clrs_status_name(st_),           \
-                     clrs_last_error());                                     \
-            setup_ok = 0;                                                    \
-        }                                                                    \
-    } while (0)
 
 /* Row-major rank 1 or 2 values. */
 static void put_all(tu_buf *b, const double *v)

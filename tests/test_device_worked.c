@@ -3,6 +3,7 @@
  * strides, outputs poisoned and fenced by sentinel margins. */
 #include "devutil.h"
 #include "tap.h"
+#include "tap_set.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -40,18 +41,6 @@ static clrs_resample_desc *mkop(clrs_mode mode)
         tap_diag("resample_desc_create: %s", clrs_last_error());
     return op;
 }
-
-/* A setter that fails makes the case fail, not silently test the default. */
-static int setup_ok = 1;
-#define SET(call)                                                            \
-    do {                                                                     \
-        clrs_status st_ = (call);                                            \
-        if (st_ != CLRS_SUCCESS) {                                           \
-            tap_diag("%s -> %s: %s", #call, clrs_status_name(st_),           \
-                     clrs_last_error());                                     \
-            setup_ok = 0;                                                    \
-        }                                                                    \
-    } while (0)
 
 static int close_enough(clrs_dtype dt, double got, double want, double rtol)
 {

@@ -4,16 +4,8 @@
 # line <!-- example:tools/example.c -->), so the two cannot drift apart.
 # TAP, run by make check.
 
-: "${top_builddir:=.}"
-: "${top_srcdir:=.}"
-tmp="$top_builddir/tests/tmp-example.$$"
-mkdir -p "$tmp" || { echo "Bail out! cannot create $tmp"; exit 1; }
-trap 'rm -rf "$tmp"' EXIT INT TERM
-
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
+tap_name=example
+. "${top_srcdir:-.}/tests/tap.sh"
 
 # The README's copy, byte for byte.
 awk -v m="<!-- example:tools/example.c -->" '

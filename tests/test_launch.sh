@@ -7,18 +7,9 @@
 # forced launch; malformed values are refused
 # with a message naming CLRS_LAUNCH.
 
-top_builddir=${top_builddir:-.}
-top_srcdir=${top_srcdir:-.}
-tool="$top_builddir/tools/clresample"
+tap_name=launch
+. "${top_srcdir:-.}/tests/tap.sh"
 batch="$top_srcdir/tests/inputs/launch_subset"
-tmp="$top_builddir/tests/tmp-launch-$$"
-mkdir -p "$tmp" || exit 1
-trap 'rm -rf "$tmp"' EXIT INT TERM
-
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
 
 "$tool" --mode=C mb1ic1iw2ow4 >"$tmp/dev.out" 2>&1
 if [ $? -eq 3 ]; then

@@ -6,20 +6,14 @@
 # read-only; CLRS_TUNE=off and CLRS_LAUNCH take precedence; merged files
 # (two lines for one key) give the faster line.
 
-top_builddir=${top_builddir:-.}
-tool="$top_builddir/tools/clresample"
-tmp="$top_builddir/tests/tmp-tune-$$"
-mkdir -p "$tmp" || exit 1
+tap_name=tune
+. "${top_srcdir:-.}/tests/tap.sh"
 tmp=$(cd "$tmp" && pwd) # the library refuses a relative CLRS_CACHE_DIR
+# The read-only directory case leaves a tree rm needs write access to.
 trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
 CLRS_CACHE_DIR="$tmp/cache"
 export CLRS_CACHE_DIR
 unset CLRS_TUNE CLRS_LAUNCH CLRS_CACHE
-
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
 
 prb="--alg=linear --tag=axb mb2ic16ih9iw12oh18ow24"
 "$tool" --mode=C $prb >"$tmp/dev.out" 2>&1

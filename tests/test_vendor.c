@@ -10,6 +10,7 @@
  * The device runs the same options through tests/inputs/test_vendor_ci. */
 #include "clresample.h"
 #include "tap.h"
+#include "tap_set.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -27,18 +28,6 @@ static clrs_tensor_desc *mk1(int64_t n)
         tap_diag("tensor_desc_create: %s", clrs_last_error());
     return d;
 }
-
-/* A setter that fails fails the case instead of testing a default. */
-static int setup_ok = 1;
-#define SET(call)                                                            \
-    do {                                                                     \
-        clrs_status st_ = (call);                                            \
-        if (st_ != CLRS_SUCCESS) {                                           \
-            tap_diag("%s -> %s: %s", #call, clrs_status_name(st_),           \
-                     clrs_last_error());                                     \
-            setup_ok = 0;                                                    \
-        }                                                                    \
-    } while (0)
 
 static clrs_resample_desc *mkop(int mode, int vendor, clrs_coord coord)
 {

@@ -1,0 +1,19 @@
+# Sourced by the shell tests after they set tap_name:
+#     tap_name=launch
+#     . "${top_srcdir:-.}/tests/tap.sh"
+# Gives top_builddir and top_srcdir defaults, the tool, a scratch
+# directory $tmp (tests/tmp-NAME.PID, removed on exit) and the TAP
+# counters n and failed with ok, not_ok and skip.
+
+: "${top_builddir:=.}"
+: "${top_srcdir:=.}"
+tool="$top_builddir/tools/clresample"
+tmp="$top_builddir/tests/tmp-$tap_name.$$"
+mkdir -p "$tmp" || { echo "Bail out! cannot create $tmp"; exit 1; }
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
+skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
