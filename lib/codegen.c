@@ -111,7 +111,7 @@ static void emit_indices(sbuf *b, const clrs_gen_config *c)
 
     if (c->vec > 1)
         sb_add(b, "    const %s i0 = (%s)get_global_id(0) * %d;\n", off, off,
-               c->vec * (c->mvec > 1 ? c->mvec : 1));
+               c->vec * mvec_of(c, c->vec));
     else
         sb_add(b, "    const %s i0 = (%s)get_global_id(0);\n", off, off);
     if (c->rank > 1)
@@ -344,7 +344,8 @@ static void emit_accumulators(sbuf *b, const clrs_gen_config *c, int w,
             snprintf(conv, sizeof conv, "convert_%s", acc);
         if (w > 1)
             for (m = 0; m < mvec_of(c, w); ++m)
-                sb_add(b, "        %s %s = %s(CLRS_LDV_%s(%d, dst, %s + %d));\n",
+                sb_add(b,
+                       "        %s %s = %s(CLRS_LDV_%s(%d, dst, %s + %d));\n",
                        at, acc_name(m), conv, d->name, w, dof, m * w);
         else
             sb_add(b, "        %s acc = %s(CLRS_LD_%s(dst, %s));\n", at, conv,

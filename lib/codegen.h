@@ -117,7 +117,7 @@ typedef struct clrs_gen_config {
      * base, -1 past the lane's last entry. Weights come from a group-major
      * table (vals.fg). */
     int phase;
-    int nspan; /* 1..8 (span.c, SPAN_MAX_VECTORS) */
+    int nspan; /* 1..8: the launch's span_vectors (span.c) */
     int npat;  /* 1..CLRS_GEN_MAX_PAT */
     /* Taps per lane in a pattern, 1..CLRS_GEN_MAX_FIXED: forward the
      * slot's fixed count; backward the most transposed entries a lane of

@@ -97,13 +97,20 @@ void emit_gather(sbuf *b, const clrs_gen_config *c, int w,
         snprintf(o, sizeof o, "o%d", n - 1);
     else
         snprintf(o, sizeof o, "%s", so);
-    if (wsum && mvec_of(c, w) > 1) {
-        /* One entry's weight for every vector of the work-item. */
+    if (wsum) {
+        /* One entry's weight serves every vector of the work-item: acc,
+         * acc1, ... at o, o + w, ... (one vector: acc and v at o). */
+        const int M = mvec_of(c, w);
         int mm;
         char om[48], vm[16];
-        for (mm = 0; mm < mvec_of(c, w); ++mm) {
-            snprintf(om, sizeof om, "(%s + %d)", o, mm * w);
-            snprintf(vm, sizeof vm, "v%d", mm);
+        for (mm = 0; mm < M; ++mm) {
+            if (M > 1) {
+                snprintf(om, sizeof om, "(%s + %d)", o, mm * w);
+                snprintf(vm, sizeof vm, "v%d", mm);
+            } else {
+                snprintf(om, sizeof om, "%s", o);
+                snprintf(vm, sizeof vm, "v");
+            }
             emit_value(b, c, row_of(c->src), "src", vm, w, om, ind, 0);
             if (n)
                 sb_add(b, "%sCLRS_WSUM_STEP(%s, w%d, %s);\n", ind,
@@ -115,49 +122,40 @@ void emit_gather(sbuf *b, const clrs_gen_config *c, int w,
         return;
     }
     emit_value(b, c, row_of(c->src), "src", "v", w, o, ind, 0);
-    if (wsum) {
+    /* Max: dy[o] goes to this element when o's argmax is this
+     * element. An index value no tap has (out of range, or a padding
+     * tap's) matches no element: it sends nowhere and is never used
+     * as an address. */
+    if (c->recompute) {
+        emit_argmax(b, c, w, xo, 8 + 4 * n);
+        snprintf(code, sizeof code, "myp");
+    } else if (window) {
         if (n)
-            sb_add(b, "%sCLRS_WSUM_STEP(acc, w%d, v);\n", ind, n - 1);
+            snprintf(code, sizeof code, "c%d", n - 1);
         else
-            sb_add(b, "%sacc += v;\n", ind);
-        emit_split_close(b, c, nloops, 8, wsum, w);
-        return;
+            snprintf(code, sizeof code, "0");
     } else {
-        /* Max: dy[o] goes to this element when o's argmax is this
-         * element. An index value no tap has (out of range, or a padding
-         * tap's) matches no element: it sends nowhere and is never used
-         * as an address. */
-        if (c->recompute) {
-            emit_argmax(b, c, w, xo, 8 + 4 * n);
-            snprintf(code, sizeof code, "myp");
-        } else if (window) {
-            if (n)
-                snprintf(code, sizeof code, "c%d", n - 1);
-            else
-                snprintf(code, sizeof code, "0");
-        } else {
-            snprintf(code, sizeof code, "myp");
-        }
-        if (n)
-            snprintf(ok, sizeof ok, "q%d", n - 1);
-        else
-            snprintf(ok, sizeof ok, "%s", io);
-        if (c->recompute && w > 1) {
-            char ot[16];
-            vtype(ot, sizeof ot, off, w);
-            sb_add(b, "%sacc = select(acc, acc + v, convert_%s(win == (%s)(myp)));\n",
-                   ind, mt, ot);
-        } else if (c->recompute) {
-            sb_add(b, "%sif (win == myp)\n%s    acc += v;\n", ind, ind);
-        } else if (w > 1) {
-            sb_add(b,
-                   "%sacc = select(acc, acc + v, convert_%s(convert_long%d("
-                   "vload%d(0, index + %s)) == (long%d)(%s)));\n",
-                   ind, mt, w, w, ok, w, code);
-        } else {
-            sb_add(b, "%sif ((long)index[%s] == (long)(%s))\n%s    acc += v;\n",
-                   ind, ok, code, ind);
-        }
+        snprintf(code, sizeof code, "myp");
+    }
+    if (n)
+        snprintf(ok, sizeof ok, "q%d", n - 1);
+    else
+        snprintf(ok, sizeof ok, "%s", io);
+    if (c->recompute && w > 1) {
+        char ot[16];
+        vtype(ot, sizeof ot, off, w);
+        sb_add(b, "%sacc = select(acc, acc + v, convert_%s(win == (%s)(myp)));\n",
+               ind, mt, ot);
+    } else if (c->recompute) {
+        sb_add(b, "%sif (win == myp)\n%s    acc += v;\n", ind, ind);
+    } else if (w > 1) {
+        sb_add(b,
+               "%sacc = select(acc, acc + v, convert_%s(convert_long%d("
+               "vload%d(0, index + %s)) == (long%d)(%s)));\n",
+               ind, mt, w, w, ok, w, code);
+    } else {
+        sb_add(b, "%sif ((long)index[%s] == (long)(%s))\n%s    acc += v;\n",
+               ind, ok, code, ind);
     }
     emit_close_loops(b, n, 8);
 }

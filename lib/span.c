@@ -9,24 +9,15 @@
 /* ---- span patterns -------------------------------------------------------
  * The written positions along kernel axis 0 (the last resampled slot,
  * contiguous) are cut into groups of V. A group whose entries all lie
- * within r->vectors * V read elements of a base index is described by its base
- * and the pattern of its entries relative to the base; at a rational
- * scale the interior groups share a few patterns, which the generator
- * compiles into constant shuffles. */
+ * within a few vectors of V read elements of a base index (span_rules'
+ * vectors) is described by its base and the pattern of its entries
+ * relative to the base; at a rational scale the interior groups share a
+ * few patterns, which the generator compiles into constant shuffles. */
 
 typedef struct span_pat {
     signed char rel[CLRS_GEN_MAX_FIXED][CLRS_GEN_MAX_LANES];
     signed char code[CLRS_GEN_MAX_FIXED][CLRS_GEN_MAX_LANES];
 } span_pat;
-
-/* A group reads at most r->vectors vectors of V elements (4 or 8, the
- * launch request's; 8 * 16 - 1 = 127 keeps a pattern's offsets in a
- * signed char) and a lane has at most 2 * r->vectors taps. Eight and 16
- * (were 4 and 8, today's GPU default) bring 4x antialiased downsampling
- * and 4x-up backward onto the path: PoCL, AVX-512 host, mb8ic64
- * channels-first, --mode=P: antialias linear 512 -> 128 179 -> 41-45 ms,
- * cubic 802 -> 120-130 ms; backward linear 128 -> 512 200-218 -> 43-48
- * ms, cubic 809-858 -> 126-131 ms. */
 
 /* Distinct patterns tracked before the most frequent are kept. */
 #define SPAN_CANDIDATES 32
@@ -40,7 +31,15 @@ typedef struct span_rules {
     int codes;          /* patterns carry the window codes */
     int codes_used;     /* ... which the kernel reads as constants */
     int weights;        /* the tables hold group-major weights */
-    int vectors;        /* a group reads at most this many vectors */
+    /* A group reads at most this many vectors of V elements (4 or 8,
+     * the launch request's; 8 * 16 - 1 = 127 keeps a pattern's offsets
+     * in a signed char) and a lane has at most twice as many taps. Eight
+     * and 16 (were 4 and 8, today's GPU default) bring 4x antialiased
+     * downsampling and 4x-up backward onto the path: PoCL, AVX-512 host,
+     * mb8ic64 channels-first, --mode=P: antialias linear 512 -> 128 179
+     * -> 41-45 ms, cubic 802 -> 120-130 ms; backward linear 128 -> 512
+     * 200-218 -> 43-48 ms, cubic 809-858 -> 126-131 ms. */
+    int vectors;
 } span_rules;
 
 /* Pass 1: each whole group's range on the read axis: base[g] its lowest

@@ -120,9 +120,9 @@ typedef struct cli_desc {
     int64_t mb, ic;
     int64_t omb, oc;   /* output N and C: mb and ic unless resampled */
     int64_t in[CLI_SP], out[CLI_SP];
-    /* The resampled tensor axes (0 = N, 1 = C, 2.. spatial), increasing;
-     * axes_given: --axes named them, else they are the spatial axes. */
-    int naxes, axes_given;
+    /* The resampled tensor axes (0 = N, 1 = C, 2.. spatial), increasing:
+     * --axes's, else the spatial axes. */
+    int naxes;
     int axes[CLI_MAXAX];
     int pooling;       /* any of k/s/p given */
     int has_window, has_stride, has_pad;

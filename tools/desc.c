@@ -364,7 +364,6 @@ static int resolve_axes(const cli_opts *o, cli_desc *d, char *err,
     for (a = 0; a < rank; ++a)
         if (seen >> a & 1u)
             d->axes[d->naxes++] = a;
-    d->axes_given = 1;
     if (d->has_window && (d->naxes != d->nsp || d->axes[0] != 2))
         return err_at(err, errsz, "a pooling window (k%c...) pools the "
                       "spatial axes: --axes must name exactly those",

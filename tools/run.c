@@ -287,7 +287,7 @@ static int build_op(job *j)
 {
     TRY_SET(clrs_resample_desc_create(&j->op, cli_alg_mode(j->p->o.alg)),
             "resample_desc_create");
-    if (j->p->d.axes_given)
+    if (j->p->o.n_axes > 0) /* --axes given: else the library's default */
         TRY_SET(clrs_resample_desc_set_axes(j->op, j->p->d.naxes,
                                             j->p->d.axes),
                 "set_axes");
