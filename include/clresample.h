@@ -659,6 +659,10 @@ typedef struct clrs_plan_info {
     int vector_count;        /* vectors of vector_lanes per work-item (a
                                 backward gather on the axis path: up to 4;
                                 else 1) */
+    int tuned_launches;      /* launch_source TUNED: the distinct launches
+                                the tuner timed while creating this plan
+                                (candidates that give the same kernel and
+                                local size count once); else 0 */
 } clrs_plan_info;
 
 /* "none", "axis", "block", "span"; NULL for an unknown value. */

@@ -375,20 +375,27 @@ static void adopt(clrs_plan *plan, clrs_plan *cand)
     cand->itab = cand->ftab = NULL;
 }
 
-/* A candidate's launch as run: same kernel key and local size as an
- * earlier one means the same launch, timed once. */
-static void launch_sig(const clrs_plan *c, char *buf, size_t n)
+/* A candidate's launch as run, "local|key" (malloc'd; NULL when out of
+ * memory): the same kernel key and local size as an earlier candidate
+ * mean the same launch, timed once. Whole: the key's distinguishing
+ * parts (vec=, mv=, the span patterns) lie past its first 70 bytes. */
+static char *launch_sig(const clrs_plan *c)
 {
-    char *key = NULL;
+    char *key = NULL, *sig;
     const clrs_launch *L = &c->low.launch;
+    size_t n;
+
     if (clrs__gen_key(&c->low.cfg, &key) != CLRS_SUCCESS) {
         clrs__clear_error();
-        buf[0] = '\0';
-        return;
+        return NULL;
     }
-    snprintf(buf, n, "%zu,%zu,%zu|%s", L->local[0], L->local[1],
-             L->local[2], key);
+    n = strlen(key) + 3 * 24;
+    sig = malloc(n);
+    if (sig)
+        snprintf(sig, n, "%zu,%zu,%zu|%s", L->local[0], L->local[1],
+                 L->local[2], key);
     free(key);
+    return sig;
 }
 
 static const char *const tune_mv[] = {"mv=1", "mv=2", "mv=4"};
@@ -425,14 +432,14 @@ static int tune_texts(char texts[][48])
 static clrs_status tune(clrs_plan *plan, const clrs_tune_key *k,
                         double budget)
 {
-    char texts[TUNE_NCAND][48], best_text[48], seen[TUNE_NCAND][64];
+    char texts[TUNE_NCAND][48], best_text[48], *seen[TUNE_NCAND];
     struct timespec t0, t1;
     clrs_plan *best = NULL;
     tune_bufs bufs;
     cl_command_queue q;
     cl_int err;
     double best_ms = INFINITY;
-    int n, nseen = 0, i, j;
+    int n, nseen = 0, timed = 0, i, j;
     clrs_status st = CLRS_SUCCESS;
 
     n = tune_texts(texts);
@@ -445,7 +452,7 @@ static clrs_status tune(clrs_plan *plan, const clrs_tune_key *k,
     st = tune_bufs_make(plan, q, &bufs);
     for (i = 0; i < n && st >= 0; ++i) {
         clrs_plan *c = NULL;
-        char sig[64];
+        char *sig;
         double ms, spent;
         clock_gettime(CLOCK_MONOTONIC, &t1);
         spent = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
@@ -462,14 +469,17 @@ static clrs_status tune(clrs_plan *plan, const clrs_tune_key *k,
         }
         if (st < 0)
             break;
-        launch_sig(c, sig, sizeof sig);
-        for (j = 0; j < nseen && strcmp(seen[j], sig) != 0; ++j)
+        sig = launch_sig(c);
+        for (j = 0; sig && j < nseen && strcmp(seen[j], sig) != 0; ++j)
             ;
-        if (j < nseen) { /* the same launch as an earlier candidate */
+        if (sig && j < nseen) { /* the same launch as an earlier one */
+            free(sig);
             clrs_plan_destroy(c);
             continue;
         }
-        snprintf(seen[nseen++], sizeof seen[0], "%s", sig);
+        if (sig)
+            seen[nseen++] = sig;
+        ++timed;
         st = tune_time(c, q, &bufs.args, &ms);
         if (st < 0 && i > 0) {
             clrs__clear_error();
@@ -488,11 +498,14 @@ static clrs_status tune(clrs_plan *plan, const clrs_tune_key *k,
     }
     for (i = 0; i < bufs.n; ++i)
         clReleaseMemObject(bufs.all[i]);
+    for (i = 0; i < nseen; ++i)
+        free(seen[i]);
     clReleaseCommandQueue(q);
     if (st >= 0 && !best)
         st = clrs__error(CLRS_ERR_OPENCL, "tuning: no candidate ran");
     if (st >= 0) {
         adopt(plan, best);
+        plan->tuned_launches = timed;
         if (clrs__tunedb_store(plan->ctx, k, best_text, best_ms) != 0)
             clrs__ctx_note(plan->ctx, "the tuning database could not be "
                                       "written; the tuned launch holds for "
@@ -758,6 +771,7 @@ clrs_status clrs_plan_get_info(const clrs_plan *plan, clrs_plan_info *info)
     info->span_coverage = plan->low.cfg.phase ? plan->low.span.coverage : 0;
     memcpy(info->local_size, plan->low.launch.local, sizeof info->local_size);
     info->launch_source = plan->low.launch.source;
+    info->tuned_launches = plan->tuned_launches;
     clrs__clear_error();
     return CLRS_SUCCESS;
 }

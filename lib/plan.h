@@ -22,6 +22,7 @@ struct clrs_plan {
     cl_uint arg_post[CLRS_MAX_POST_OPS]; /* binary post-op operands */
 
     clrs_cache_source cache_source; /* for clrs_plan_get_info */
+    int tuned_launches; /* distinct launches the tuner timed for it */
     double create_ms;
     /* The compiler's log of the program (of both passes' programs for a
      * two-pass plan, each under its kernel's name); NULL when empty. */

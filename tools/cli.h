@@ -248,6 +248,7 @@ typedef struct cli_result {
     int vectors; /* vectors of lanes per work-item (1 unless a gather's) */
     int kernels; /* kernels per execute (2: max backward recomputing) */
     const char *launch; /* clrs_launch_source_name(), "-" before a plan */
+    int tuned;          /* launches the tuner timed (launch "tuned") */
     size_t lws[3];      /* local size, all 0: the driver's */
     double gbps, roof_pct;
     int above_copy; /* GB/s above the measured copy: a measurement error */

@@ -198,11 +198,12 @@ static void print_json(const cli_prb *p, const cli_result *r)
     num_json(r->build_ms, "%.3f");
     printf(",\"cache\":\"%s\",\"vector\":\"%s\",\"lanes\":%d,"
            "\"vectors\":%d,"
-           "\"kernels\":%d,\"launch\":\"%s\",\"lws\":[%zu,%zu,%zu],"
-           "\"above_copy\":%s,\"detail\":",
+           "\"kernels\":%d,\"launch\":\"%s\",\"tuned_launches\":%d,"
+           "\"lws\":[%zu,%zu,%zu],\"above_copy\":%s,\"detail\":",
            r->cache, r->vector ? r->vector : "-", r->lanes,
            r->vectors > 1 ? r->vectors : 1, r->kernels,
-           r->launch ? r->launch : "-", r->lws[0], r->lws[1], r->lws[2],
+           r->launch ? r->launch : "-", r->tuned, r->lws[0], r->lws[1],
+           r->lws[2],
            r->above_copy ? "true" : "false");
     str_json(r->detail);
     printf(",\"build_log\":");

@@ -769,6 +769,7 @@ static int device_plan(job *j)
         j->r->vectors = info.vector_count;
         j->r->kernels = info.kernels;
         j->r->launch = clrs_launch_source_name(info.launch_source);
+        j->r->tuned = info.tuned_launches;
         memcpy(j->r->lws, info.local_size, sizeof j->r->lws);
     }
     if (st < 0) {
