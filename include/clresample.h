@@ -659,6 +659,9 @@ typedef struct clrs_plan_info {
     int vector_count;        /* vectors of vector_lanes per work-item (a
                                 backward gather on the axis path: up to 4;
                                 else 1) */
+    int span_groups;         /* SPAN: consecutive groups per work-item
+                                (a walked row, up to 32; the launch's
+                                walk); else 1 */
     int tuned_launches;      /* launch_source TUNED: the distinct launches
                                 the tuner timed while creating this plan
                                 (candidates that give the same kernel and

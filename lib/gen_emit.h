@@ -63,6 +63,7 @@ typedef struct sbuf {
 #define acc_type clrs__gen_acc_type
 #define mvec_of clrs__gen_mvec_of
 #define acc_name clrs__gen_acc_name
+#define walk_of clrs__gen_walk_of
 #define off_type clrs__gen_off_type
 #define span_var clrs__gen_span_var
 #define vtype clrs__gen_vtype
@@ -77,6 +78,8 @@ const char *acc_type(const clrs_gen_config *c); /* "float" / "double" */
  * multi-vector work-item, else 1; named acc, acc1, acc2, acc3. */
 int mvec_of(const clrs_gen_config *c, int w);
 const char *acc_name(int m);
+/* Span groups per work-item: c->walk, at least 1. */
+int walk_of(const clrs_gen_config *c);
 const char *off_type(const clrs_gen_config *c); /* "int" / "long" */
 /* Forward span path over a last slot whose tap count varies. */
 int span_var(const clrs_gen_config *c);

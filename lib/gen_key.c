@@ -53,6 +53,8 @@ clrs_status clrs__gen_key(const clrs_gen_config *c, char **key)
            off_type(c), c->vec, c->tail, c->nt);
     if (c->mvec > 1)
         sb_add(&b, " mv=%d", c->mvec);
+    if (c->walk > 1)
+        sb_add(&b, " walk=%d", c->walk);
     if (c->phase) {
         int q, t, l, K = c->ntaps;
         sb_add(&b, " span=%d", c->nspan);

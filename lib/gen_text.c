@@ -71,6 +71,11 @@ int span_var(const clrs_gen_config *c)
     return c->phase && !c->backward && !c->fixed[c->nslots - 1];
 }
 
+int walk_of(const clrs_gen_config *c)
+{
+    return c->walk > 1 ? c->walk : 1;
+}
+
 /* "float16" for width 16, "float" for width 1. */
 int mvec_of(const clrs_gen_config *c, int w)
 {

@@ -277,6 +277,37 @@ static int choose_mvec(const clrs_problem *p, const clrs_gen_config *c,
     return mv;
 }
 
+/* Most span groups one work-item walks: its accumulators (a private
+ * array of this many vectors, 2 KiB at 16 f32 lanes) and a row of up to
+ * 512 f32 outputs. A longer row stays one group per work-item: walking
+ * it in pieces measured slower than not walking at all (PoCL, AVX-512
+ * host, bilinear 2048->1024 channels-first halves: 43 -> 57 ms). */
+#define WALK_MAX_GROUPS 32
+
+/* Span groups per work-item: a forward weighted sum on the span path
+ * over two or more slots whose row (kernel axis 0) has 2 to
+ * WALK_MAX_GROUPS groups walks it whole where the request says so (by
+ * default where no outer slot upsamples), in the power of two of
+ * groups that covers it (a few kernels serve every row length); else 1.
+ * See emit_walk (codegen.c). */
+static int choose_walk(const clrs_problem *p, const clrs_gen_config *c,
+                       const kaxis *k0, const clrs_launch_request *r)
+{
+    int64_t groups = (k0->n + c->vec - 1) / c->vec;
+    int g = 2, k;
+
+    if (p->backward || c->cls != CLRS_GEN_WSUM || !c->phase ||
+        c->nslots < 2 || r->walk == 0 || groups < 2 ||
+        groups > WALK_MAX_GROUPS)
+        return 1;
+    for (k = 0; r->walk < 0 && k + 1 < p->naxes; ++k)
+        if (p->ax[k].out > p->ax[k].in)
+            return 1;
+    while (g < groups)
+        g *= 2;
+    return g;
+}
+
 /* Span path candidate: kernel axis 0 is the last resampled slot, with
  * unit stride and no block in the written, read (and index) tensors,
  * binary operands broadcast or contiguous there, and at least one whole
@@ -624,13 +655,29 @@ static void launch_shape(clrs_lowered *low, const clrs_context *ctx,
               : c->ax[0].dst_block ? CLRS_VECTOR_BLOCK
                                     : CLRS_VECTOR_AXIS;
     L->work_dim = (cl_uint)(c->rank < 3 ? c->rank : 3);
+    L->walk = c->walk > 1 ? c->walk : 1;
     L->global[0] = (size_t)((n[0] + c->vec * c->mvec - 1) /
                             (c->vec * c->mvec));
+    /* A walking work-item's groups are consecutive. */
+    L->global[0] = (L->global[0] + (size_t)L->walk - 1) / (size_t)L->walk;
     L->global[1] = c->rank > 1 ? (size_t)n[1] : 1;
     L->global[2] = 1;
     for (q = 2; q < c->rank; ++q)
         L->global[2] *= (size_t)n[q];
     clrs__launch_local(ctx, r, L);
+    if (L->walk > 1) {
+        /* PoCL keeps the private arrays of a whole work-group on its
+         * thread's stack: the driver's own choice (4096 work-items) of
+         * 2 KiB accumulators each overflowed it. One work-item a group
+         * where the driver would choose (each walks a whole row; larger
+         * groups measured no faster), else at most 64 KiB of them. */
+        size_t acc = (size_t)c->vec * (size_t)L->walk * (c->acc_f64 ? 8 : 4);
+        if (L->local[0] == 0) {
+            for (q = 0; q < 3; ++q)
+                L->local[q] = 1;
+        }
+        clrs__launch_fit_group(L, (size_t)65536 / acc);
+    }
 }
 
 clrs_status clrs__lower(const clrs_context *ctx, const clrs_problem *p,
@@ -662,6 +709,7 @@ clrs_status clrs__lower(const clrs_context *ctx, const clrs_problem *p,
     }
     c->tail = c->vec > 1 && !c->phase && k[0].n % c->vec != 0;
     c->mvec = choose_mvec(p, c, &k[0], &req);
+    c->walk = choose_walk(p, c, &k[0], &req);
     bytes = index_only ? 0
                        : (size_t)clrs__tensor_span(d.wr) *
                              clrs_dtype_size(d.wr->dtype);

@@ -400,7 +400,8 @@ static char *launch_sig(const clrs_plan *c)
 
 static const char *const tune_mv[] = {"mv=1", "mv=2", "mv=4"};
 static const char *const tune_spanv[] = {"spanv=4", "spanv=8"};
-#define TUNE_NCAND (1 + 5 * 2 * 5 + 5 * 3 + 5 * 2)
+static const char *const tune_walk[] = {"walk=0", "walk=1"};
+#define TUNE_NCAND (1 + 5 * 2 * 5 + 5 * 3 + 5 * 2 + 5 * 2)
 
 /* The candidates' launch texts, the defaults first, then each vector
  * width with each count of vectors per work-item (which only backward
@@ -424,6 +425,10 @@ static int tune_texts(char texts[][48])
         for (l = 0; l < 2; ++l)
             snprintf(texts[n++], 48, "%s,%s,local=driver", tune_vec[v],
                      tune_spanv[l]);
+    for (v = 0; v < 5; ++v)
+        for (l = 0; l < 2; ++l)
+            snprintf(texts[n++], 48, "%s,%s,local=driver", tune_vec[v],
+                     tune_walk[l]);
     return n;
 }
 
@@ -771,6 +776,8 @@ clrs_status clrs_plan_get_info(const clrs_plan *plan, clrs_plan_info *info)
     info->span_coverage = plan->low.cfg.phase ? plan->low.span.coverage : 0;
     memcpy(info->local_size, plan->low.launch.local, sizeof info->local_size);
     info->launch_source = plan->low.launch.source;
+    info->span_groups = plan->low.launch.walk > 1 ? plan->low.launch.walk
+                                                  : 1;
     info->tuned_launches = plan->tuned_launches;
     clrs__clear_error();
     return CLRS_SUCCESS;

@@ -74,9 +74,12 @@ typedef struct scase {
     int index, nan, post;
     int axb;     /* channels-last tensors */
     int generic; /* plan with CLRS_GENERIC=1 */
-    int wide;    /* plan with spanv=8 added to CLRS_LAUNCH: groups of up
-                    to 8 vectors and 16 taps a lane (a CPU's default, not
-                    a GPU's) */
+    /* Added to CLRS_LAUNCH for the plan: "spanv=8" (groups of up to 8
+     * vectors and 16 taps a lane), "walk=1" (a work-item walks its row
+     * of groups): a CPU's defaults, not a GPU's. */
+    const char *launch;
+    int groups; /* SPAN: the span groups a work-item must take (0: any,
+                   as the device's defaults choose) */
     expect want;
     /* SPAN only: the last group is partial, so not every group can take
      * a pattern (coverage < 1). */
@@ -143,16 +146,16 @@ static const scase cases[] = {
      * vectors of input; 20 taps are past the path. */
     {.name = "cubic 3x down antialias W 192->64 (12 taps)",
      .mode = CLRS_MODE_CUBIC, F32, NCHW(1, 2, 3, 192),
-     .out = {1, 2, 2, 64}, .antialias = 1, .want = EX_SPAN, .wide = 1},
+     .out = {1, 2, 2, 64}, .antialias = 1, .want = EX_SPAN, .launch = "spanv=8"},
     {.name = "linear 4x down antialias W 256->64 (8-9 taps, 5 spans)",
      .mode = CLRS_MODE_LINEAR, F32, NCHW(2, 2, 8, 256),
-     .out = {2, 2, 2, 64}, .antialias = 1, .want = EX_SPAN, .wide = 1},
+     .out = {2, 2, 2, 64}, .antialias = 1, .want = EX_SPAN, .launch = "spanv=8"},
     {.name = "linear 7x down antialias W 448->64 (14-15 taps, 8 spans)",
      .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 2, 7, 448),
-     .out = {1, 2, 1, 64}, .antialias = 1, .want = EX_SPAN, .wide = 1},
+     .out = {1, 2, 1, 64}, .antialias = 1, .want = EX_SPAN, .launch = "spanv=8"},
     {.name = "cubic 5x down antialias W 320->64 (20 taps: over 16)",
      .mode = CLRS_MODE_CUBIC, F32, NCHW(1, 2, 5, 320),
-     .out = {1, 2, 1, 64}, .antialias = 1, .want = EX_NOT_SPAN, .wide = 1},
+     .out = {1, 2, 1, 64}, .antialias = 1, .want = EX_NOT_SPAN, .launch = "spanv=8"},
     /* 9: average pooling. */
     {.name = "avg k2 s2 W 128->64", .mode = CLRS_MODE_AVG_INCLUDE_PADDING,
      F32, NCHW(2, 3, 4, 128), .hk = 2, .hs = 2, .wk = 2, .ws = 2,
@@ -291,6 +294,37 @@ static const scase cases[] = {
     {.name = "linear 2x up 1x16x256x256 -> 512x512 (16 MiB dst)",
      .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 16, 256, 256),
      .out = {1, 16, 512, 512}, .want = EX_SPAN},
+    /* Walked rows (walk=1): one work-item takes every group of its row
+     * (the power of two of groups that covers it), outer taps first. */
+    {.name = "linear 2x down W 128->64 H 6->3 walked (4 groups)",
+     .mode = CLRS_MODE_LINEAR, F32, NCHW(2, 3, 6, 128),
+     .out = {2, 3, 3, 64}, .launch = "walk=1", .groups = 4,
+     .want = EX_SPAN},
+    {.name = "linear 2x down W 128->64 walk=0 (1 group)",
+     .mode = CLRS_MODE_LINEAR, F32, NCHW(2, 3, 6, 128),
+     .out = {2, 3, 3, 64}, .launch = "walk=0", .groups = 1,
+     .want = EX_SPAN},
+    {.name = "cubic 2x up W 60->120 walked (8 groups, partial last)",
+     .mode = CLRS_MODE_CUBIC, F32, NCHW(2, 2, 3, 60),
+     .out = {2, 2, 6, 120}, .launch = "walk=1", .groups = 8,
+     .want = EX_SPAN, .partial = 1},
+    {.name = "linear W 100->62 H 8->5 walked + relu + add (4 groups)",
+     .mode = CLRS_MODE_LINEAR, F32, NCHW(2, 2, 8, 100),
+     .out = {2, 2, 5, 62}, .post = PO_RELU_ADD, .launch = "walk=1",
+     .groups = 4, .want = EX_SPAN, .partial = 1},
+    {.name = "avg exclude padding k3 s2 pad 1 W 100->50 walked + mul",
+     .mode = CLRS_MODE_AVG_EXCLUDE_PADDING, F32, NCHW(2, 2, 5, 100),
+     .hk = 3, .hs = 2, .hp = 1, .wk = 3, .ws = 2, .wp = 1,
+     .post = PO_MUL_CHANNEL, .launch = "walk=1", .groups = 4,
+     .want = EX_SPAN, .partial = 1},
+    {.name = "linear 4x down antialias W 256->64 walked (4 groups)",
+     .mode = CLRS_MODE_LINEAR, F32, NCHW(2, 2, 8, 256),
+     .out = {2, 2, 2, 64}, .antialias = 1, .launch = "spanv=8,walk=1",
+     .groups = 4, .want = EX_SPAN},
+    {.name = "linear 2x down f64 W 64->32 walked (4 groups of 8)",
+     .mode = CLRS_MODE_LINEAR, .sdt = CLRS_F64, .ddt = CLRS_F64,
+     NCHW(1, 2, 6, 64), .out = {1, 2, 3, 32}, .launch = "walk=1",
+     .groups = 4, .want = EX_SPAN},
     /* 19: backward, the gather along W: groups of 16 diff_src elements,
      * each lane's transposed entries picked from diff_dst spans. */
     {.name = "bwd linear 2x up half_pixel W 64->128 H 4->8",
@@ -406,14 +440,14 @@ static const scase cases[] = {
      .bwd = BWD},
     {.name = "bwd linear 4x up W 32->128 (entries span 5 vectors)",
      .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 2, 3, 32), .out = {1, 2, 6, 128},
-     .want = EX_SPAN, .bwd = BWD, .wide = 1},
+     .want = EX_SPAN, .bwd = BWD, .launch = "spanv=8"},
     {.name = "bwd linear 8x up W 32->256 (entries span more than 8 "
              "vectors)",
      .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 2, 3, 32), .out = {1, 2, 6, 256},
-     .want = EX_NOT_SPAN, .bwd = BWD, .wide = 1},
+     .want = EX_NOT_SPAN, .bwd = BWD, .launch = "spanv=8"},
     {.name = "bwd linear 4x down antialias W 256->64 (9 entries)",
      .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 2, 8, 256), .out = {1, 2, 2, 64},
-     .antialias = 1, .want = EX_SPAN, .bwd = BWD, .wide = 1},
+     .antialias = 1, .want = EX_SPAN, .bwd = BWD, .launch = "spanv=8"},
     {.name = "bwd linear 2x up channels-last (axb)", .mode = CLRS_MODE_LINEAR,
      F32, NCHW(2, 8, 3, 64), .out = {2, 8, 6, 128}, .axb = 1,
      .want = EX_AXIS, .bwd = BWD},
@@ -437,6 +471,15 @@ static const scase cases[] = {
 static const scase subset_cases[] = {
     {.name = "linear 2x up W 16->32", .mode = CLRS_MODE_LINEAR, F32,
      NCHW(1, 1, 2, 16), .out = {1, 1, 2, 32}, .want = EX_SPAN},
+    {.name = "linear 2x down W 64->30 walked (2 groups, partial)",
+     .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 1, 4, 64),
+     .out = {1, 1, 2, 30}, .launch = "walk=1", .groups = 2,
+     .want = EX_SPAN, .partial = 1},
+    {.name = "avg k3 s2 pad 1 W 64->32 walked + relu + add",
+     .mode = CLRS_MODE_AVG_EXCLUDE_PADDING, F32, NCHW(1, 1, 3, 64),
+     .hk = 3, .hs = 2, .hp = 1, .wk = 3, .ws = 2, .wp = 1,
+     .post = PO_RELU_ADD, .launch = "walk=1", .groups = 2,
+     .want = EX_SPAN},
     {.name = "cubic 2x up W 16->32", .mode = CLRS_MODE_CUBIC, F32,
      NCHW(1, 1, 2, 16), .out = {1, 1, 2, 32}, .want = EX_SPAN},
     {.name = "max k3 s2 pad 1 neg_inf W 40->20 inference",
@@ -498,10 +541,10 @@ static const scase subset_cases[] = {
      .wk = 3, .ws = 2, .wp = 1, .want = EX_SPAN, .partial = 1, .bwd = BWD},
     {.name = "linear 4x down antialias W 128->32 (9 taps, 5 spans)",
      .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 1, 4, 128),
-     .out = {1, 1, 1, 32}, .antialias = 1, .want = EX_SPAN, .wide = 1},
+     .out = {1, 1, 1, 32}, .antialias = 1, .want = EX_SPAN, .launch = "spanv=8"},
     {.name = "bwd linear 4x up W 16->64 (5 spans)", .mode = CLRS_MODE_LINEAR,
      F32, NCHW(1, 1, 2, 16), .out = {1, 1, 2, 64}, .want = EX_SPAN,
-     .bwd = BWD, .wide = 1},
+     .bwd = BWD, .launch = "spanv=8"},
 };
 #define NSUBSET ((int)(sizeof subset_cases / sizeof subset_cases[0]))
 
@@ -808,16 +851,18 @@ static int check_path(const scase *c, const clrs_plan_info *in, int acc_f64,
 {
     int ok;
     const char *pn = clrs_vector_path_name(in->vector_path);
-    tap_diag("  path %s, %d lanes, %d span patterns, span coverage %.3f",
+    tap_diag("  path %s, %d lanes, %d span patterns, span coverage %.3f, "
+             "%d groups a work-item",
              pn ? pn : "?", in->vector_lanes, in->span_patterns,
-             in->span_coverage);
+             in->span_coverage, in->span_groups);
     switch (c->want) {
     case EX_SPAN:
         ok = in->vector_path == CLRS_VECTOR_SPAN &&
              in->vector_lanes == (acc_f64 ? 8 : 16) &&
              in->span_patterns >= 1 && in->span_patterns <= 4 &&
              in->span_coverage >= 0.5 && in->span_coverage <= 1 &&
-             (!c->partial || in->span_coverage < 1);
+             (!c->partial || in->span_coverage < 1) &&
+             (!c->groups || in->span_groups == c->groups);
         break;
     case EX_NOT_SPAN:
         ok = in->vector_path != CLRS_VECTOR_SPAN && in->span_patterns == 0;
@@ -1044,20 +1089,21 @@ path:
     casemem_free(&m);
 }
 
-/* A wide case plans with spanv=8 after whatever CLRS_LAUNCH says. */
+/* A case with its own launch plans with it after whatever CLRS_LAUNCH
+ * says. */
 static void run_case(int id, const scase *c)
 {
     const char *cur = getenv("CLRS_LAUNCH");
     char *saved = cur ? strdup(cur) : NULL;
     char buf[512];
 
-    if (c->wide) {
-        snprintf(buf, sizeof buf, "%s%sspanv=8", saved ? saved : "",
-                 saved && *saved ? "," : "");
+    if (c->launch) {
+        snprintf(buf, sizeof buf, "%s%s%s", saved ? saved : "",
+                 saved && *saved ? "," : "", c->launch);
         setenv("CLRS_LAUNCH", buf, 1);
     }
     run_case_body(id, c);
-    if (c->wide) {
+    if (c->launch) {
         if (saved)
             setenv("CLRS_LAUNCH", saved, 1);
         else

@@ -2,6 +2,7 @@
 # Every launch parameter proven harmless: tests/inputs/launch_subset
 # through clresample --mode=C under each CLRS_LAUNCH setting (each vector
 # width, vectors per work-item, the span path off or its groups' width,
+# walked rows on and off,
 # non-temporal stores forced, local sizes that do and do not divide the
 # global size), one TAP point per setting; the perf lines must report the
 # forced launch; malformed values are refused
@@ -21,7 +22,8 @@ for setting in vec=1 vec=2 vec=4 vec=8 vec=16 span=0 nt=1 nt=0 local=1 \
     local=7x3 local=16x16x1 local=5x5x5 vec=4,local=16x16x1 \
     vec=2,span=0,nt=1,local=64x2 vec=8,local=driver mv=1 mv=2 mv=4 \
     vec=4,mv=4 vec=8,mv=2,local=7x3 vec=16,mv=4,local=16x16x1 spanv=4 \
-    spanv=8 vec=4,spanv=8,local=16x16x1; do
+    spanv=8 vec=4,spanv=8,local=16x16x1 walk=0 walk=1 vec=4,walk=1,local=7x3 \
+    vec=8,walk=1,local=16x16x1; do
     CLRS_LAUNCH=$setting "$tool" --mode=C --batch="$batch" >"$tmp/out" 2>&1
     rc=$?
     summary=$(grep '^tests:' "$tmp/out")
@@ -78,9 +80,19 @@ path_is vec=4,mv=4 axis/4, --dir=FWD_D $axb64
 aa4="--alg=linear --antialias=true mb1ic2ih8iw256oh2ow64"
 path_is spanv=8,vec=16 span/ $aa4
 path_is spanv=4,vec=16 none/ $aa4
+# Walked rows: a channels-first bilinear downsample's row of 62 outputs
+# (4 groups of 16 lanes) is one work-item's by default and under walk=1,
+# not under walk=0; an upsample's only under walk=1.
+down="--alg=linear mb1ic3ih40iw100oh25ow62"
+up="--alg=linear mb1ic3ih25iw40oh50ow62"
+path_is vec=16 span/16w4, $down
+path_is vec=16,walk=1 span/16w4, $down
+path_is vec=16,walk=0 span/16, $down
+path_is vec=16 span/16, $up
+path_is vec=16,walk=1 span/16w4, $up
 
 for bad in vec=3 vec=16x span=2 nt= local=0 local=4x4x4x4 local=x4 \
-    local=70000 speed=1 vec mv=3 mv=8 mv= spanv=16 spanv=; do
+    local=70000 speed=1 vec mv=3 mv=8 mv= spanv=16 spanv= walk=2 walk=; do
     CLRS_LAUNCH=$bad "$tool" --mode=C mb1ic3ih4iw4oh8ow8 >"$tmp/out" 2>&1
     rc=$?
     if [ $rc -ne 0 ] && grep -q 'CLRS_ERR_INVALID_VALUE: CLRS_LAUNCH' "$tmp/out"

@@ -33,8 +33,9 @@ keep=0
 # subset has 104 cases, the backward one 116 (every class twice), the
 # dtype one 38 (every type as src and dst, backward types, and the
 # blocked layouts forward and backward in every mode), the post-op one 4
-# chains (channels-last vector, blocked, dense), the span one 44 points
-# (22 cases, 12 forward and 10 backward, values and path each). The last
+# chains (channels-last vector, blocked, dense), the span one 48 points
+# (24 cases, 14 forward, two of them walked rows, and 10 backward, values
+# and path each). The last
 # spec
 # builds (does not run) the native half kernels: Oclgrind's compiler takes
 # cl_khr_fp16, its simulator cannot execute half, and no other device
@@ -42,7 +43,7 @@ keep=0
 # /launch: the subset again under a GPU's launch defaults (4 lanes, a
 # fixed 16x16 work-group), which PoCL's tests force through CLRS_LAUNCH.
 for spec in test_device_forward:104 test_device_backward:116 \
-    test_device_dtypes:38 test_device_postops:4 test_device_span:44 \
+    test_device_dtypes:38 test_device_postops:4 test_device_span:48 \
     test_device_dtypes/fp16:8 test_device_forward/launch:104 \
     test_device_backward/launch:116; do
     name=${spec%%:*}

@@ -246,6 +246,7 @@ typedef struct cli_result {
     const char *vector; /* clrs_vector_path_name(), "-" before a plan */
     int lanes;
     int vectors; /* vectors of lanes per work-item (1 unless a gather's) */
+    int groups;  /* span groups per work-item (1 unless a walked row) */
     int kernels; /* kernels per execute (2: max backward recomputing) */
     const char *launch; /* clrs_launch_source_name(), "-" before a plan */
     int tuned;          /* launches the tuner timed (launch "tuned") */

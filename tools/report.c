@@ -197,11 +197,12 @@ static void print_json(const cli_prb *p, const cli_result *r)
     printf(",\"build_ms\":");
     num_json(r->build_ms, "%.3f");
     printf(",\"cache\":\"%s\",\"vector\":\"%s\",\"lanes\":%d,"
-           "\"vectors\":%d,"
+           "\"vectors\":%d,\"groups\":%d,"
            "\"kernels\":%d,\"launch\":\"%s\",\"tuned_launches\":%d,"
            "\"lws\":[%zu,%zu,%zu],\"above_copy\":%s,\"detail\":",
            r->cache, r->vector ? r->vector : "-", r->lanes,
-           r->vectors > 1 ? r->vectors : 1, r->kernels,
+           r->vectors > 1 ? r->vectors : 1, r->groups > 1 ? r->groups : 1,
+           r->kernels,
            r->launch ? r->launch : "-", r->tuned, r->lws[0], r->lws[1],
            r->lws[2],
            r->above_copy ? "true" : "false");
@@ -253,6 +254,8 @@ static void print_def_perf(const cli_prb *p, const cli_result *r)
         snprintf(lws, sizeof lws, "driver");
     if (r->vectors > 1)
         snprintf(mv, sizeof mv, "x%d", r->vectors);
+    else if (r->groups > 1)
+        snprintf(mv, sizeof mv, "w%d", r->groups);
     printf("perf,%s,%s,%s,min_ms:%.4f,avg_ms:%.4f,GB/s:%.2f,"
            "roofline:%s,build_ms:%s,cache:%s,vector:%s/%d%s,"
            "kernels:%d,launch:%s/%s\n",

@@ -767,6 +767,7 @@ static int device_plan(job *j)
         j->r->vector = clrs_vector_path_name(info.vector_path);
         j->r->lanes = info.vector_lanes;
         j->r->vectors = info.vector_count;
+        j->r->groups = info.span_groups;
         j->r->kernels = info.kernels;
         j->r->launch = clrs_launch_source_name(info.launch_source);
         j->r->tuned = info.tuned_launches;
