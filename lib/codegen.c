@@ -458,54 +458,84 @@ static void emit_group_lanes(sbuf *b, const clrs_gen_config *c)
 }
 
 /* A work-item of gn span groups (c->walk at most) along kernel axis 0,
- * from i0 on: the outer slots' loops outermost, and inside each tap
- * every group's last-slot taps, into one accumulator per group (wacc).
- * Each input row of the outer slots is then read once, front to back,
- * for all the groups, where a work-item per group reads its slice of
- * each row in turn: on a CPU the hardware prefetcher follows one
- * sequential stream far better than several interleaved ones (PoCL,
- * AVX-512 host, bilinear 2x down channels-first 33 -> 20 ms). Each
- * group's sum runs in the same order as on the one-group path. Then
- * per group the store, or the lane-by-lane body of a group without a
- * pattern. Group g is at i0 + g * vec of src and dst (both contiguous
+ * from i0 on: the outer slots' loops outermost, and inside each entry
+ * every group's last-slot taps (forward) or entries (backward), into one
+ * accumulator per group (wacc). Each row the outer slots name is then
+ * read once, front to back, for all the groups, where a work-item per
+ * group reads its slice of each row in turn: on a CPU the hardware
+ * prefetcher follows one sequential stream far better than several
+ * interleaved ones (PoCL, AVX-512 host, bilinear 2x down channels-first
+ * 33 -> 20 ms). Each group's sum runs in the order of the one-group
+ * path (backward: a partial sum per entry of the last outer slot, added
+ * to the running one), so results are bit-identical. Then per group the
+ * store, or the lane-by-lane body of a group without a pattern. Group g
+ * is at i0 + g * vec of the read and written tensors (both contiguous
  * along the last slot) and of binary operands (their axis-0 stride). */
 static void emit_walk(sbuf *b, const clrs_gen_config *c)
 {
     const char *off = off_type(c);
-    const int V = c->vec, n = c->nslots, G = walk_of(c);
-    char at[16], ind[64];
+    const dtype_row *d = row_of(c->dst);
+    const int V = c->vec, n = c->nslots, G = walk_of(c), bwd = c->backward;
+    const int in = 4 * (n - 1) + 8; /* the group loop's indentation */
+    char at[16], ind[64], conv[32] = "";
     int q, k;
 
     vtype(at, sizeof at, acc_type(c), V);
-    snprintf(ind, sizeof ind, "%*s", 4 * (n - 1) + 16, "");
+    snprintf(ind, sizeof ind, "%*s", in + 8, "");
     sb_add(b, "    const %s i0w = i0, dofw = dof;\n", off);
     for (k = 0; k < c->npost; ++k)
         if (c->post[k].kind == CLRS_POST_BINARY)
             sb_add(b, "    const %s bo%dw = bo%d;\n", off, k, k);
     sb_add(b, "    %s wacc[%d];\n", at, G);
-    sb_add(b, "    for (%s g = 0; g < gn; ++g)\n        wacc[g] = (%s)(0);\n",
-           off, at);
-    sb_add(b, "    if (!none) {\n");
-    emit_loops(b, c, "sob", NULL, n - 1, "i0", 8);
+    if (bwd && c->accumulate) {
+        /* Only a pattern group is whole: the others load their own. */
+        if (strcmp(d->nat, acc_type(c)) != 0)
+            snprintf(conv, sizeof conv, "convert_%s", at);
+        sb_add(b,
+               "    for (%s g = 0; g < gn; ++g)\n"
+               "        wacc[g] = itab[pg + 2 * (gq0 + g) + 1] >= 0 ? "
+               "%s(CLRS_LDV_%s(%d, dst, dofw + g * %d)) : (%s)(0);\n",
+               off, conv, d->name, V, V, at);
+    } else {
+        sb_add(b,
+               "    for (%s g = 0; g < gn; ++g)\n        wacc[g] = (%s)(0);\n",
+               off, at);
+    }
+    sb_add(b, "    {\n");
+    if (!bwd)
+        sb_add(b, "    if (!none) {\n");
+    emit_loops(b, c, "sob", bwd ? "iob" : NULL, n - 1, "i0", 8);
     sb_add(b,
            "%*sfor (%s g = 0; g < gn; ++g) {\n"
            "%*sconst %s gq = gq0 + g;\n"
            "%*sconst %s pgp = itab[pg + 2 * gq + 1];\n"
            "%*sif (pgp >= 0) {\n"
-           "%*sconst %s pgb = itab[pg + 2 * gq], i0 = i0w + g * %d;\n"
-           "%*s%s acc = wacc[g];\n",
-           4 * (n - 1) + 8, "", off, 4 * (n - 1) + 12, "", off,
-           4 * (n - 1) + 12, "", off, 4 * (n - 1) + 12, "",
-           4 * (n - 1) + 16, "", off, V, 4 * (n - 1) + 16, "", at);
+           "%*sconst %s pgb = itab[pg + 2 * gq], i0 = i0w + g * %d;\n",
+           in, "", off, in + 4, "", off, in + 4, "", off, in + 4, "", in + 8,
+           "", off, V);
+    if (bwd)
+        sb_add(b, "%sconst %s accp = wacc[g];\n%s%s acc = (%s)(0);\n", ind,
+               at, ind, at, at);
+    else
+        sb_add(b, "%s%s acc = wacc[g];\n", ind, at);
     for (q = 0; q < c->npat; ++q) {
         emit_pattern_case(b, q, c->npat);
-        emit_span_reduce(b, c, "sob", ind, q);
+        if (bwd) {
+            sb_add(b, "%s{\n", ind);
+            emit_span_weights(b, c, q, ind);
+            emit_span_gather(b, c, "sob", "iob", ind, q);
+            sb_add(b, "%s}\n", ind);
+        } else {
+            emit_span_reduce(b, c, "sob", ind, q);
+        }
     }
     if (c->npat > 1)
         sb_add(b, "        }\n");
-    sb_add(b, "%swacc[g] = acc;\n%*s}\n%*s}\n", ind, 4 * (n - 1) + 12, "",
-           4 * (n - 1) + 8, "");
+    sb_add(b, "%swacc[g] = %s;\n%*s}\n%*s}\n", ind,
+           bwd ? "accp + acc" : "acc", in + 4, "", in, "");
     emit_close_loops(b, n - 1, 8);
+    if (!bwd)
+        sb_add(b, "    }\n");
     sb_add(b, "    }\n");
     sb_add(b,
            "    for (%s g = 0; g < gn; ++g) {\n"
@@ -518,11 +548,15 @@ static void emit_walk(sbuf *b, const clrs_gen_config *c)
         if (c->post[k].kind == CLRS_POST_BINARY)
             sb_add(b, "    const %s bo%d = bo%dw + g * %d * b%ds0;\n", off,
                    k, k, V, k);
-    sb_add(b, "    if (pgp >= 0) {\n    {\n        %s acc;\n", at);
-    sb_add(b,
-           "        if (none)\n            acc = (%s)(empty);\n"
-           "        else\n            acc = wacc[g];\n",
-           at);
+    sb_add(b, "    if (pgp >= 0) {\n    {\n");
+    if (bwd)
+        sb_add(b, "        const %s acc = wacc[g];\n", at);
+    else
+        sb_add(b,
+               "        %s acc;\n"
+               "        if (none)\n            acc = (%s)(empty);\n"
+               "        else\n            acc = wacc[g];\n",
+               at, at);
     emit_post(b, c, V, "dof", "acc", 0);
     emit_store(b, c, V, "dof", "acc");
     sb_add(b, "    }\n    } else {\n");

@@ -154,6 +154,7 @@ void emit_pattern_case(sbuf *b, int q, int npat);
 
 #define emit_reduce clrs__gen_emit_reduce
 #define emit_gather clrs__gen_emit_gather
+#define emit_span_weights clrs__gen_emit_span_weights
 
 /* Forward: the reduction of one output (w == 1) or w consecutive outputs
  * along kernel axis 0 into the declared acc (weighted sum) or best / win
@@ -164,5 +165,9 @@ void emit_reduce(sbuf *b, const clrs_gen_config *c, int w, const char *so,
  * ones into acc. */
 void emit_gather(sbuf *b, const clrs_gen_config *c, int w, const char *so,
                  const char *io, const char *xo, int q);
+/* Backward weighted sums on the span path: group gq's weights of pattern
+ * q, g0, g1, ... (group-major table), indented by ind. */
+void emit_span_weights(sbuf *b, const clrs_gen_config *c, int q,
+                       const char *ind);
 
 #endif /* CLRS_GEN_EMIT_H */

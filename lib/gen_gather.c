@@ -60,6 +60,22 @@ static void emit_argmax(sbuf *b, const clrs_gen_config *c, int w,
     emit_close_loops(b, n, in0);
 }
 
+void emit_span_weights(sbuf *b, const clrs_gen_config *c, int q,
+                       const char *ind)
+{
+    const char *acc = acc_type(c);
+    char at[16];
+    int t;
+
+    vtype(at, sizeof at, acc, c->vec);
+    for (t = 0; t < c->ntaps; ++t)
+        if (pick_used(c, c->rel[q][t]))
+            sb_add(b,
+                   "%sconst %s g%d = CLRS_VLOAD(%s, %d, ftab, fg + "
+                   "(gq * %d + %d) * %d);\n",
+                   ind, at, t, acc, c->vec, c->ntaps, t, c->vec);
+}
+
 /* The gather of one diff_src element (w == 1) or w consecutive ones into
  * the declared acc: the loop nest over every slot's transposed entries,
  * the last slot's replaced by pattern q's shuffles on the span path. */
@@ -76,15 +92,8 @@ void emit_gather(sbuf *b, const clrs_gen_config *c, int w,
     vtype(at, sizeof at, acc, w);
     vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", w);
     /* The group's weights, once for every entry of the other slots. */
-    if (phase && wsum) {
-        int t;
-        for (t = 0; t < c->ntaps; ++t)
-            if (pick_used(c, c->rel[q][t]))
-                sb_add(b,
-                       "        const %s g%d = CLRS_VLOAD(%s, %d, ftab, fg + "
-                       "(gq * %d + %d) * %d);\n",
-                       at, t, acc, w, c->ntaps, t, w);
-    }
+    if (phase && wsum)
+        emit_span_weights(b, c, q, "        ");
     emit_split_open(b, c, so, io, nloops, "i0", 8, wsum, w);
     if (phase) {
         snprintf(ind, sizeof ind, "%*s", 8 + 4 * nloops, "");

@@ -284,24 +284,25 @@ static int choose_mvec(const clrs_problem *p, const clrs_gen_config *c,
  * host, bilinear 2048->1024 channels-first halves: 43 -> 57 ms). */
 #define WALK_MAX_GROUPS 32
 
-/* Span groups per work-item: a forward weighted sum on the span path
- * over two or more slots whose row (kernel axis 0) has 2 to
- * WALK_MAX_GROUPS groups walks it whole where the request says so (by
- * default where no outer slot upsamples), in the power of two of
- * groups that covers it (a few kernels serve every row length); else 1.
- * See emit_walk (codegen.c). */
+/* Span groups per work-item: a weighted sum on the span path over two
+ * or more slots whose row (kernel axis 0) has 2 to WALK_MAX_GROUPS
+ * groups walks it whole where the request says so (by default where the
+ * rows it reads are new ones: forward where no outer slot upsamples,
+ * backward, which reads diff_dst, where none downsamples), in the power
+ * of two of groups that covers it (a few kernels serve every row
+ * length); else 1. See emit_walk (codegen.c). */
 static int choose_walk(const clrs_problem *p, const clrs_gen_config *c,
                        const kaxis *k0, const clrs_launch_request *r)
 {
     int64_t groups = (k0->n + c->vec - 1) / c->vec;
     int g = 2, k;
 
-    if (p->backward || c->cls != CLRS_GEN_WSUM || !c->phase ||
-        c->nslots < 2 || r->walk == 0 || groups < 2 ||
-        groups > WALK_MAX_GROUPS)
+    if (c->cls != CLRS_GEN_WSUM || !c->phase || c->nslots < 2 ||
+        r->walk == 0 || groups < 2 || groups > WALK_MAX_GROUPS)
         return 1;
     for (k = 0; r->walk < 0 && k + 1 < p->naxes; ++k)
-        if (p->ax[k].out > p->ax[k].in)
+        if (p->backward ? p->ax[k].out < p->ax[k].in
+                        : p->ax[k].out > p->ax[k].in)
             return 1;
     while (g < groups)
         g *= 2;

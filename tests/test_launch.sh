@@ -91,6 +91,32 @@ path_is vec=16,walk=0 span/16, $down
 path_is vec=16 span/16, $up
 path_is vec=16,walk=1 span/16w4, $up
 
+# A walked row sums each group's taps in the one-group order: the same
+# bytes as without walking, forward and backward (--mode=C writes the
+# output it checked to the .npy file).
+for prb in "--dir=FWD_D --alg=linear mb2ic3ih40iw100oh25ow62" \
+    "--dir=FWD_D --alg=cubic --sdt=f16 --ddt=f16 mb1ic2ih31iw520oh16ow260" \
+    "--dir=FWD_D --alg=avg_p mb1ic3ih17iw70kh3kw3sh2sw2ph1pw1" \
+    "--dir=BWD_D --alg=linear mb2ic3ih25iw40oh50ow100" \
+    "--dir=BWD_D --alg=cubic --sdt=bf16 --ddt=bf16 mb1ic2ih16iw260oh31ow520"; do
+    case $prb in --dir=FWD_D*) out=--dst-file ;; *) out=--diff-src-file ;; esac
+    CLRS_LAUNCH=walk=0 "$tool" --mode=C $out="$tmp/w0.npy" $prb \
+        >"$tmp/out0" 2>&1
+    rc0=$?
+    CLRS_LAUNCH=walk=1 "$tool" --mode=C --perf-template=json \
+        $out="$tmp/w1.npy" $prb >"$tmp/out" 2>&1
+    rc1=$?
+    if [ $rc0 -eq 0 ] && [ $rc1 -eq 0 ] && grep -q '"groups":[1-9][0-9]*,' \
+        "$tmp/out" && ! grep -q '"groups":1,' "$tmp/out" &&
+        cmp -s "$tmp/w0.npy" "$tmp/w1.npy"; then
+        ok "walk=1 writes the bytes walk=0 does: $prb"
+    else
+        not_ok "walk=1 against walk=0: $prb: exit $rc0 / $rc1"
+        sed 's/^/# /' "$tmp/out0" "$tmp/out" | head -20
+        cmp "$tmp/w0.npy" "$tmp/w1.npy" | sed 's/^/# /'
+    fi
+done
+
 for bad in vec=3 vec=16x span=2 nt= local=0 local=4x4x4x4 local=x4 \
     local=70000 speed=1 vec mv=3 mv=8 mv= spanv=16 spanv= walk=2 walk=; do
     CLRS_LAUNCH=$bad "$tool" --mode=C mb1ic3ih4iw4oh8ow8 >"$tmp/out" 2>&1
