@@ -97,9 +97,10 @@ typedef struct clrs_gen_config {
     int mvec;       /* vectors per work-item (>= 1): backward gather on the
                      * axis path, acc, acc1, ... at i0, i0 + vec, ... */
     int nt;         /* non-temporal stores of dst */
-    /* Forward weighted sums on the span path over two or more slots:
-     * span groups per work-item (> 1), which then reads each tap's row of
-     * the outer slots once for all its groups (walk.c); 1: one group. */
+    /* Weighted sums on the span path over two or more slots: span
+     * groups per work-item (> 1: a walked row, whose work-item reads each
+     * row the outer slots name once for all its groups; emit_walk in
+     * codegen.c); 0 or 1: one group. */
     int walk;
     /* Span vector path (forward, channels-first): kernel axis 0 is the
      * last resampled slot, contiguous in src and dst. A work-item takes a

@@ -68,13 +68,14 @@ static void defaults(const clrs_launch_facts *f, int acc_f64,
      * the scalar path on PoCL (span.c); a GPU keeps 4 and 8, the limits
      * its defaults were measured with, until measured there. */
     r->span_vectors = is_gpu(f) ? 4 : 8;
-    /* One work-item per row of span groups reads each input row once,
-     * front to back, which a CPU's prefetcher follows; it helps where
-     * the rows read are new ones (an outer slot that does not upsample:
-     * PoCL, AVX-512 host, channels-first bilinear 512->256 30-33 ->
-     * 18-20 ms, antialiased 512->128 39-41 -> 26-27 ms) and costs where
-     * they repeat (2x up: 27 -> 34 ms). A GPU wants neighbouring
-     * work-items on neighbouring addresses instead. */
+    /* One work-item per row of span groups reads each row once, front
+     * to back, which a CPU's prefetcher follows; it helps where the rows
+     * read are new ones (forward where no outer slot upsamples, backward
+     * where none downsamples: PoCL, AVX-512 host, channels-first
+     * bilinear 512->256 31-37 -> 13-19 ms, bilinear 2x up backward
+     * 4.8-5.1 -> 2.7-3.3 ms) and costs where they repeat (forward 2x up:
+     * 27 -> 34 ms). A GPU wants neighbouring work-items on neighbouring
+     * addresses instead. */
     r->walk = is_gpu(f) ? 0 : -1;
 }
 

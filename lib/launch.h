@@ -14,7 +14,7 @@ typedef struct clrs_launch {
     clrs_vector_path path;
     int vec;  /* lanes per work-item along kernel axis 0; 1: scalar */
     int mvec; /* vectors of vec lanes per work-item (axis path, gather) */
-    int walk; /* span groups per work-item (span path, forward) */
+    int walk; /* span groups per work-item (a walked row; else 1) */
     int nt;   /* non-temporal stores of the written tensor */
     cl_uint work_dim;
     size_t global[3];
@@ -34,10 +34,10 @@ typedef struct clrs_launch_request {
     int span;        /* 0: the span path is off */
     int span_vectors; /* most vectors a span group reads (4 or 8; taps a
                          lane: twice that) */
-    int walk;        /* a forward weighted sum on the span path over two
-                        or more slots walks each row of groups in one
-                        work-item (lower.c): 1 yes, 0 no, -1 where no
-                        outer slot upsamples */
+    int walk;        /* a weighted sum on the span path over two or more
+                        slots walks each row of groups in one work-item
+                        (lower.c): 1 yes, 0 no, -1 where the rows it
+                        reads are new ones */
     int nt;          /* -1: by the written size; 0 or 1: forced */
     size_t local[3]; /* forced local size; all 0: the device default */
     int local_driver; /* local=driver: the driver chooses, on any device */
