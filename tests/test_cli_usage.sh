@@ -273,6 +273,14 @@ out=$("$tool" --engine=ref --mode=C --perf-template=csv mb1ic2iw4ow8 2>/dev/null
 if [ "$(echo "$out" | wc -l)" -eq 2 ] && echo "$out" | head -1 | grep -F 'roofline_pct' >/dev/null; then
     ok "csv: a header and one row"
 else not_ok "csv"; fi
+# --roofline: the copy with both stores, a read alone and a write alone,
+# each a positive figure, and a problem's roof% beside its GB/s.
+"$tool" --roofline --mode=P --fix-times-per-prb=2 mb1ic16ih8iw32oh16ow64 \
+    >"$tmp/roof" 2>&1
+if grep -Eq '^roofline: copy [1-9][0-9.]* GB/s plain stores, ([1-9][0-9.]* GB/s non-temporal stores|non-temporal stores unavailable); read [1-9][0-9.]* GB/s, write [1-9][0-9.]* GB/s$' \
+    "$tmp/roof" && grep -q ',roofline:!*[0-9.]*%,' "$tmp/roof"; then
+    ok "--roofline: copy, read and write bandwidth, and a roof% per problem"
+else not_ok "--roofline"; sed 's/^/# /' "$tmp/roof"; fi
 # Exit statuses: 0 all passed.
 if "$tool" --engine=ref --alg=nearest,linear,cubic mb1ic3ih4iw4oh7ow5 >/dev/null 2>&1; then
     ok "exit 0 when all pass"; else not_ok "exit 0 when all pass"; fi

@@ -1,9 +1,12 @@
-/* clresample tool: the device's copy bandwidth, the roofline that
- * performance lines are a percent of. Two tiny copy kernels built here
- * with the plain OpenCL API, ordinary stores and non-temporal ones, each
- * tuned like any kernel: every vector width and local size below, the
- * best kept (an untuned copy measured 2.06 TB/s on an H100 whose CUDA
- * copy reaches 3.0). */
+/* clresample tool: the device's bandwidth. The copy is the roofline that
+ * performance lines are a percent of; a read alone and a write alone
+ * bound what any problem can reach (a resampling that mostly reads, a
+ * downsample or a backward pass, may beat the copy on a device that
+ * reads faster than it writes). Tiny kernels built here with the plain
+ * OpenCL API, ordinary stores and non-temporal ones, each tuned like any
+ * kernel: every vector width and local size below, the best kept (an
+ * untuned copy measured 2.06 TB/s on an H100 whose CUDA copy reaches
+ * 3.0). */
 #include "cli.h"
 
 #include <ctype.h>
@@ -29,6 +32,34 @@ static const char copy_nt_src[] =
     "                      __global T *restrict d)\n"
     "{ size_t i = get_global_id(0);\n"
     "  __builtin_nontemporal_store(s[i], &d[i]); }\n";
+
+/* A read alone: READS vectors a work-item, summed, and a store no sum
+ * takes (the buffers hold ones: no NaN) keeps the loads; one vector a
+ * work-item with its own test measured half the copy's rate on PoCL.
+ * The work-item's vectors are consecutive (S 1: a CPU's work-item reads
+ * one stream) or a grid apart (S 0: neighbouring work-items read
+ * neighbouring vectors, as a GPU wants). A write alone, of ones (see
+ * the fill in cli_roofline). */
+#define READS 8
+static const char read_src[] =
+    "__kernel void read_all(__global const T *restrict s,\n"
+    "                       __global T *restrict d)\n"
+    "{ size_t g = get_global_id(0), n = get_global_size(0);\n"
+    "  size_t i = S ? g * R : g, step = S ? 1 : n;\n"
+    "  T v = s[i];\n"
+    "  for (int k = 1; k < R; ++k) v += s[i + k * step];\n"
+    "  if (any(isnan(v))) d[g] = v; }\n";
+static const char fill_src[] =
+    "__kernel void fill_plain(__global const T *restrict s,\n"
+    "                         __global T *restrict d)\n"
+    "{ d[get_global_id(0)] = (T)(1.0f); }\n";
+static const char fill_nt_src[] =
+    "#ifndef __has_builtin\n#define __has_builtin(x) 0\n#endif\n"
+    "#if !__has_builtin(__builtin_nontemporal_store)\n"
+    "#error no non-temporal store\n#endif\n"
+    "__kernel void fill_nt(__global const T *restrict s,\n"
+    "                      __global T *restrict d)\n"
+    "{ __builtin_nontemporal_store((T)(1.0f), &d[get_global_id(0)]); }\n";
 
 /* The candidates: lanes of T and local sizes (0: the driver's). */
 static const int copy_lanes[] = {4, 16};
@@ -103,10 +134,13 @@ static void report_log(cl_program prog, cl_device_id dev, const char *name,
     free(log);
 }
 
-/* The best copy over every candidate, in GB/s (bytes read + written). */
-static int time_copy(cl_context c, cl_device_id dev, cl_command_queue q,
-                     const char *src, const char *name, cl_mem a, cl_mem b,
-                     size_t bytes, double *gbps, char *err, size_t errsz)
+/* The best run of kernel `name` (built with -DT=floatN and `defs`, each
+ * work-item over per_item vectors) over every candidate, in GB/s:
+ * `moves` times the buffer's bytes (a copy reads and writes them: 2). */
+static int time_kernel(cl_context c, cl_device_id dev, cl_command_queue q,
+                       const char *src, const char *name, const char *defs,
+                       size_t per_item, cl_mem a, cl_mem b, size_t bytes,
+                       double moves, double *gbps, char *err, size_t errsz)
 {
     const char *srcs[1] = {src};
     cli_capture cap;
@@ -115,13 +149,13 @@ static int time_copy(cl_context c, cl_device_id dev, cl_command_queue q,
     cl_int e;
 
     for (v = 0; v < sizeof copy_lanes / sizeof copy_lanes[0]; ++v) {
-        char opts[32];
-        size_t items = bytes / (4 * (size_t)copy_lanes[v]);
+        char opts[64];
+        size_t items = bytes / (4 * (size_t)copy_lanes[v] * per_item);
         cl_program prog = clCreateProgramWithSource(c, 1, srcs, NULL, &e);
         cl_kernel k = NULL;
         if (!prog)
             return fail(err, errsz, "clCreateProgramWithSource: %d", (int)e);
-        snprintf(opts, sizeof opts, "-DT=float%d", copy_lanes[v]);
+        snprintf(opts, sizeof opts, "-DT=float%d%s", copy_lanes[v], defs);
         cli_capture_begin(&cap);
         e = clBuildProgram(prog, 1, &dev, opts, NULL, NULL);
         cli_capture_end(&cap);
@@ -145,12 +179,39 @@ static int time_copy(cl_context c, cl_device_id dev, cl_command_queue q,
     }
     if (!isfinite(best))
         return fail(err, errsz, "%s: no profiling times", name);
-    *gbps = 2.0 * (double)bytes / best;
+    *gbps = moves * (double)bytes / best;
     return 0;
 }
 
-int cli_roofline(clrs_context *ctx, double *plain_gbps, double *nt_gbps,
-                 char *err, size_t errsz)
+static int time_copy(cl_context c, cl_device_id dev, cl_command_queue q,
+                     const char *src, const char *name, cl_mem a, cl_mem b,
+                     size_t bytes, double moves, double *gbps, char *err,
+                     size_t errsz)
+{
+    return time_kernel(c, dev, q, src, name, "", 1, a, b, bytes, moves, gbps,
+                       err, errsz);
+}
+
+/* The read alone: the better of its two access orders. */
+static double time_read(cl_context c, cl_device_id dev, cl_command_queue q,
+                        cl_mem a, cl_mem b, size_t bytes)
+{
+    char defs[32], err[256];
+    double best = 0, g;
+    int stream;
+
+    for (stream = 0; stream < 2; ++stream) {
+        snprintf(defs, sizeof defs, " -DR=%d -DS=%d", READS, stream);
+        if (time_kernel(c, dev, q, read_src, "read_all", defs, READS, a, b,
+                        bytes, 1, &g, err, sizeof err) == 0 &&
+            g > best)
+            best = g;
+    }
+    return best;
+}
+
+int cli_roofline(clrs_context *ctx, cli_bandwidth *bw, char *err,
+                 size_t errsz)
 {
     cl_context c;
     cl_device_id dev;
@@ -162,7 +223,7 @@ int cli_roofline(clrs_context *ctx, double *plain_gbps, double *nt_gbps,
     char nterr[256];
     int rc = -1;
 
-    *plain_gbps = *nt_gbps = 0;
+    memset(bw, 0, sizeof *bw);
     clrs_context_get_cl(ctx, &c, &dev, &q);
     clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc,
                     &max_alloc, NULL);
@@ -174,13 +235,16 @@ int cli_roofline(clrs_context *ctx, double *plain_gbps, double *nt_gbps,
         fail(err, errsz, "clCreateBuffer(%zu): %d", bytes, (int)e);
         goto out;
     }
-    /* Touch both buffers once so first-use page faults are not timed. */
+    /* Touch both buffers once so first-use page faults are not timed,
+     * with ones, not zeros: memory can take lines of zeros faster than
+     * data (a 2-thread C copy on an AMD EPYC virtual machine: 46 GB/s of
+     * zeros, 33 of data), and resampled tensors hold data. */
     {
-        float zero = 0;
-        e = clEnqueueFillBuffer(q, a, &zero, sizeof zero, 0, bytes, 0, NULL,
+        float one = 1;
+        e = clEnqueueFillBuffer(q, a, &one, sizeof one, 0, bytes, 0, NULL,
                                 NULL);
         if (e == CL_SUCCESS)
-            e = clEnqueueFillBuffer(q, b, &zero, sizeof zero, 0, bytes, 0,
+            e = clEnqueueFillBuffer(q, b, &one, sizeof one, 0, bytes, 0,
                                     NULL, NULL);
         if (e == CL_SUCCESS)
             e = clFinish(q);
@@ -189,12 +253,25 @@ int cli_roofline(clrs_context *ctx, double *plain_gbps, double *nt_gbps,
             goto out;
         }
     }
-    if (time_copy(c, dev, q, copy_src, "copy_plain", a, b, bytes, plain_gbps,
-                  err, errsz) != 0)
+    if (time_copy(c, dev, q, copy_src, "copy_plain", a, b, bytes, 2,
+                  &bw->copy_plain, err, errsz) != 0)
         goto out;
-    if (time_copy(c, dev, q, copy_nt_src, "copy_nt", a, b, bytes, nt_gbps,
-                  nterr, sizeof nterr) != 0)
-        *nt_gbps = 0; /* no non-temporal store on this device: not fatal */
+    /* The others are not fatal: a device without non-temporal stores,
+     * or a kernel it cannot run, leaves its figure 0. */
+    if (time_copy(c, dev, q, copy_nt_src, "copy_nt", a, b, bytes, 2,
+                  &bw->copy_nt, nterr, sizeof nterr) != 0)
+        bw->copy_nt = 0;
+    bw->read = time_read(c, dev, q, a, b, bytes);
+    {
+        double plain = 0, nt = 0;
+        if (time_copy(c, dev, q, fill_src, "fill_plain", a, b, bytes, 1,
+                      &plain, nterr, sizeof nterr) != 0)
+            plain = 0;
+        if (time_copy(c, dev, q, fill_nt_src, "fill_nt", a, b, bytes, 1, &nt,
+                      nterr, sizeof nterr) != 0)
+            nt = 0;
+        bw->write = nt > plain ? nt : plain;
+    }
     rc = 0;
 out:
     if (a)

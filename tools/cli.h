@@ -252,7 +252,9 @@ typedef struct cli_result {
     int tuned;          /* launches the tuner timed (launch "tuned") */
     size_t lws[3];      /* local size, all 0: the driver's */
     double gbps, roof_pct;
-    int above_copy; /* GB/s above the measured copy: a measurement error */
+    /* GB/s above what the device's measured bandwidth allows for the
+     * bytes this problem reads and writes: a measurement error. */
+    int above_copy;
     char worst[1024]; /* worst points, one per line */
     /* clrs_plan_get_build_log() of the problem's plan (cut at the size,
      * marked [...]), and its line count; "" and 0 when empty. */
@@ -263,6 +265,7 @@ typedef struct cli_result {
 typedef struct cli_env {
     clrs_context *ctx; /* NULL with the reference engine */
     double copy_gbps;  /* 0 when no roofline was measured */
+    double read_gbps, write_gbps; /* 0 when not measured */
 } cli_env;
 
 void cli_run_problem(const cli_prb *p, cli_env *env, cli_result *r);
@@ -296,11 +299,18 @@ void cli_capture_begin(cli_capture *c);
  * "N warnings generated." lines (the build log has the diagnostics). */
 void cli_capture_end(cli_capture *c);
 
-/* ---- bench.c: device copy bandwidth ---- */
-/* Measures plain and non-temporal copies; returns 0 and GB/s (nt may be 0
- * when the device compiler has no non-temporal store). */
-int cli_roofline(clrs_context *ctx, double *plain_gbps, double *nt_gbps,
-                 char *err, size_t errsz);
+/* ---- bench.c: device bandwidth ---- */
+/* GB/s the device moves: a copy with plain and with non-temporal stores
+ * (bytes read + written), a read alone and a write alone (the best of
+ * plain and non-temporal stores); 0 where not measured (no non-temporal
+ * store in the device compiler, a kernel that failed). */
+typedef struct cli_bandwidth {
+    double copy_plain, copy_nt, read, write;
+} cli_bandwidth;
+/* Measures them; returns 0, or -1 with err when not even the plain copy
+ * could be. */
+int cli_roofline(clrs_context *ctx, cli_bandwidth *bw, char *err,
+                 size_t errsz);
 
 /* ---- report.c ---- */
 typedef struct cli_report cli_report;

@@ -80,20 +80,27 @@ static int cache_bench(const cli_prb_list *prbs, const cli_run *run,
  * roofline percentage. */
 static void measure_roofline(const cli_run *run, cli_env *env)
 {
-    double plain, nt;
+    cli_bandwidth bw;
     char err[256];
     FILE *f = run->tpl == TPL_DEF ? stdout : stderr;
 
-    if (cli_roofline(env->ctx, &plain, &nt, err, sizeof err) != 0) {
+    if (cli_roofline(env->ctx, &bw, err, sizeof err) != 0) {
         fprintf(stderr, "clresample: roofline: %s\n", err);
         return;
     }
-    env->copy_gbps = nt > plain ? nt : plain;
-    fprintf(f, "roofline: copy %.2f GB/s plain stores, ", plain);
-    if (nt > 0)
-        fprintf(f, "%.2f GB/s non-temporal stores\n", nt);
+    env->copy_gbps = bw.copy_nt > bw.copy_plain ? bw.copy_nt : bw.copy_plain;
+    env->read_gbps = bw.read;
+    env->write_gbps = bw.write;
+    fprintf(f, "roofline: copy %.2f GB/s plain stores, ", bw.copy_plain);
+    if (bw.copy_nt > 0)
+        fprintf(f, "%.2f GB/s non-temporal stores", bw.copy_nt);
     else
-        fprintf(f, "non-temporal stores unavailable\n");
+        fprintf(f, "non-temporal stores unavailable");
+    if (bw.read > 0 && bw.write > 0)
+        fprintf(f, "; read %.2f GB/s, write %.2f GB/s\n", bw.read,
+                bw.write);
+    else
+        fprintf(f, "; read or write alone unavailable\n");
 }
 
 static int run_problems(const cli_prb_list *prbs, cli_run *run)

@@ -374,7 +374,7 @@ static void print_table(const cli_report *rep)
         above |= w->above_copy;
     }
     if (above)
-        printf("! above the device's measured copy bandwidth: a "
+        printf("! faster than the device's measured bandwidth allows: a "
                "measurement error, not a result\n");
 }
 
