@@ -266,6 +266,7 @@ typedef struct cli_env {
     clrs_context *ctx; /* NULL with the reference engine */
     double copy_gbps;  /* 0 when no roofline was measured */
     double read_gbps, write_gbps; /* 0 when not measured */
+    double cache_bytes; /* the device's global memory cache (roofline) */
 } cli_env;
 
 void cli_run_problem(const cli_prb *p, cli_env *env, cli_result *r);

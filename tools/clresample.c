@@ -81,8 +81,17 @@ static int cache_bench(const cli_prb_list *prbs, const cli_run *run,
 static void measure_roofline(const cli_run *run, cli_env *env)
 {
     cli_bandwidth bw;
+    cl_context c;
+    cl_device_id dev;
+    cl_command_queue q;
+    cl_ulong cache = 0;
     char err[256];
     FILE *f = run->tpl == TPL_DEF ? stdout : stderr;
+
+    clrs_context_get_cl(env->ctx, &c, &dev, &q);
+    if (clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof cache,
+                        &cache, NULL) == CL_SUCCESS)
+        env->cache_bytes = (double)cache;
 
     if (cli_roofline(env->ctx, &bw, err, sizeof err) != 0) {
         fprintf(stderr, "clresample: roofline: %s\n", err);
