@@ -936,8 +936,11 @@ static void run_backward(const scase *c, casemem *m, tu_rng *r,
     }
     tu_fill_sixteenths(&m->y, r, 16, 48);
     if (c->bwd == BWD_ACC) {
-        if (tu_buf_alloc(&init, m->sd)) {
-            tap_ok(0, "%s: setup: out of memory", head);
+        /* diff_src starts at init and the gather adds to it, on the
+         * device and in the reference alike. */
+        st = clrs_resample_desc_set_accumulate(m->op, 1);
+        if (st != CLRS_SUCCESS || tu_buf_alloc(&init, m->sd)) {
+            tap_ok(0, "%s: setup: accumulate: %s", head, clrs_last_error());
             return;
         }
         tu_fill_sixteenths(&init, r, 8, 32);
