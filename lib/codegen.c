@@ -333,7 +333,7 @@ static void emit_accumulators(sbuf *b, const clrs_gen_config *c, int w,
 {
     const char *acc = acc_type(c);
     const dtype_row *d = row_of(c->dst);
-    char at[16], ot[16], mt[16], conv[32] = "";
+    char at[16], ot[16], mt[16];
 
     vtype(at, sizeof at, acc, w);
     vtype(ot, sizeof ot, off_type(c), w);
@@ -345,18 +345,15 @@ static void emit_accumulators(sbuf *b, const clrs_gen_config *c, int w,
         sb_add(b, "        %s have, stop;\n", w > 1 ? mt : "int");
     } else if (c->accumulate) {
         int m;
-        if (strcmp(d->nat, acc) != 0 && w > 1)
-            snprintf(conv, sizeof conv, "convert_%s%d", acc, w);
-        else if (strcmp(d->nat, acc) != 0)
-            snprintf(conv, sizeof conv, "convert_%s", acc);
-        if (w > 1)
-            for (m = 0; m < mvec_of(c, w); ++m)
-                sb_add(b,
-                       "        %s %s = %s(CLRS_LDV_%s(%d, dst, %s + %d));\n",
-                       at, acc_name(m), conv, d->name, w, dof, m * w);
-        else
-            sb_add(b, "        %s acc = %s(CLRS_LD_%s(dst, %s));\n", at, conv,
-                   d->name, dof);
+        char o[48], ld[192];
+        for (m = 0; m < mvec_of(c, w); ++m) {
+            if (w > 1)
+                snprintf(o, sizeof o, "%s + %d", dof, m * w);
+            else
+                snprintf(o, sizeof o, "%s", dof);
+            load_acc(ld, sizeof ld, c, d, "dst", o, w, 0);
+            sb_add(b, "        %s %s = %s;\n", at, acc_name(m), ld);
+        }
     } else {
         int m;
         for (m = 0; m < mvec_of(c, w); ++m)
@@ -474,10 +471,9 @@ static void emit_group_lanes(sbuf *b, const clrs_gen_config *c)
 static void emit_walk(sbuf *b, const clrs_gen_config *c)
 {
     const char *off = off_type(c);
-    const dtype_row *d = row_of(c->dst);
     const int V = c->vec, n = c->nslots, G = walk_of(c), bwd = c->backward;
     const int in = 4 * (n - 1) + 8; /* the group loop's indentation */
-    char at[16], ind[64], conv[32] = "";
+    char at[16], ind[64];
     int q, k;
 
     vtype(at, sizeof at, acc_type(c), V);
@@ -489,13 +485,14 @@ static void emit_walk(sbuf *b, const clrs_gen_config *c)
     sb_add(b, "    %s wacc[%d];\n", at, G);
     if (bwd && c->accumulate) {
         /* Only a pattern group is whole: the others load their own. */
-        if (strcmp(d->nat, acc_type(c)) != 0)
-            snprintf(conv, sizeof conv, "convert_%s", at);
+        char o[32], ld[192];
+        snprintf(o, sizeof o, "dofw + g * %d", V);
+        load_acc(ld, sizeof ld, c, row_of(c->dst), "dst", o, V, 0);
         sb_add(b,
                "    for (%s g = 0; g < gn; ++g)\n"
                "        wacc[g] = itab[pg + 2 * (gq0 + g) + 1] >= 0 ? "
-               "%s(CLRS_LDV_%s(%d, dst, dofw + g * %d)) : (%s)(0);\n",
-               off, conv, d->name, V, V, at);
+               "%s : (%s)(0);\n",
+               off, ld, at);
     } else {
         sb_add(b,
                "    for (%s g = 0; g < gn; ++g)\n        wacc[g] = (%s)(0);\n",

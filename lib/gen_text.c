@@ -76,7 +76,6 @@ int walk_of(const clrs_gen_config *c)
     return c->walk > 1 ? c->walk : 1;
 }
 
-/* "float16" for width 16, "float" for width 1. */
 int mvec_of(const clrs_gen_config *c, int w)
 {
     return w > 1 && c->mvec > 1 ? c->mvec : 1;
@@ -88,6 +87,7 @@ const char *acc_name(int m)
     return m >= 0 && m < 4 ? names[m] : "acc";
 }
 
+/* "float16" for width 16, "float" for width 1. */
 void vtype(char *buf, size_t n, const char *base, int w)
 {
     int r = w > 1 ? snprintf(buf, n, "%s%d", base, w)
