@@ -656,7 +656,7 @@ static void launch_shape(clrs_lowered *low, const clrs_context *ctx,
               : c->ax[0].dst_block ? CLRS_VECTOR_BLOCK
                                     : CLRS_VECTOR_AXIS;
     L->work_dim = (cl_uint)(c->rank < 3 ? c->rank : 3);
-    L->walk = c->walk > 1 ? c->walk : 1;
+    L->walk = c->walk; /* choose_walk: at least 1 */
     L->global[0] = (size_t)((n[0] + c->vec * c->mvec - 1) /
                             (c->vec * c->mvec));
     /* A walking work-item's groups are consecutive. */

@@ -243,8 +243,8 @@ static clrs_status build_kernel(clrs_plan *plan,
 /* The tuner's candidates, in CLRS_LAUNCH's syntax: the defaults first
  * ("span=1" changes nothing), then every vector width, with and without
  * the span path, under the driver's local size and a few fixed ones,
- * with 1, 2 and 4 vectors per work-item, and with span groups of up to 4
- * and up to 8 vectors. */
+ * then every vector width with each value of the parameters below
+ * (tune_more) under the driver's local size. */
 static const char *const tune_vec[] = {"vec=16", "vec=8", "vec=4", "vec=2",
                                        "vec=1"};
 static const char *const tune_span[] = {"span=1", "span=0"};
@@ -402,18 +402,21 @@ static char *launch_sig(const clrs_plan *c)
     return sig;
 }
 
-static const char *const tune_mv[] = {"mv=1", "mv=2", "mv=4"};
-static const char *const tune_spanv[] = {"spanv=4", "spanv=8"};
-static const char *const tune_walk[] = {"walk=0", "walk=1"};
-#define TUNE_NCAND (1 + 5 * 2 * 5 + 5 * 3 + 5 * 2 + 5 * 2)
+/* Launch parameters tried one at a time with each vector width:
+ * vectors per work-item (which only backward gathers on the axis path
+ * take; for the others the candidates dedupe), the most vectors a span
+ * group reads, and walked rows. */
+static const char *const tune_more[][3] = {{"mv=1", "mv=2", "mv=4"},
+                                           {"spanv=4", "spanv=8", NULL},
+                                           {"walk=0", "walk=1", NULL}};
+#define TUNE_NMORE ((int)(sizeof tune_more / sizeof tune_more[0]))
+#define TUNE_NCAND (1 + 5 * 2 * 5 + 5 * 3 * TUNE_NMORE)
 
-/* The candidates' launch texts, the defaults first, then each vector
- * width with each count of vectors per work-item (which only backward
- * gathers on the axis path take; the others dedupe); returns how many. */
+/* The candidates' launch texts, the defaults first; returns how many. */
 static int tune_texts(char texts[][48])
 {
     size_t v, s, l;
-    int n = 0;
+    int n = 0, p;
 
     snprintf(texts[n++], 48, TUNE_DEFAULT);
     for (v = 0; v < 5; ++v)
@@ -421,18 +424,11 @@ static int tune_texts(char texts[][48])
             for (l = 0; l < 5; ++l)
                 snprintf(texts[n++], 48, "%s,%s,%s", tune_vec[v],
                          tune_span[s], tune_local[l]);
-    for (v = 0; v < 5; ++v)
-        for (l = 0; l < 3; ++l)
-            snprintf(texts[n++], 48, "%s,%s,local=driver", tune_vec[v],
-                     tune_mv[l]);
-    for (v = 0; v < 5; ++v)
-        for (l = 0; l < 2; ++l)
-            snprintf(texts[n++], 48, "%s,%s,local=driver", tune_vec[v],
-                     tune_spanv[l]);
-    for (v = 0; v < 5; ++v)
-        for (l = 0; l < 2; ++l)
-            snprintf(texts[n++], 48, "%s,%s,local=driver", tune_vec[v],
-                     tune_walk[l]);
+    for (p = 0; p < TUNE_NMORE; ++p)
+        for (v = 0; v < 5; ++v)
+            for (l = 0; l < 3 && tune_more[p][l]; ++l)
+                snprintf(texts[n++], 48, "%s,%s,local=driver", tune_vec[v],
+                         tune_more[p][l]);
     return n;
 }
 
@@ -780,8 +776,7 @@ clrs_status clrs_plan_get_info(const clrs_plan *plan, clrs_plan_info *info)
     info->span_coverage = plan->low.cfg.phase ? plan->low.span.coverage : 0;
     memcpy(info->local_size, plan->low.launch.local, sizeof info->local_size);
     info->launch_source = plan->low.launch.source;
-    info->span_groups = plan->low.launch.walk > 1 ? plan->low.launch.walk
-                                                  : 1;
+    info->span_groups = plan->low.launch.walk;
     info->tuned_launches = plan->tuned_launches;
     clrs__clear_error();
     return CLRS_SUCCESS;
