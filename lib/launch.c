@@ -111,7 +111,27 @@ static clrs_status parse_item(const char *item, int acc_f64,
 {
     const char *eq = strchr(item, '=');
     const char *v = eq ? eq + 1 : "";
-    size_t klen = eq ? (size_t)(eq - item) : strlen(item);
+    size_t klen = eq ? (size_t)(eq - item) : strlen(item), i;
+    /* The items whose value is one digit of a few, stored as that
+     * number. */
+    const struct {
+        const char *key, *digits, *choices;
+        int *field;
+    } digit[] = {{"mv", "124", "1, 2 or 4", &r->mvec},
+                 {"spanv", "48", "4 or 8", &r->span_vectors},
+                 {"walk", "01", "0 or 1", &r->walk},
+                 {"span", "01", "0 or 1", &r->span},
+                 {"nt", "01", "0 or 1", &r->nt}};
+
+    for (i = 0; i < sizeof digit / sizeof digit[0]; ++i)
+        if (strlen(digit[i].key) == klen &&
+            strncmp(item, digit[i].key, klen) == 0) {
+            CLRS_CHECK(strlen(v) == 1 && strchr(digit[i].digits, v[0]),
+                       CLRS_ERR_INVALID_VALUE, "CLRS_LAUNCH: %s=%s (%s)",
+                       digit[i].key, v, digit[i].choices);
+            *digit[i].field = v[0] - '0';
+            return CLRS_SUCCESS;
+        }
 
     if (klen == 3 && strncmp(item, "vec", 3) == 0) {
         int n = atoi(v);
@@ -121,31 +141,6 @@ static clrs_status parse_item(const char *item, int acc_f64,
                    "CLRS_LAUNCH: vec=%s (1, 2, 4, 8 or 16)", v);
         r->vmax = n > (acc_f64 ? 8 : 16) ? (acc_f64 ? 8 : 16) : n;
         r->vec_off = n == 1;
-    } else if (klen == 2 && strncmp(item, "mv", 2) == 0) {
-        CLRS_CHECK(strcmp(v, "1") == 0 || strcmp(v, "2") == 0 ||
-                       strcmp(v, "4") == 0,
-                   CLRS_ERR_INVALID_VALUE, "CLRS_LAUNCH: mv=%s (1, 2 or 4)",
-                   v);
-        r->mvec = v[0] - '0';
-    } else if (klen == 5 && strncmp(item, "spanv", 5) == 0) {
-        CLRS_CHECK(strcmp(v, "4") == 0 || strcmp(v, "8") == 0,
-                   CLRS_ERR_INVALID_VALUE, "CLRS_LAUNCH: spanv=%s (4 or 8)",
-                   v);
-        r->span_vectors = v[0] - '0';
-    } else if (klen == 4 && strncmp(item, "walk", 4) == 0) {
-        CLRS_CHECK(strcmp(v, "0") == 0 || strcmp(v, "1") == 0,
-                   CLRS_ERR_INVALID_VALUE, "CLRS_LAUNCH: walk=%s (0 or 1)",
-                   v);
-        r->walk = v[0] == '1';
-    } else if (klen == 4 && strncmp(item, "span", 4) == 0) {
-        CLRS_CHECK(strcmp(v, "0") == 0 || strcmp(v, "1") == 0,
-                   CLRS_ERR_INVALID_VALUE, "CLRS_LAUNCH: span=%s (0 or 1)",
-                   v);
-        r->span = v[0] == '1';
-    } else if (klen == 2 && strncmp(item, "nt", 2) == 0) {
-        CLRS_CHECK(strcmp(v, "0") == 0 || strcmp(v, "1") == 0,
-                   CLRS_ERR_INVALID_VALUE, "CLRS_LAUNCH: nt=%s (0 or 1)", v);
-        r->nt = v[0] == '1';
     } else if (klen == 5 && strncmp(item, "local", 5) == 0 &&
                strcmp(v, "driver") == 0) {
         memset(r->local, 0, sizeof r->local);
