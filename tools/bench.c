@@ -183,15 +183,6 @@ static int time_kernel(cl_context c, cl_device_id dev, cl_command_queue q,
     return 0;
 }
 
-static int time_copy(cl_context c, cl_device_id dev, cl_command_queue q,
-                     const char *src, const char *name, cl_mem a, cl_mem b,
-                     size_t bytes, double moves, double *gbps, char *err,
-                     size_t errsz)
-{
-    return time_kernel(c, dev, q, src, name, "", 1, a, b, bytes, moves, gbps,
-                       err, errsz);
-}
-
 /* The read alone: the better of its two access orders. */
 static double time_read(cl_context c, cl_device_id dev, cl_command_queue q,
                         cl_mem a, cl_mem b, size_t bytes)
@@ -253,24 +244,23 @@ int cli_roofline(clrs_context *ctx, cli_bandwidth *bw, char *err,
             goto out;
         }
     }
-    if (time_copy(c, dev, q, copy_src, "copy_plain", a, b, bytes, 2,
-                  &bw->copy_plain, err, errsz) != 0)
+    if (time_kernel(c, dev, q, copy_src, "copy_plain", "", 1, a, b, bytes, 2,
+                    &bw->copy_plain, err, errsz) != 0)
         goto out;
     /* The others are not fatal: a device without non-temporal stores,
-     * or a kernel it cannot run, leaves its figure 0. */
-    if (time_copy(c, dev, q, copy_nt_src, "copy_nt", a, b, bytes, 2,
-                  &bw->copy_nt, nterr, sizeof nterr) != 0)
-        bw->copy_nt = 0;
+     * or a kernel it cannot run, leaves its figure 0 (time_kernel sets
+     * it only on success). */
+    (void)time_kernel(c, dev, q, copy_nt_src, "copy_nt", "", 1, a, b, bytes,
+                      2, &bw->copy_nt, nterr, sizeof nterr);
     bw->read = time_read(c, dev, q, a, b, bytes);
+    (void)time_kernel(c, dev, q, fill_src, "fill_plain", "", 1, a, b, bytes, 1,
+                      &bw->write, nterr, sizeof nterr);
     {
-        double plain = 0, nt = 0;
-        if (time_copy(c, dev, q, fill_src, "fill_plain", a, b, bytes, 1,
-                      &plain, nterr, sizeof nterr) != 0)
-            plain = 0;
-        if (time_copy(c, dev, q, fill_nt_src, "fill_nt", a, b, bytes, 1, &nt,
-                      nterr, sizeof nterr) != 0)
-            nt = 0;
-        bw->write = nt > plain ? nt : plain;
+        double nt = 0;
+        if (time_kernel(c, dev, q, fill_nt_src, "fill_nt", "", 1, a, b, bytes,
+                        1, &nt, nterr, sizeof nterr) == 0 &&
+            nt > bw->write)
+            bw->write = nt;
     }
     rc = 0;
 out:

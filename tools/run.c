@@ -991,6 +991,27 @@ static void check(job *j)
 
 /* ---- performance ---- */
 
+/* The bytes a run reads and writes: every tensor once, and dst read too
+ * under a sum post-op (it reads dst before writing it). */
+static void io_bytes(const job *j, double *rd, double *wr)
+{
+    int i;
+
+    *rd = *wr = 0;
+    for (i = 0; i < T_COUNT; ++i)
+        if (j->t[i].used) {
+            double b = (double)j->t[i].elems *
+                       (double)clrs_dtype_size(j->t[i].dt);
+            if (j->t[i].is_output)
+                *wr += b;
+            else
+                *rd += b;
+        }
+    if (has_sum(j))
+        *rd += (double)j->t[T_DST].elems *
+               (double)clrs_dtype_size(j->t[T_DST].dt);
+}
+
 /* The fastest the device could run the problem, in GB/s of its bytes:
  * the copy's rate, or where it is higher, the rate at which the device
  * reads the inputs alone or writes the outputs alone, whichever takes
@@ -1001,23 +1022,11 @@ static void check(job *j)
 static double gbps_limit(const job *j)
 {
     const cli_env *env = j->env;
-    double rd = 0, wr = 0, t, rw;
-    int i;
+    double rd, wr, t, rw;
 
     if (env->read_gbps <= 0 || env->write_gbps <= 0)
         return env->copy_gbps;
-    for (i = 0; i < T_COUNT; ++i)
-        if (j->t[i].used) {
-            double b = (double)j->t[i].elems *
-                       (double)clrs_dtype_size(j->t[i].dt);
-            if (j->t[i].is_output)
-                wr += b;
-            else
-                rd += b;
-        }
-    if (has_sum(j))
-        rd += (double)j->t[T_DST].elems *
-              (double)clrs_dtype_size(j->t[T_DST].dt);
+    io_bytes(j, &rd, &wr);
     t = rd / env->read_gbps > wr / env->write_gbps ? rd / env->read_gbps
                                                    : wr / env->write_gbps;
     rw = t > 0 ? (rd + wr) / t : 0;
@@ -1026,15 +1035,9 @@ static double gbps_limit(const job *j)
 
 static void perf_bytes(job *j)
 {
-    int i;
-    j->r->bytes = 0;
-    for (i = 0; i < T_COUNT; ++i)
-        if (j->t[i].used)
-            j->r->bytes += (double)j->t[i].elems *
-                           (double)clrs_dtype_size(j->t[i].dt);
-    if (has_sum(j)) /* a sum reads dst before writing it */
-        j->r->bytes += (double)j->t[T_DST].elems *
-                       (double)clrs_dtype_size(j->t[T_DST].dt);
+    double rd, wr;
+    io_bytes(j, &rd, &wr);
+    j->r->bytes = rd + wr;
 }
 
 /* One timed run: the kernel time from profiling. A plan of several
