@@ -255,11 +255,26 @@ out=$("$tool" --engine=ref --mode=CP --fix-times-per-prb=2 \
 missing=
 for k in prb dir alg sdt ddt tag status max_abs_diff max_rel_diff min_ms \
     avg_ms bytes gbps roofline_pct build_ms cache vector lanes vectors \
-    kernels launch lws above_copy; do
+    kernels launch lws above_copy digest; do
     echo "$out" | grep -F "\"$k\":" >/dev/null || missing="$missing $k"
 done
 if [ -z "$missing" ]; then ok "json has every field"
 else not_ok "json lacks:$missing"; echo "$out" | sed 's/^/# /'; fi
+# The digest is the SHA-256 of the outputs' bytes: the same problem and
+# seed give the same digest, another seed another, and it is the digest
+# of the bytes --dst-file writes after the .npy header.
+dig() { "$tool" --engine=ref --mode=R --perf-template=json "$@" 2>/dev/null |
+    sed -n 's/.*"digest":"\([0-9a-f]*\)".*/\1/p'; }
+d1=$(dig --alg=linear --dst-file="$tmp/dig.npy" mb1ic2iw4ow8)
+d2=$(dig --alg=linear mb1ic2iw4ow8)
+d3=$(dig --alg=linear --seed=7 mb1ic2iw4ow8)
+hdr=$(od -An -tu2 -j8 -N2 "$tmp/dig.npy" 2>/dev/null | tr -d ' ')
+d4=$(tail -c +$((11 + ${hdr:-0})) "$tmp/dig.npy" 2>/dev/null | sha256sum |
+    cut -c1-16)
+if [ ${#d1} -eq 16 ] && [ "$d1" = "$d2" ] && [ "$d1" != "$d3" ] &&
+    [ "$d1" = "$d4" ]; then
+    ok "json digest: the outputs' SHA-256, the same run to run"
+else not_ok "digest: $d1 / $d2 / $d3 (seed 7) / $d4 (.npy data)"; fi
 # A name that is not UTF-8 (bytes 0xff 0xfe, a lone 0xc3, a quote): the
 # JSON line is still valid UTF-8 and JSON, the bytes escaped.
 "$tool" --engine=ref --mode=C --perf-template=json \

@@ -260,6 +260,10 @@ typedef struct cli_result {
      * marked [...]), and its line count; "" and 0 when empty. */
     char build_log[2048];
     int build_log_lines;
+    /* The first 16 hex digits of the SHA-256 of every output's bytes as
+     * run once (dst then the index tensor, or diff_src), "" before a
+     * run: the same bits on two devices give the same digest. */
+    char digest[17];
 } cli_result;
 
 typedef struct cli_env {

@@ -209,6 +209,8 @@ static void print_json(const cli_prb *p, const cli_result *r)
     str_json(r->detail);
     printf(",\"build_log\":");
     str_json(r->build_log);
+    printf(",\"digest\":");
+    str_json(r->digest);
     printf("}\n");
 }
 

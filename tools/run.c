@@ -5,6 +5,7 @@
 #include "cli.h"
 
 #include <math.h>
+#include <nettle/sha2.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1161,6 +1162,26 @@ static void cleanup(job *j)
     }
 }
 
+/* r->digest over the bytes of the outputs, in role order. */
+static void digest_outputs(job *j)
+{
+    static const char hexd[] = "0123456789abcdef";
+    struct sha256_ctx c;
+    uint8_t d[SHA256_DIGEST_SIZE];
+    int i;
+
+    sha256_init(&c);
+    for (i = 0; i < T_COUNT; ++i)
+        if (j->t[i].used && j->t[i].is_output && j->t[i].host)
+            sha256_update(&c, j->t[i].bytes, j->t[i].host);
+    sha256_digest(&c, sizeof d, d);
+    for (i = 0; i < 8; ++i) {
+        j->r->digest[2 * i] = hexd[d[i] >> 4];
+        j->r->digest[2 * i + 1] = hexd[d[i] & 15];
+    }
+    j->r->digest[16] = '\0';
+}
+
 static int write_outputs(job *j)
 {
     const cli_global *g = &j->p->g;
@@ -1231,6 +1252,7 @@ void cli_run_problem(const cli_prb *p, cli_env *env, cli_result *r)
             goto out;
     }
     r->status = ST_EXECUTED;
+    digest_outputs(&j);
     if (write_outputs(&j) != 0)
         goto out;
     if (mode & MODE_C) {
