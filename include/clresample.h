@@ -635,8 +635,10 @@ typedef enum clrs_vector_path {
 typedef enum clrs_launch_source {
     CLRS_LAUNCH_DEFAULT = 0,  /* the device's defaults, from its queries */
     CLRS_LAUNCH_FORCED = 1,   /* CLRS_LAUNCH in the environment */
-    CLRS_LAUNCH_DATABASE = 2, /* the tuning database's entry */
-    CLRS_LAUNCH_TUNED = 3     /* measured at this plan's creation */
+    CLRS_LAUNCH_DATABASE = 2, /* the user's tuning database's entry */
+    CLRS_LAUNCH_TUNED = 3,    /* measured at this plan's creation */
+    CLRS_LAUNCH_SHIPPED = 4   /* the database installed with the library
+                                 for this device and driver */
 } clrs_launch_source;
 
 typedef struct clrs_plan_info {

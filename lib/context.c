@@ -639,6 +639,8 @@ static void free_caches(clrs_context *ctx)
     ctx->disk_device = NULL;
     free(ctx->tdb.v);
     memset(&ctx->tdb, 0, sizeof ctx->tdb);
+    free(ctx->shipped.v);
+    memset(&ctx->shipped, 0, sizeof ctx->shipped);
 }
 
 /* Every handle is released only if it was set (retained), so error paths

@@ -77,6 +77,9 @@ struct clrs_context {
     clrs_tune_mode tune_mode; /* CLRS_TUNE, clrs_context_set_tuning */
     double tune_budget_ms;
     clrs_tdb_memo tdb; /* under lock */
+    /* The database installed with the library for this device and
+     * driver (tunedb.c), read once per context; under lock. */
+    clrs_tdb_memo shipped;
 
     pthread_mutex_t lock; /* guards errs, err_clock, stats, programs, disk,
                              plans, destroyed */

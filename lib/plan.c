@@ -521,8 +521,8 @@ static clrs_status tune(clrs_plan *plan, const clrs_tune_key *k,
 }
 
 /* Where the launch comes from: CLRS_LAUNCH; else, unless tuning is off,
- * the database's entry; else in run mode the tuner; else the device's
- * defaults. */
+ * the user's database's entry, then the shipped database's; else in run
+ * mode the tuner; else the device's defaults. */
 static clrs_status build_launched(clrs_plan *plan)
 {
     const char *env = getenv("CLRS_LAUNCH");
@@ -550,6 +550,12 @@ static clrs_status build_launched(clrs_plan *plan)
         clrs__launch_valid(plan->ctx, db)) {
         t.text = db;
         t.source = CLRS_LAUNCH_DATABASE;
+        return build_kernel(plan, &t);
+    }
+    if (clrs__tunedb_lookup_shipped(plan->ctx, &k, db, sizeof db) &&
+        clrs__launch_valid(plan->ctx, db)) {
+        t.text = db;
+        t.source = CLRS_LAUNCH_SHIPPED;
         return build_kernel(plan, &t);
     }
     if (mode == CLRS_TUNE_RUN)
@@ -798,6 +804,8 @@ const char *clrs_launch_source_name(clrs_launch_source source)
         return "database";
     case CLRS_LAUNCH_TUNED:
         return "tuned";
+    case CLRS_LAUNCH_SHIPPED:
+        return "shipped";
     }
     return NULL;
 }

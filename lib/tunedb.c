@@ -8,9 +8,16 @@
  * first 16 hex digits of the SHA-256 of the text before it. A line that
  * does not parse or whose sum differs is ignored, and dropped at the next
  * write; writes are atomic (temp file, fsync, rename) under the cache's
- * lock. */
+ * lock.
+ *
+ * Below the user's file, the databases installed with the library
+ * ($(pkgdatadir)/tuning, or CLRS_TUNING_DIR): files of the same format,
+ * each applied only to the device whose "# device:" line it carries
+ * (name, vendor and driver version, as the tuner writes it), never to
+ * another device or driver. */
 #include "tunedb.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -129,28 +136,12 @@ static int parse_line(const char *line, size_t len, char *cls, int *bucket,
            launch_chars_ok(launch) && strchr(cls, '/') != NULL;
 }
 
-/* Reads and parses the file into ctx->tdb unless it is the one read
- * last (same inode, size and time); called under ctx->lock. 0: no
- * usable file. */
-static int memo_load(clrs_context *ctx, const char *dir, const char *name)
+/* Appends the valid lines of data to m (as many as memory allows). */
+static void memo_add(clrs_tdb_memo *m, const char *data)
 {
-    clrs_tdb_memo *m = &ctx->tdb;
-    char path[4200], *data = NULL, *line, *next;
-    struct stat st;
-    size_t size, cap = 0;
+    const char *line, *next;
+    size_t cap = m->n;
 
-    if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path ||
-        stat(path, &st) != 0)
-        return 0;
-    if (m->valid && strcmp(m->path, path) == 0 && m->dev == st.st_dev &&
-        m->ino == st.st_ino && m->size == st.st_size &&
-        m->mtime.tv_sec == st.st_mtim.tv_sec &&
-        m->mtime.tv_nsec == st.st_mtim.tv_nsec)
-        return 1;
-    free(m->v);
-    memset(m, 0, sizeof *m);
-    if (clrs__cache_read_file(dir, name, DB_MAX_BYTES, &data, &size) != 0)
-        return 0;
     for (line = data; *line; line = next) {
         clrs_tdb_line e;
         next = strchr(line, '\n');
@@ -168,6 +159,51 @@ static int memo_load(clrs_context *ctx, const char *dir, const char *name)
         }
         next = next ? next + 1 : line + strlen(line);
     }
+}
+
+/* The fastest of m's lines for k into launch[n]: 1 found, 0 not. */
+static int memo_find(const clrs_tdb_memo *m, const clrs_tune_key *k,
+                     char *launch, size_t n)
+{
+    double best = INFINITY;
+    size_t i;
+    int found = 0;
+
+    for (i = 0; i < m->n; ++i) {
+        const clrs_tdb_line *e = &m->v[i];
+        if (e->bucket == k->bucket && strcmp(e->cls, k->cls) == 0 &&
+            e->ms < best && strlen(e->launch) < n) {
+            best = e->ms;
+            strcpy(launch, e->launch);
+            found = 1;
+        }
+    }
+    return found;
+}
+
+/* Reads and parses the file into ctx->tdb unless it is the one read
+ * last (same inode, size and time); called under ctx->lock. 0: no
+ * usable file. */
+static int memo_load(clrs_context *ctx, const char *dir, const char *name)
+{
+    clrs_tdb_memo *m = &ctx->tdb;
+    char path[4200], *data = NULL;
+    struct stat st;
+    size_t size;
+
+    if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path ||
+        stat(path, &st) != 0)
+        return 0;
+    if (m->valid && strcmp(m->path, path) == 0 && m->dev == st.st_dev &&
+        m->ino == st.st_ino && m->size == st.st_size &&
+        m->mtime.tv_sec == st.st_mtim.tv_sec &&
+        m->mtime.tv_nsec == st.st_mtim.tv_nsec)
+        return 1;
+    free(m->v);
+    memset(m, 0, sizeof *m);
+    if (clrs__cache_read_file(dir, name, DB_MAX_BYTES, &data, &size) != 0)
+        return 0;
+    memo_add(m, data);
     free(data);
     snprintf(m->path, sizeof m->path, "%s", path);
     m->dev = st.st_dev;
@@ -183,22 +219,95 @@ int clrs__tunedb_lookup(clrs_context *ctx, const clrs_tune_key *k,
 {
     clrs_cache_config cfg;
     char name[64];
-    double best = INFINITY;
-    size_t i;
-    int found = 0;
+    int found;
 
     if (!db_place(ctx, &cfg, name, sizeof name))
         return 0;
     pthread_mutex_lock(&ctx->lock);
-    for (i = 0; memo_load(ctx, cfg.dir, name) && i < ctx->tdb.n; ++i) {
-        const clrs_tdb_line *e = &ctx->tdb.v[i];
-        if (e->bucket == k->bucket && strcmp(e->cls, k->cls) == 0 &&
-            e->ms < best && strlen(e->launch) < n) {
-            best = e->ms;
-            strcpy(launch, e->launch);
-            found = 1;
-        }
+    found = memo_load(ctx, cfg.dir, name) && memo_find(&ctx->tdb, k, launch, n);
+    pthread_mutex_unlock(&ctx->lock);
+    return found;
+}
+
+/* ---- the shipped databases ----------------------------------------------- */
+
+const char *clrs__tunedb_shipped_dir(void)
+{
+    const char *d = getenv("CLRS_TUNING_DIR");
+    return d ? d : CLRS_SHIPPED_TUNING_DIR;
+}
+
+/* "NAME | VENDOR | DRIVER" of the device, printable ASCII: the
+ * "# device:" line of its databases. */
+static void device_line(const clrs_context *ctx, char *dev, size_t n)
+{
+    int i;
+
+    snprintf(dev, n, "%s | %s | %s", ctx->info.device_name,
+             ctx->info.device_vendor, ctx->info.driver_version);
+    for (i = 0; dev[i]; ++i)
+        if (dev[i] < ' ' || dev[i] > '~')
+            dev[i] = '?';
+}
+
+/* data's "# device: " line is exactly want (one of its first lines). */
+static int for_device(const char *data, const char *want)
+{
+    static const char tag[] = "# device: ";
+    const char *line = data, *next;
+    int i;
+
+    for (i = 0; i < 16 && *line == '#'; ++i, line = next + 1) {
+        next = strchr(line, '\n');
+        if (!next)
+            return 0;
+        if (strncmp(line, tag, sizeof tag - 1) == 0)
+            return (size_t)(next - line) == sizeof tag - 1 + strlen(want) &&
+                   strncmp(line + sizeof tag - 1, want, strlen(want)) == 0;
     }
+    return 0;
+}
+
+/* Every *.txt of the shipped directory made for this device, into
+ * ctx->shipped, once per context (the files are installed data, not
+ * written while a program runs); called under ctx->lock. */
+static void shipped_load(clrs_context *ctx)
+{
+    clrs_tdb_memo *m = &ctx->shipped;
+    const char *dir = clrs__tunedb_shipped_dir();
+    char want[400];
+    struct dirent *de;
+    DIR *d;
+
+    if (m->valid)
+        return;
+    m->valid = 1;
+    if (!*dir || !(d = opendir(dir)))
+        return;
+    device_line(ctx, want, sizeof want);
+    while ((de = readdir(d)) != NULL) {
+        size_t len = strlen(de->d_name), size;
+        char *data = NULL;
+        if (len < 5 || de->d_name[0] == '.' ||
+            strcmp(de->d_name + len - 4, ".txt") != 0)
+            continue;
+        if (clrs__cache_read_file(dir, de->d_name, DB_MAX_BYTES, &data,
+                                  &size) == 0 &&
+            for_device(data, want))
+            memo_add(m, data);
+        free(data);
+    }
+    closedir(d);
+}
+
+int clrs__tunedb_lookup_shipped(clrs_context *ctx, const clrs_tune_key *k,
+                                char *launch, size_t n)
+{
+    int found;
+
+    pthread_mutex_lock(&ctx->lock);
+    shipped_load(ctx);
+    found = memo_find(&ctx->shipped, k, launch, n);
     pthread_mutex_unlock(&ctx->lock);
     return found;
 }
@@ -211,15 +320,11 @@ static char *db_text(const clrs_context *ctx, const char *old,
     size_t cap = (old ? strlen(old) : 0) + 2048, n = 0;
     char *out = malloc(cap), body[DB_LINE_MAX], sum[17], dev[400];
     const char *line, *next;
-    int m, i;
+    int m;
 
     if (!out)
         return NULL;
-    snprintf(dev, sizeof dev, "%s | %s | %s", ctx->info.device_name,
-             ctx->info.device_vendor, ctx->info.driver_version);
-    for (i = 0; dev[i]; ++i)
-        if (dev[i] < ' ' || dev[i] > '~')
-            dev[i] = '?';
+    device_line(ctx, dev, sizeof dev);
     n += (size_t)snprintf(out, cap,
                           "# clresample %s tuning database, format 1\n"
                           "# device: %s\n"

@@ -26,6 +26,14 @@ void clrs__tune_key(const clrs_problem *p, int index_only, clrs_tune_key *k);
 int clrs__tunedb_lookup(clrs_context *ctx, const clrs_tune_key *k,
                         char *launch, size_t n);
 
+/* The same from the databases installed with the library for this
+ * device and driver (read once per context). */
+int clrs__tunedb_lookup_shipped(clrs_context *ctx, const clrs_tune_key *k,
+                                char *launch, size_t n);
+
+/* CLRS_TUNING_DIR, else the directory configured at build time. */
+const char *clrs__tunedb_shipped_dir(void);
+
 /* Adds or replaces k's line; 0 or an errno value, which the caller only
  * notes: the database never fails a call. */
 int clrs__tunedb_store(const clrs_context *ctx, const clrs_tune_key *k,

@@ -170,5 +170,57 @@ then
     ok "two tuning processes: every line intact"
 else not_ok "concurrent tuning"; sed 's/^/# /' "$file"; fi
 
+# The databases shipped with the library (CLRS_TUNING_DIR): read below
+# the user's own, and only on the device and driver of their "# device:"
+# line. The source tree's files were measured on GPUs: never this device.
+CLRS_CACHE_DIR="$tmp/fresh"
+shipped=$(ls "$top_srcdir"/lib/tuning/*.txt 2>/dev/null | wc -l)
+CLRS_TUNING_DIR="$top_srcdir/lib/tuning"
+export CLRS_TUNING_DIR
+run --mode=P
+if [ "$shipped" -gt 0 ] && [ $rc -eq 0 ] && [ "$launch" = default ]; then
+    ok "the $shipped shipped file(s) of other devices are not applied here"
+else not_ok "shipped files of other devices: $shipped files, launch $launch"
+    show; fi
+# A file made for this device (the tuner's own, with its device line).
+mkdir -p "$tmp/ship"
+grep -v '^fwd/nearest\|^fwd/cubic' "$tmp/saved" >"$tmp/ship/this-device.txt"
+CLRS_TUNING_DIR="$tmp/ship"
+run --mode=CP
+if [ $rc -eq 0 ] && [ "$launch" = shipped ] && grep -q 'passed:1 ' "$tmp/out"
+then ok "a shipped file for this device: launch:shipped, and it passes"
+else not_ok "shipped for this device: exit $rc launch $launch"; show; fi
+export CLRS_TUNE=off
+run --mode=P
+if [ "$launch" = default ]; then ok "CLRS_TUNE=off ignores the shipped file"
+else not_ok "CLRS_TUNE=off with a shipped file: launch $launch"; show; fi
+CLRS_TUNE=run
+run --mode=P
+unset CLRS_TUNE
+if [ "$launch" = shipped ]; then
+    ok "CLRS_TUNE=run: a shipped entry is an entry, no tuning"
+else not_ok "CLRS_TUNE=run with a shipped entry: launch $launch"; show; fi
+CLRS_TUNING_DIR=
+run --mode=P
+CLRS_TUNING_DIR="$tmp/ship"
+if [ "$launch" = default ]; then ok "CLRS_TUNING_DIR= turns them off"
+else not_ok "empty CLRS_TUNING_DIR: launch $launch"; show; fi
+# The user's database comes first.
+CLRS_CACHE_DIR="$tmp/cache"
+run --mode=P
+if [ "$launch" = database ]; then ok "the user's database beats the shipped one"
+else not_ok "user and shipped database: launch $launch"; show; fi
+CLRS_CACHE_DIR="$tmp/fresh"
+# Another driver version of this device: not applied.
+sed 's/^\(# device: .*| \)\([^|]*\)$/\1\2-other/' "$tmp/ship/this-device.txt" \
+    >"$tmp/ship/other.txt"
+mv "$tmp/ship/other.txt" "$tmp/ship/this-device.txt"
+run --mode=P
+if [ "$launch" = default ] && grep -q '^# device: .*-other$' \
+    "$tmp/ship/this-device.txt"; then
+    ok "a shipped file for another driver version is not applied"
+else not_ok "another driver's shipped file: launch $launch"; show; fi
+unset CLRS_TUNING_DIR
+
 echo "1..$n"
 exit $failed
