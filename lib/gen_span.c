@@ -129,8 +129,9 @@ static void emit_pick_as(sbuf *b, const clrs_gen_config *c,
         sb_add(b, "%sconst %s %s = (%s)(%s);\n", ind, vt, name, vt, padval);
         return;
     }
-    if (first) {
-        sb_add(b, "%s%s %s = (%s)(%s);\n", ind, vt, name, vt, padval);
+    if (first) { /* padval exists only in kernels with padding taps */
+        sb_add(b, "%s%s %s = (%s)(%s);\n", ind, vt, name, vt,
+               haspad ? padval : "0");
         haspad = 0;
     }
     if (haspad) {
