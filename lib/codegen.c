@@ -625,6 +625,11 @@ static void emit_preamble(sbuf *b, const clrs_gen_config *c, const char *key,
         sb_add(b, "#define CLRS_ROW_%s 1\n", d->name);
     if (c->recompute && row_of(c->x) != s && row_of(c->x) != d)
         sb_add(b, "#define CLRS_ROW_%s 1\n", row_of(c->x)->name);
+    /* The eltwise rows' constants in the accumulator's type: an
+     * unsuffixed literal is a double, which a device without fp64
+     * would round to float with a warning. */
+    if (c->npost > 0)
+        sb_add(b, "#define CLRS_K(v) v%s\n", c->acc_f64 ? "" : "##f");
     for (i = 0; i < c->npost; ++i) {
         const clrs_gen_post *q = &c->post[i];
         const post_row *r = post_row_of(q->kind, q->alg);

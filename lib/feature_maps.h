@@ -67,7 +67,9 @@
  *   name  the name in kernel keys and the tool's eltwise_<name>
  *   cl    OpenCL C expression, the body of a function-like macro serving
  *         scalars and vectors of float or double: T the value type, X the
- *         value, A and B alpha and beta (lib/gen_rows.c)
+ *         value, A and B alpha and beta (lib/gen_rows.c); a constant
+ *         with a fraction is written CLRS_K(c), c in T's precision
+ *         (a plain literal is a double)
  *   ref   the reference's expression in double of x, a (alpha) and b
  *         (beta) (lib/ref.c, which defines the clrs__ref_* functions)
  * At an infinity the functions whose formula would give inf * 0 (gelu,
@@ -85,17 +87,18 @@
       (x > 0 ? x : a * expm1(x)))                                            \
     X(GELU_TANH, "gelu_tanh",                                                \
       "(isinf(X) ? ((X) > (T)(0) ? (X) : (T)(0)) : "                         \
-      "(T)(0.5) * (X) * ((T)(1) + tanh((T)(0.79788456080286535588) * "       \
-      "((X) + (T)(0.044715) * (X) * (X) * (X)))))",                          \
+      "(T)(CLRS_K(0.5)) * (X) * ((T)(1) + "                                  \
+      "tanh((T)(CLRS_K(0.79788456080286535588)) * "                          \
+      "((X) + (T)(CLRS_K(0.044715)) * (X) * (X) * (X)))))",                  \
       clrs__ref_gelu_tanh(x))                                                \
     X(GELU_ERF, "gelu_erf",                                                  \
       "(isinf(X) ? ((X) > (T)(0) ? (X) : (T)(0)) : "                         \
-      "(T)(0.5) * (X) * ((T)(1) + erf((X) * "                                \
-      "(T)(0.70710678118654752440))))",                                      \
+      "(T)(CLRS_K(0.5)) * (X) * ((T)(1) + erf((X) * "                        \
+      "(T)(CLRS_K(0.70710678118654752440)))))",                              \
       clrs__ref_gelu_erf(x))                                                 \
     X(SWISH, "swish",                                                        \
       "(isinf(X) ? ((A) * (X) < (T)(0) ? (T)(0) : (A) == (T)(0) ? "          \
-      "(T)(0.5) * (X) : (X)) : (X) / ((T)(1) + exp(-(A) * (X))))",           \
+      "(T)(CLRS_K(0.5)) * (X) : (X)) : (X) / ((T)(1) + exp(-(A) * (X))))",   \
       clrs__ref_swish(x, a))                                                 \
     X(ABS, "abs", "fabs(X)", fabs(x))                                        \
     X(SQUARE, "square", "((X) * (X))", (x * x))                              \
