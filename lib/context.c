@@ -387,6 +387,51 @@ static clrs_status select_device(const char *sel, cl_platform_id *plat_out,
 
 /* ---- creation -------------------------------------------------------- */
 
+/* The preferred and native vector width queries, by CLRS_LANE_*. */
+static const cl_device_info width_query[CLRS_LANE_KINDS][2] = {
+    {CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR, CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR},
+    {CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT,
+     CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT},
+    {CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT, CL_DEVICE_NATIVE_VECTOR_WIDTH_INT},
+    {CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG, CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG},
+    {CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT,
+     CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT},
+    {CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE,
+     CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE}};
+
+/* CLRS_TEST_NATIVE_WIDTH=N (2..16, a power of two), for the test suite
+ * only: a device that states native widths (>= 2) is taken as one whose
+ * widest vector register holds N floats, each element kind's native
+ * width scaled down to at most that register's bytes (never raised), so
+ * that a host with wide vectors can check the kernels a narrower one
+ * builds (with PoCL compiling for that narrower CPU). A device that
+ * states none (1) is left alone. */
+static void test_native_width(clrs_launch_facts *f)
+{
+    static const unsigned bytes[CLRS_LANE_KINDS] = {1, 2, 4, 8, 4, 8};
+    const char *e = getenv("CLRS_TEST_NATIVE_WIDTH");
+    unsigned long n;
+    char *end;
+    int i;
+
+    if (!e || !*e)
+        return;
+    n = strtoul(e, &end, 10);
+    if (*end || n < 2 || n > 16 || (n & (n - 1)))
+        return;
+    for (i = 0; i < CLRS_LANE_KINDS; ++i) {
+        cl_uint most = (cl_uint)(n * 4 / bytes[i]);
+        if (f->native[i] >= 2 && f->native[i] > most)
+            f->native[i] = most;
+        if (f->pref[i] >= 2 && f->pref[i] > most)
+            f->pref[i] = most;
+    }
+    if (f->pref_float >= 2 && f->pref_float > f->pref[CLRS_LANE_FLOAT])
+        f->pref_float = f->pref[CLRS_LANE_FLOAT];
+    if (f->pref_double >= 2 && f->pref_double > f->pref[CLRS_LANE_DOUBLE])
+        f->pref_double = f->pref[CLRS_LANE_DOUBLE];
+}
+
 /* What launch defaults are made of (launch.c). A device that reports no
  * double vector width (no fp64) gets the float one. */
 static cl_int query_facts(cl_device_id dev, clrs_launch_facts *f)
@@ -421,6 +466,13 @@ static cl_int query_facts(cl_device_id dev, clrs_launch_facts *f)
                               NULL);
     for (i = 0; i < 3; ++i)
         f->max_items[i] = i < dims ? items[i] : 1;
+    for (i = 0; err == CL_SUCCESS && i < CLRS_LANE_KINDS; ++i)
+        err = clGetDeviceInfo(dev, width_query[i][0], sizeof f->pref[i],
+                              &f->pref[i], NULL);
+    for (i = 0; err == CL_SUCCESS && i < CLRS_LANE_KINDS; ++i)
+        err = clGetDeviceInfo(dev, width_query[i][1], sizeof f->native[i],
+                              &f->native[i], NULL);
+    test_native_width(f);
     if (f->pref_double == 0)
         f->pref_double = f->pref_float;
     return err;

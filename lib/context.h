@@ -53,9 +53,25 @@ typedef struct clrs_tdb_memo {
 
 /* The device facts launch defaults are made of, queried once per
  * context (launch.c reads them). */
+/* Element kinds of a kernel's vectors, indexing the width arrays. */
+enum {
+    CLRS_LANE_CHAR,
+    CLRS_LANE_SHORT,
+    CLRS_LANE_INT,
+    CLRS_LANE_LONG,
+    CLRS_LANE_FLOAT,
+    CLRS_LANE_DOUBLE,
+    CLRS_LANE_KINDS
+};
+
 typedef struct clrs_launch_facts {
     cl_device_type type;
     cl_uint pref_float, pref_double; /* CL_DEVICE_PREFERRED_VECTOR_WIDTH_* */
+    /* CL_DEVICE_PREFERRED_ and CL_DEVICE_NATIVE_VECTOR_WIDTH_{CHAR,
+     * SHORT, INT, LONG, FLOAT, DOUBLE}, by CLRS_LANE_*; 0 where the
+     * device does not say (double without fp64). */
+    cl_uint pref[CLRS_LANE_KINDS];
+    cl_uint native[CLRS_LANE_KINDS];
     size_t max_group;                /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
     size_t max_items[3];             /* CL_DEVICE_MAX_WORK_ITEM_SIZES */
     cl_uint base_align_bits;         /* CL_DEVICE_MEM_BASE_ADDR_ALIGN */

@@ -35,6 +35,25 @@ static int is_gpu(const clrs_launch_facts *f)
     return (f->type & CL_DEVICE_TYPE_GPU) && !(f->type & CL_DEVICE_TYPE_CPU);
 }
 
+int clrs__launch_lane_bound(const clrs_launch_facts *f, unsigned kinds)
+{
+    int k, bound = CLRS_LANES_MAX;
+
+    /* A native width of 1 (or 0, not stated) bounds nothing: such a
+     * device has no vector registers to keep within. NVIDIA's GPUs state
+     * 1 for every kind (SIMT: a vector is split into scalar instructions
+     * and has no calling convention of its own), and their 8- and 16-lane
+     * vectors compile, pass and were measured; a CPU that states 1
+     * vectorises across work-items itself. Both keep the widths the
+     * defaults and CLRS_LAUNCH give. Where a CPU states a width, a wider
+     * vector is split by its compiler and, passed to or returned from a
+     * function, changes the ABI (PoCL warns, and CLRS_WERROR fails). */
+    for (k = 0; k < CLRS_LANE_KINDS; ++k)
+        if ((kinds & (1u << k)) && f->native[k] >= 2)
+            bound = pow2_floor(f->native[k], bound);
+    return bound;
+}
+
 int clrs__launch_generic(void)
 {
     const char *v = getenv("CLRS_GENERIC");

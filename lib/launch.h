@@ -51,6 +51,14 @@ typedef struct clrs_launch_text {
     clrs_launch_source source;
 } clrs_launch_text;
 
+/* The most lanes a vector may have: CLRS_LANES_MAX (the generator's
+ * widest), or where ctx's device states a native vector width for one
+ * of the element kinds in `kinds` (bits 1 << CLRS_LANE_*), the smallest
+ * of those (a power of two). The lowering bounds every vector path by
+ * the kinds its kernel holds in vectors. */
+#define CLRS_LANES_MAX 16
+int clrs__launch_lane_bound(const clrs_launch_facts *f, unsigned kinds);
+
 /* CLRS_GENERIC is set (and not "0"). */
 int clrs__launch_generic(void);
 

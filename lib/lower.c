@@ -241,7 +241,7 @@ static int operands_vector_ok(const clrs_problem *p, const kaxis *k0)
  * identity axis of every tensor. */
 static int choose_vec(const clrs_problem *p, const direction *d,
                       const kaxis *k, int m, int acc_f64,
-                      const clrs_launch_request *r)
+                      const clrs_launch_request *r, int bound)
 {
     const kaxis *k0 = &k[0];
     int idx_ok = d->index_written ? !p->has_index
@@ -253,12 +253,68 @@ static int choose_vec(const clrs_problem *p, const direction *d,
         return 1;
     if (k0->slot < 0 && k0->dblk && k0->sblk == k0->dblk && idx_ok &&
         (!d->has_x || k0->gblk == k0->dblk))
-        return acc_f64 && k0->dblk > 8 ? 8 : k0->dblk;
+    {
+        /* A block wider than the bound is walked as several work-items'
+         * vectors, each a whole part of the block (blocks and bounds are
+         * powers of two). */
+        int v = acc_f64 && k0->dblk > 8 ? 8 : k0->dblk;
+        return v > bound ? bound : v;
+    }
     if (k0->slot >= 0 || k0->sblk || k0->dblk || k0->xblk || k0->gblk ||
         k0->ss != 1 || k0->ds != 1 || (p->has_index && k0->is != 1) ||
         (d->has_x && k0->xs != 1) || k0->n < 2 || r->vmax < 2)
         return 1;
     return vec_width(k0->n, r->vmax);
+}
+
+/* The element kinds (bits 1 << CLRS_LANE_*) a kernel holds in vectors
+ * of its lanes: the accumulator and its comparison masks (float and int,
+ * or double and long), the int offsets and span shuffle masks, every
+ * tensor's elements as loaded or stored (f16 and bf16 as 16-bit lanes),
+ * long where a backward compares its index tensor's entries (any index
+ * type, gen_gather.c) and with 64-bit offsets (long_off). */
+static unsigned dtype_kind(clrs_dtype t)
+{
+    switch (t) {
+    case CLRS_S8:
+    case CLRS_U8:
+        return 1u << CLRS_LANE_CHAR;
+    case CLRS_F16:
+    case CLRS_BF16:
+        return 1u << CLRS_LANE_SHORT;
+    case CLRS_S32:
+        return 1u << CLRS_LANE_INT;
+    case CLRS_S64:
+        return 1u << CLRS_LANE_LONG;
+    case CLRS_F64:
+        return 1u << CLRS_LANE_DOUBLE;
+    case CLRS_F32:
+    default:
+        return 1u << CLRS_LANE_FLOAT;
+    }
+}
+
+static unsigned lane_kinds(const clrs_problem *p, const direction *d,
+                           int acc_f64, int long_off)
+{
+    unsigned kinds = 1u << CLRS_LANE_INT;
+    int i;
+
+    kinds |= acc_f64 ? (1u << CLRS_LANE_DOUBLE) | (1u << CLRS_LANE_LONG)
+                     : 1u << CLRS_LANE_FLOAT;
+    if (long_off)
+        kinds |= 1u << CLRS_LANE_LONG;
+    kinds |= dtype_kind(d->wr->dtype) | dtype_kind(d->rd->dtype);
+    if (p->has_index)
+        kinds |= dtype_kind(p->index.dtype);
+    if (p->has_index && d->gather) /* its index compares as long */
+        kinds |= 1u << CLRS_LANE_LONG;
+    if (d->has_x)
+        kinds |= dtype_kind(p->src.dtype);
+    for (i = 0; i < p->n_post_ops; ++i)
+        if (p->post_ops[i].kind == CLRS_POST_BINARY)
+            kinds |= dtype_kind(p->post_ops[i].operand.dtype);
+    return kinds;
 }
 
 /* Vectors per work-item: a backward weighted-sum gather on the axis
@@ -681,16 +737,19 @@ static void launch_shape(clrs_lowered *low, const clrs_context *ctx,
     }
 }
 
-clrs_status clrs__lower(const clrs_context *ctx, const clrs_problem *p,
-                        const clrs_slot_taps *st, int index_only,
-                        const clrs_launch_text *launch, clrs_lowered *low)
+/* One lowering with 64-bit offsets assumed in the lane bound or not
+ * (long_off); the tables decide whether they are needed. */
+static clrs_status lower_once(const clrs_context *ctx, const clrs_problem *p,
+                              const clrs_slot_taps *st, int index_only,
+                              const clrs_launch_text *launch, int long_off,
+                              clrs_lowered *low)
 {
     clrs_gen_config *c = &low->cfg;
     kaxis k[CLRS_MAX_RANK];
     clrs_launch_request req;
     direction d;
     size_t bytes;
-    int m, V, kept = 0;
+    int m, V, bound, kept = 0;
 
     memset(low, 0, sizeof *low);
     direction_of(p, &d);
@@ -700,7 +759,13 @@ clrs_status clrs__lower(const clrs_context *ctx, const clrs_problem *p,
     CLRS_TRY(clrs__launch_request(ctx, c->acc_f64, launch, &req));
     fixed_counts(c, p, st, &req);
 
-    c->vec = choose_vec(p, &d, k, m, c->acc_f64, &req);
+    /* Every vector within the device's native widths, forced widths
+     * included (see clrs__launch_lane_bound). */
+    bound = clrs__launch_lane_bound(&ctx->facts,
+                                    lane_kinds(p, &d, c->acc_f64, long_off));
+    if (req.vmax > bound)
+        req.vmax = bound;
+    c->vec = choose_vec(p, &d, k, m, c->acc_f64, &req, bound);
     V = c->vec == 1 ? span_width(p, &d, k, m, &req) : 1;
     if (V > 1)
         CLRS_TRY(clrs__span_try(low, p, st, V, req.span_vectors, &kept));
@@ -719,6 +784,23 @@ clrs_status clrs__lower(const clrs_context *ctx, const clrs_problem *p,
     layout_tables(low, p, st, &d);
     launch_shape(low, ctx, &req);
     return CLRS_SUCCESS;
+}
+
+clrs_status clrs__lower(const clrs_context *ctx, const clrs_problem *p,
+                        const clrs_slot_taps *st, int index_only,
+                        const clrs_launch_text *launch, clrs_lowered *low)
+{
+    clrs_status s = lower_once(ctx, p, st, index_only, launch, 0, low);
+
+    /* Offsets of 64 bits (tensors or tables past 2^31 elements) are long
+     * vectors too: lowered again under long's bound where it is lower. */
+    if (s == CLRS_SUCCESS && low->cfg.long_off && low->cfg.vec > 1 &&
+        clrs__launch_lane_bound(&ctx->facts, 1u << CLRS_LANE_LONG) <
+            low->cfg.vec) {
+        clrs__lowered_free(low);
+        s = lower_once(ctx, p, st, index_only, launch, 1, low);
+    }
+    return s;
 }
 
 void clrs__lowered_free(clrs_lowered *low)
