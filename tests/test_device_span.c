@@ -45,6 +45,9 @@ static td_env env;
 typedef enum expect {
     EX_SPAN,     /* CLRS_VECTOR_SPAN */
     EX_NOT_SPAN, /* anything else */
+    EX_SPAN_FITS, /* SPAN where the written and the read row each hold
+                     a group of the device's lanes (span_lanes), else
+                     anything else */
     EX_NONE,     /* CLRS_VECTOR_NONE (CLRS_GENERIC) */
     EX_AXIS,     /* CLRS_VECTOR_AXIS (channels-last) */
     EX_ANY       /* reported only; the values must still match */
@@ -78,12 +81,10 @@ typedef struct scase {
      * vectors and 16 taps a lane), "walk=1" (a work-item walks its row
      * of groups): a CPU's defaults, not a GPU's. */
     const char *launch;
-    int groups; /* SPAN: the span groups a work-item must take (0: any,
-                   as the device's defaults choose) */
+    int walked; /* SPAN: 1: a work-item takes its row's groups (the
+                   power of two that covers the row at the plan's lanes),
+                   -1: one group, 0: as the device's defaults choose */
     expect want;
-    /* SPAN only: the last group is partial, so not every group can take
-     * a pattern (coverage < 1). */
-    int partial;
     /* Backward (BWD, BWD_ACC: accumulate into diff_src): in and out are
      * then diff_src's and diff_dst's dims, sdt and ddt their dtypes. */
     int bwd;
@@ -101,7 +102,7 @@ static const scase cases[] = {
      NCHW(2, 3, 4, 64), .out = {2, 3, 8, 128}, .want = EX_SPAN},
     {.name = "linear 2x up W 60->120 (partial last group)",
      .mode = CLRS_MODE_LINEAR, F32, NCHW(2, 2, 3, 60),
-     .out = {2, 2, 6, 120}, .want = EX_SPAN, .partial = 1},
+     .out = {2, 2, 6, 120}, .want = EX_SPAN},
     /* 3: nearest. */
     {.name = "nearest 2x up asymmetric floor W 64->128",
      .mode = CLRS_MODE_NEAREST, F32, NCHW(1, 3, 3, 64),
@@ -110,8 +111,7 @@ static const scase cases[] = {
     {.name = "nearest 2x up half_pixel round_prefer_ceil W 50->100",
      .mode = CLRS_MODE_NEAREST, F32, NCHW(2, 2, 2, 50),
      .out = {2, 2, 4, 100}, .coord = CLRS_COORD_HALF_PIXEL,
-     .rounding = CLRS_ROUND_PREFER_CEIL + 1, .want = EX_SPAN,
-     .partial = 1},
+     .rounding = CLRS_ROUND_PREFER_CEIL + 1, .want = EX_SPAN},
     /* 4: cubic, 4 taps. */
     {.name = "cubic 2x up half_pixel W 64->128", .mode = CLRS_MODE_CUBIC,
      F32, NCHW(1, 2, 4, 64), .out = {1, 2, 8, 128}, .want = EX_SPAN},
@@ -129,7 +129,7 @@ static const scase cases[] = {
     /* 5-8: other ratios, 1 to 4 spans of input per group. */
     {.name = "linear 3x up W 40->120 (three phases)",
      .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 3, 2, 40),
-     .out = {1, 3, 4, 120}, .want = EX_SPAN, .partial = 1},
+     .out = {1, 3, 4, 120}, .want = EX_SPAN},
     {.name = "linear 1.5x up W 64->96", .mode = CLRS_MODE_LINEAR, F32,
      NCHW(2, 2, 4, 64), .out = {2, 2, 6, 96}, .want = EX_SPAN},
     {.name = "linear 2x down W 128->64 (2 spans)", .mode = CLRS_MODE_LINEAR,
@@ -162,24 +162,20 @@ static const scase cases[] = {
      .want = EX_SPAN},
     {.name = "avg include padding k3 s2 pad 1 W 100->50 (3 spans)",
      .mode = CLRS_MODE_AVG_INCLUDE_PADDING, F32, NCHW(2, 2, 5, 100),
-     .hk = 3, .hs = 2, .hp = 1, .wk = 3, .ws = 2, .wp = 1, .want = EX_SPAN,
-     .partial = 1},
+     .hk = 3, .hs = 2, .hp = 1, .wk = 3, .ws = 2, .wp = 1, .want = EX_SPAN},
     /* Excluding padding drops the padding taps (taps.c): 2 taps at the
      * ends, 3 elsewhere, a varying count; without padding every window
      * has its 3 taps. */
     {.name = "avg exclude padding k3 s2 pad 1 W 100->50",
      .mode = CLRS_MODE_AVG_EXCLUDE_PADDING, F32, NCHW(2, 2, 5, 100),
-     .hk = 3, .hs = 2, .hp = 1, .wk = 3, .ws = 2, .wp = 1, .want = EX_SPAN,
-     .partial = 1},
+     .hk = 3, .hs = 2, .hp = 1, .wk = 3, .ws = 2, .wp = 1, .want = EX_SPAN},
     {.name = "avg exclude padding k3 s2 pad 1 W 100->50 f16 + relu + add",
      .mode = CLRS_MODE_AVG_EXCLUDE_PADDING, .sdt = CLRS_F16,
      .ddt = CLRS_F16, NCHW(1, 2, 5, 100), .hk = 3, .hs = 2, .hp = 1,
-     .wk = 3, .ws = 2, .wp = 1, .post = PO_RELU_ADD, .want = EX_SPAN,
-     .partial = 1},
+     .wk = 3, .ws = 2, .wp = 1, .post = PO_RELU_ADD, .want = EX_SPAN},
     {.name = "avg exclude padding k3 s2 W 100->49 (3 spans)",
      .mode = CLRS_MODE_AVG_EXCLUDE_PADDING, F32, NCHW(2, 2, 5, 100),
-     .hk = 3, .hs = 2, .hp = 1, .wk = 3, .ws = 2, .want = EX_SPAN,
-     .partial = 1},
+     .hk = 3, .hs = 2, .hp = 1, .wk = 3, .ws = 2, .want = EX_SPAN},
     /* 10: max pooling, inference. */
     {.name = "max k3 s2 pad 1 neg_inf W 128->64 inference",
      .mode = CLRS_MODE_MAX, F32, NCHW(2, 2, 6, 128), .hk = 3, .hs = 2,
@@ -188,7 +184,7 @@ static const scase cases[] = {
     {.name = "max k3 s2 pad 1 zero padding W 100->50 inference",
      .mode = CLRS_MODE_MAX, F32, NCHW(1, 3, 5, 100), .hk = 3, .hs = 2,
      .hp = 1, .wk = 3, .ws = 2, .wp = 1, .pad = CLRS_PAD_ZERO,
-     .want = EX_SPAN, .partial = 1},
+     .want = EX_SPAN},
     /* 11: max pooling with an index tensor. */
     {.name = "max k2 s2 W 128->64 index=window", .mode = CLRS_MODE_MAX, F32,
      NCHW(2, 2, 4, 128), .hk = 2, .hs = 2, .wk = 2, .ws = 2,
@@ -227,8 +223,7 @@ static const scase cases[] = {
      * value): their groups go lane by lane. */
     {.name = "linear tf_crop_and_resize roi past the ends W 64->128",
      .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 2, 3, 64),
-     .out = {1, 2, 6, 128}, .roi = ROI_PAST_ENDS, .want = EX_SPAN,
-     .partial = 1},
+     .out = {1, 2, 6, 128}, .roi = ROI_PAST_ENDS, .want = EX_SPAN},
     /* 14: dtypes. */
     {.name = "linear 2x up f16 -> f16", .mode = CLRS_MODE_LINEAR,
      .sdt = CLRS_F16, .ddt = CLRS_F16, NCHW(2, 2, 3, 64),
@@ -276,11 +271,11 @@ static const scase cases[] = {
      F32, NCHW(2, 8, 3, 64), .out = {2, 8, 6, 128}, .axb = 1,
      .want = EX_AXIS},
     {.name = "linear 2x up W 6->12 (W out < 16)", .mode = CLRS_MODE_LINEAR,
-     F32, NCHW(2, 2, 3, 6), .out = {2, 2, 6, 12}, .want = EX_NOT_SPAN},
+     F32, NCHW(2, 2, 3, 6), .out = {2, 2, 6, 12}, .want = EX_SPAN_FITS},
     {.name = "linear down W 40->15 (W out < 16)", .mode = CLRS_MODE_LINEAR,
-     F32, NCHW(2, 2, 3, 40), .out = {2, 2, 6, 15}, .want = EX_NOT_SPAN},
+     F32, NCHW(2, 2, 3, 40), .out = {2, 2, 6, 15}, .want = EX_SPAN_FITS},
     {.name = "linear 4x up W 8->32 (W in < 16)", .mode = CLRS_MODE_LINEAR,
-     F32, NCHW(2, 2, 3, 8), .out = {2, 2, 6, 32}, .want = EX_NOT_SPAN},
+     F32, NCHW(2, 2, 3, 8), .out = {2, 2, 6, 32}, .want = EX_SPAN_FITS},
     {.name = "linear W 37->100 (irregular scale)", .mode = CLRS_MODE_LINEAR,
      F32, NCHW(2, 2, 3, 37), .out = {2, 2, 6, 100}, .want = EX_ANY},
     {.name = "linear 2x up CLRS_GENERIC=1", .mode = CLRS_MODE_LINEAR, F32,
@@ -298,33 +293,33 @@ static const scase cases[] = {
      * (the power of two of groups that covers it), outer taps first. */
     {.name = "linear 2x down W 128->64 H 6->3 walked (4 groups)",
      .mode = CLRS_MODE_LINEAR, F32, NCHW(2, 3, 6, 128),
-     .out = {2, 3, 3, 64}, .launch = "walk=1", .groups = 4,
+     .out = {2, 3, 3, 64}, .launch = "walk=1", .walked = 1,
      .want = EX_SPAN},
     {.name = "linear 2x down W 128->64 walk=0 (1 group)",
      .mode = CLRS_MODE_LINEAR, F32, NCHW(2, 3, 6, 128),
-     .out = {2, 3, 3, 64}, .launch = "walk=0", .groups = 1,
+     .out = {2, 3, 3, 64}, .launch = "walk=0", .walked = -1,
      .want = EX_SPAN},
     {.name = "cubic 2x up W 60->120 walked (8 groups, partial last)",
      .mode = CLRS_MODE_CUBIC, F32, NCHW(2, 2, 3, 60),
-     .out = {2, 2, 6, 120}, .launch = "walk=1", .groups = 8,
-     .want = EX_SPAN, .partial = 1},
+     .out = {2, 2, 6, 120}, .launch = "walk=1", .walked = 1,
+     .want = EX_SPAN},
     {.name = "linear W 100->62 H 8->5 walked + relu + add (4 groups)",
      .mode = CLRS_MODE_LINEAR, F32, NCHW(2, 2, 8, 100),
      .out = {2, 2, 5, 62}, .post = PO_RELU_ADD, .launch = "walk=1",
-     .groups = 4, .want = EX_SPAN, .partial = 1},
+     .walked = 1, .want = EX_SPAN},
     {.name = "avg exclude padding k3 s2 pad 1 W 100->50 walked + mul",
      .mode = CLRS_MODE_AVG_EXCLUDE_PADDING, F32, NCHW(2, 2, 5, 100),
      .hk = 3, .hs = 2, .hp = 1, .wk = 3, .ws = 2, .wp = 1,
-     .post = PO_MUL_CHANNEL, .launch = "walk=1", .groups = 4,
-     .want = EX_SPAN, .partial = 1},
+     .post = PO_MUL_CHANNEL, .launch = "walk=1", .walked = 1,
+     .want = EX_SPAN},
     {.name = "linear 4x down antialias W 256->64 walked (4 groups)",
      .mode = CLRS_MODE_LINEAR, F32, NCHW(2, 2, 8, 256),
      .out = {2, 2, 2, 64}, .antialias = 1, .launch = "spanv=8,walk=1",
-     .groups = 4, .want = EX_SPAN},
+     .walked = 1, .want = EX_SPAN},
     {.name = "linear 2x down f64 W 64->32 walked (4 groups of 8)",
      .mode = CLRS_MODE_LINEAR, .sdt = CLRS_F64, .ddt = CLRS_F64,
      NCHW(1, 2, 6, 64), .out = {1, 2, 3, 32}, .launch = "walk=1",
-     .groups = 4, .want = EX_SPAN},
+     .walked = 1, .want = EX_SPAN},
     /* 19: backward, the gather along W: groups of 16 diff_src elements,
      * each lane's transposed entries picked from diff_dst spans. */
     {.name = "bwd linear 2x up half_pixel W 64->128 H 4->8",
@@ -332,7 +327,7 @@ static const scase cases[] = {
      .out = {2, 3, 8, 128}, .want = EX_SPAN, .bwd = BWD},
     {.name = "bwd linear 2x up W 60->120 (partial last group)",
      .mode = CLRS_MODE_LINEAR, F32, NCHW(2, 2, 3, 60),
-     .out = {2, 2, 6, 120}, .want = EX_SPAN, .partial = 1, .bwd = BWD},
+     .out = {2, 2, 6, 120}, .want = EX_SPAN, .bwd = BWD},
     {.name = "bwd linear 2x up W 64->128 accumulate",
      .mode = CLRS_MODE_LINEAR, F32, NCHW(2, 2, 3, 64),
      .out = {2, 2, 6, 128}, .want = EX_SPAN, .bwd = BWD_ACC},
@@ -344,7 +339,7 @@ static const scase cases[] = {
      .out = {1, 2, 2, 64}, .want = EX_SPAN, .bwd = BWD},
     {.name = "bwd linear 3x up W 40->120 (4 spans)",
      .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 3, 2, 40),
-     .out = {1, 3, 4, 120}, .want = EX_SPAN, .partial = 1, .bwd = BWD},
+     .out = {1, 3, 4, 120}, .want = EX_SPAN, .bwd = BWD},
     {.name = "bwd linear 1.5x up W 64->96", .mode = CLRS_MODE_LINEAR, F32,
      NCHW(2, 2, 4, 64), .out = {2, 2, 6, 96}, .want = EX_SPAN, .bwd = BWD},
     {.name = "bwd nearest 2x up asymmetric floor W 64->128",
@@ -367,7 +362,7 @@ static const scase cases[] = {
     {.name = "bwd avg include padding k3 s2 pad 1 W 100->50",
      .mode = CLRS_MODE_AVG_INCLUDE_PADDING, F32, NCHW(2, 2, 5, 100),
      .hk = 3, .hs = 2, .hp = 1, .wk = 3, .ws = 2, .wp = 1, .want = EX_SPAN,
-     .partial = 1, .bwd = BWD},
+     .bwd = BWD},
     {.name = "bwd avg exclude padding k3 s2 pad 1 W 96->48",
      .mode = CLRS_MODE_AVG_EXCLUDE_PADDING, F32, NCHW(2, 2, 5, 96),
      .hk = 3, .hs = 2, .hp = 1, .wk = 3, .ws = 2, .wp = 1, .want = EX_SPAN,
@@ -403,7 +398,7 @@ static const scase cases[] = {
     {.name = "bwd max k3 s2 pad 1 W 100->50 index=plane accumulate",
      .mode = CLRS_MODE_MAX, F32, NCHW(1, 3, 5, 100), .hk = 3, .hs = 2,
      .hp = 1, .wk = 3, .ws = 2, .wp = 1, .index = IX_PLANE,
-     .want = EX_SPAN, .partial = 1, .bwd = BWD_ACC},
+     .want = EX_SPAN, .bwd = BWD_ACC},
     {.name = "bwd max k3 s1 pad 1 W 64->64 index=window (3 windows each)",
      .mode = CLRS_MODE_MAX, F32, NCHW(1, 2, 4, 64), .hk = 3, .hs = 1,
      .hp = 1, .wk = 3, .ws = 1, .wp = 1, .index = IX_WINDOW,
@@ -427,7 +422,7 @@ static const scase cases[] = {
      .hp = 1, .wk = 3, .ws = 2, .wp = 1, .want = EX_SPAN, .bwd = BWD},
     {.name = "bwd max k2 s1 W 65->64 argmax recomputed, accumulate",
      .mode = CLRS_MODE_MAX, F32, NCHW(1, 2, 4, 65), .hk = 2, .hs = 1,
-     .wk = 2, .ws = 1, .want = EX_SPAN, .bwd = BWD_ACC, .partial = 1},
+     .wk = 2, .ws = 1, .want = EX_SPAN, .bwd = BWD_ACC},
     {.name = "bwd max k3 s2 pad 1 f16 <- f16 argmax recomputed",
      .mode = CLRS_MODE_MAX, .sdt = CLRS_F16, .ddt = CLRS_F16,
      NCHW(1, 3, 4, 96), .hk = 3, .hs = 2, .hp = 1, .wk = 3, .ws = 2,
@@ -453,9 +448,9 @@ static const scase cases[] = {
      .want = EX_AXIS, .bwd = BWD},
     {.name = "bwd linear down W 40->15 (W out < 16)",
      .mode = CLRS_MODE_LINEAR, F32, NCHW(2, 2, 3, 40), .out = {2, 2, 6, 15},
-     .want = EX_NOT_SPAN, .bwd = BWD},
+     .want = EX_SPAN_FITS, .bwd = BWD},
     {.name = "bwd linear 2x up W 6->12 (W in < 16)", .mode = CLRS_MODE_LINEAR,
-     F32, NCHW(2, 2, 3, 6), .out = {2, 2, 6, 12}, .want = EX_NOT_SPAN,
+     F32, NCHW(2, 2, 3, 6), .out = {2, 2, 6, 12}, .want = EX_SPAN_FITS,
      .bwd = BWD},
     {.name = "bwd linear W 37->100 (irregular scale)",
      .mode = CLRS_MODE_LINEAR, F32, NCHW(2, 2, 3, 37),
@@ -473,32 +468,30 @@ static const scase subset_cases[] = {
      NCHW(1, 1, 2, 16), .out = {1, 1, 2, 32}, .want = EX_SPAN},
     {.name = "linear 2x down W 64->30 walked (2 groups, partial)",
      .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 1, 4, 64),
-     .out = {1, 1, 2, 30}, .launch = "walk=1", .groups = 2,
-     .want = EX_SPAN, .partial = 1},
+     .out = {1, 1, 2, 30}, .launch = "walk=1", .walked = 1,
+     .want = EX_SPAN},
     {.name = "avg k3 s2 pad 1 W 64->32 walked + relu + add",
      .mode = CLRS_MODE_AVG_EXCLUDE_PADDING, F32, NCHW(1, 1, 3, 64),
      .hk = 3, .hs = 2, .hp = 1, .wk = 3, .ws = 2, .wp = 1,
-     .post = PO_RELU_ADD, .launch = "walk=1", .groups = 2,
+     .post = PO_RELU_ADD, .launch = "walk=1", .walked = 1,
      .want = EX_SPAN},
     {.name = "cubic 2x up W 16->32", .mode = CLRS_MODE_CUBIC, F32,
      NCHW(1, 1, 2, 16), .out = {1, 1, 2, 32}, .want = EX_SPAN},
     {.name = "max k3 s2 pad 1 neg_inf W 40->20 inference",
      .mode = CLRS_MODE_MAX, F32, NCHW(1, 1, 2, 40), .hk = 1, .hs = 1,
-     .wk = 3, .ws = 2, .wp = 1, .pad = CLRS_PAD_NEG_INF, .want = EX_SPAN,
-     .partial = 1},
+     .wk = 3, .ws = 2, .wp = 1, .pad = CLRS_PAD_NEG_INF, .want = EX_SPAN},
     {.name = "max k2 s2 W 32->16 index=plane", .mode = CLRS_MODE_MAX, F32,
      NCHW(1, 1, 2, 32), .hk = 1, .hs = 1, .wk = 2, .ws = 2,
      .index = IX_PLANE, .want = EX_SPAN},
     {.name = "max k3 s2 pad 1 W 40->20 NaN/inf ignore index=window",
      .mode = CLRS_MODE_MAX, F32, NCHW(1, 1, 2, 40), .hk = 1, .hs = 1,
      .wk = 3, .ws = 2, .wp = 1, .index = IX_WINDOW, .nan = NAN_IGNORE,
-     .want = EX_SPAN, .partial = 1},
+     .want = EX_SPAN},
     {.name = "linear 2x up f16 -> f16 W 16->32", .mode = CLRS_MODE_LINEAR,
      .sdt = CLRS_F16, .ddt = CLRS_F16, NCHW(1, 1, 2, 16),
      .out = {1, 1, 2, 32}, .want = EX_SPAN},
     {.name = "linear 2x down W 40->20", .mode = CLRS_MODE_LINEAR, F32,
-     NCHW(1, 1, 2, 40), .out = {1, 1, 2, 20}, .want = EX_SPAN,
-     .partial = 1},
+     NCHW(1, 1, 2, 40), .out = {1, 1, 2, 20}, .want = EX_SPAN},
     {.name = "linear 2x up f64 -> f64 W 8->16 (8 lanes)",
      .mode = CLRS_MODE_LINEAR, .sdt = CLRS_F64, .ddt = CLRS_F64,
      NCHW(1, 1, 2, 8), .out = {1, 1, 2, 16}, .want = EX_SPAN},
@@ -507,8 +500,7 @@ static const scase subset_cases[] = {
      .out = {1, 1, 2, 32}, .post = PO_MUL_CHANNEL, .want = EX_SPAN},
     {.name = "avg exclude padding k3 s2 pad 1 W 40->20",
      .mode = CLRS_MODE_AVG_EXCLUDE_PADDING, F32, NCHW(1, 1, 2, 40),
-     .hk = 1, .hs = 1, .wk = 3, .ws = 2, .wp = 1, .want = EX_SPAN,
-     .partial = 1},
+     .hk = 1, .hs = 1, .wk = 3, .ws = 2, .wp = 1, .want = EX_SPAN},
     {.name = "linear tf_crop_and_resize roi past the ends W 16->32",
      .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 1, 2, 16),
      .out = {1, 1, 2, 32}, .roi = ROI_PAST_ENDS, .want = EX_ANY},
@@ -522,7 +514,7 @@ static const scase subset_cases[] = {
     {.name = "bwd avg exclude padding k3 s2 pad 1 W 40->20",
      .mode = CLRS_MODE_AVG_EXCLUDE_PADDING, F32, NCHW(1, 1, 2, 40),
      .hk = 1, .hs = 1, .wk = 3, .ws = 2, .wp = 1, .want = EX_SPAN,
-     .partial = 1, .bwd = BWD},
+     .bwd = BWD},
     {.name = "bwd linear 2x up f16 <- f16 W 16->32",
      .mode = CLRS_MODE_LINEAR, .sdt = CLRS_F16, .ddt = CLRS_F16,
      NCHW(1, 1, 2, 16), .out = {1, 1, 2, 32}, .want = EX_SPAN, .bwd = BWD},
@@ -532,13 +524,13 @@ static const scase subset_cases[] = {
     {.name = "bwd max k3 s2 pad 1 W 40->20 index=window",
      .mode = CLRS_MODE_MAX, F32, NCHW(1, 1, 2, 40), .hk = 1, .hs = 1,
      .wk = 3, .ws = 2, .wp = 1, .index = IX_WINDOW, .want = EX_SPAN,
-     .partial = 1, .bwd = BWD},
+     .bwd = BWD},
     {.name = "bwd max k2 s2 W 32->16 index=plane", .mode = CLRS_MODE_MAX,
      F32, NCHW(1, 1, 2, 32), .hk = 1, .hs = 1, .wk = 2, .ws = 2,
      .index = IX_PLANE, .want = EX_SPAN, .bwd = BWD},
     {.name = "bwd max k3 s2 pad 1 W 40->20 argmax recomputed (2 kernels)",
      .mode = CLRS_MODE_MAX, F32, NCHW(1, 1, 2, 40), .hk = 1, .hs = 1,
-     .wk = 3, .ws = 2, .wp = 1, .want = EX_SPAN, .partial = 1, .bwd = BWD},
+     .wk = 3, .ws = 2, .wp = 1, .want = EX_SPAN, .bwd = BWD},
     {.name = "linear 4x down antialias W 128->32 (9 taps, 5 spans)",
      .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 1, 4, 128),
      .out = {1, 1, 1, 32}, .antialias = 1, .want = EX_SPAN, .launch = "spanv=8"},
@@ -842,27 +834,86 @@ static const char *expect_name(expect e)
     }
 }
 
-/* The path point: the expected path, and for span the lanes (16, 8 when
- * the kernel accumulates in double), 1..4 patterns and a coverage of at
+/* A device's vector width query as a bound on lanes: a width of 1 or 0
+ * states none and bounds nothing (the library's rule, launch.c). */
+static int width_bound(cl_device_info what, int bound)
+{
+    cl_uint w = 0;
+    if (clGetDeviceInfo(env.dev, what, sizeof w, &w, NULL) == CL_SUCCESS &&
+        w >= 2)
+        while ((cl_uint)bound > w)
+            bound /= 2;
+    return bound;
+}
+
+/* The lanes a span kernel takes by the device's facts: 16 (8 when it
+ * accumulates in double) within the native widths of its accumulator
+ * and, where it holds an index in 64-bit lanes (s64, or a backward's
+ * compare), of long; on a CPU also within the preferred width, its
+ * default. */
+static int span_lanes(int acc_f64, int wide_index)
+{
+    cl_device_type type = 0;
+    int lanes = width_bound(acc_f64 ? CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE
+                                    : CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT,
+                            acc_f64 ? 8 : 16);
+    if (acc_f64 || wide_index)
+        lanes = width_bound(CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG, lanes);
+    clGetDeviceInfo(env.dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    if (type & CL_DEVICE_TYPE_CPU)
+        lanes = width_bound(acc_f64 ? CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE
+                                    : CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT,
+                            lanes);
+    return lanes;
+}
+
+/* The groups a walking work-item takes along a row of n written
+ * elements in groups of `lanes` (lower.c's choose_walk: the power of two
+ * that covers the row, one where it has more than 32). */
+static int walk_groups(int64_t n, int lanes)
+{
+    int64_t groups = (n + lanes - 1) / lanes;
+    int g = 2;
+    if (groups < 2 || groups > 32)
+        return 1;
+    while (g < groups)
+        g *= 2;
+    return g;
+}
+
+/* The path point: the expected path, and for span the lanes the
+ * device's facts give (span_lanes), 1..4 patterns and a coverage of at
  * least one half (the library's own threshold), below 1 when the last
- * group is partial. */
+ * group is partial, and a walked row's groups at those lanes. */
 static int check_path(const scase *c, const clrs_plan_info *in, int acc_f64,
-                      const char *head)
+                      int wide_index, const int64_t *out, const char *head)
 {
     int ok;
     const char *pn = clrs_vector_path_name(in->vector_path);
+    const int lanes = span_lanes(acc_f64, wide_index);
+    /* The written and the read row: dst's W and src's forward,
+     * diff_src's and diff_dst's backward (in and out then). */
+    const int64_t row = c->bwd ? c->in[c->rank - 1] : out[c->rank - 1];
+    const int64_t read = c->bwd ? out[c->rank - 1] : c->in[c->rank - 1];
+    expect want = c->want;
+    const int groups = c->walked > 0   ? walk_groups(row, lanes)
+                       : c->walked < 0 ? 1
+                                       : 0;
     tap_diag("  path %s, %d lanes, %d span patterns, span coverage %.3f, "
-             "%d groups a work-item",
+             "%d groups a work-item (device facts: %d lanes, %d groups)",
              pn ? pn : "?", in->vector_lanes, in->span_patterns,
-             in->span_coverage, in->span_groups);
-    switch (c->want) {
+             in->span_coverage, in->span_groups, lanes, groups);
+    if (want == EX_SPAN_FITS)
+        want = row >= lanes && read >= lanes ? EX_SPAN : EX_NOT_SPAN;
+    switch (want) {
     case EX_SPAN:
         ok = in->vector_path == CLRS_VECTOR_SPAN &&
-             in->vector_lanes == (acc_f64 ? 8 : 16) &&
+             in->vector_lanes == lanes &&
              in->span_patterns >= 1 && in->span_patterns <= 4 &&
              in->span_coverage >= 0.5 && in->span_coverage <= 1 &&
-             (!c->partial || in->span_coverage < 1) &&
-             (!c->groups || in->span_groups == c->groups);
+             /* a partial last group takes no pattern */
+             (row % lanes == 0 || in->span_coverage < 1) &&
+             (!groups || in->span_groups == groups);
         break;
     case EX_NOT_SPAN:
         ok = in->vector_path != CLRS_VECTOR_SPAN && in->span_patterns == 0;
@@ -884,7 +935,7 @@ static int check_path(const scase *c, const clrs_plan_info *in, int acc_f64,
     else
         ok = ok && in->kernels == 1 && in->scratch_bytes == 0;
     return tap_ok(ok, "%s: vector path %s, %d kernel(s) (want %s)", head,
-                  pn ? pn : "?", in->kernels, expect_name(c->want));
+                  pn ? pn : "?", in->kernels, expect_name(want));
 }
 
 static double now_s(void)
@@ -1084,7 +1135,10 @@ path:
     acc_f64 = c->sdt == CLRS_F64 || c->ddt == CLRS_F64 ||
               (c->sdt == CLRS_S32 && env.info.has_fp64);
     if (plan_info(c, &m, &info) == 0)
-        check_path(c, &info, acc_f64, head);
+        check_path(c, &info, acc_f64,
+                   (c->index && idt == CLRS_S64) ||
+                       (c->bwd && c->mode == CLRS_MODE_MAX),
+                   out, head);
     else
         tap_ok(0, "%s: vector path", head);
     if (now_s() - t0 > 1)
