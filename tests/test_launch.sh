@@ -81,15 +81,31 @@ aa4="--alg=linear --antialias=true mb1ic2ih8iw256oh2ow64"
 path_is spanv=8,vec=16 span/ $aa4
 path_is spanv=4,vec=16 none/ $aa4
 # Walked rows: a channels-first bilinear downsample's row of 62 outputs
-# (4 groups of 16 lanes) is one work-item's by default and under walk=1,
-# not under walk=0; an upsample's only under walk=1.
+# is one work-item's by default and under walk=1, not under walk=0; an
+# upsample's only under walk=1. The lanes vec=16 gives are the device's
+# (at most its native float width, where it states one): read from the
+# unwalked plan's perf line; a walking work-item takes the power of two
+# of groups that covers the row (4 of 16 lanes, 8 of 8).
 down="--alg=linear mb1ic3ih40iw100oh25ow62"
 up="--alg=linear mb1ic3ih25iw40oh50ow62"
-path_is vec=16 span/16w4, $down
-path_is vec=16,walk=1 span/16w4, $down
-path_is vec=16,walk=0 span/16, $down
-path_is vec=16 span/16, $up
-path_is vec=16,walk=1 span/16w4, $up
+CLRS_LAUNCH=vec=16,walk=0 "$tool" --mode=P --fix-times-per-prb=1 $down \
+    >"$tmp/out" 2>&1
+lanes=$(sed -n 's/.*vector:span\/\([0-9]*\),.*/\1/p' "$tmp/out")
+case $lanes in
+2 | 4 | 8 | 16) ok "vec=16 $down: span/$lanes" ;;
+*) not_ok "vec=16 $down: no span/<lanes> on the perf line"
+   sed 's/^/# /' "$tmp/out"; lanes=16 ;;
+esac
+groups=$(( (62 + lanes - 1) / lanes ))
+g=2
+while [ $g -lt $groups ]; do g=$((g * 2)); done
+walked=span/${lanes}w$g,
+[ $groups -le 32 ] || walked=span/$lanes,
+path_is vec=16 "$walked" $down
+path_is vec=16,walk=1 "$walked" $down
+path_is vec=16,walk=0 span/$lanes, $down
+path_is vec=16 span/$lanes, $up
+path_is vec=16,walk=1 "$walked" $up
 
 # A walked row sums each group's taps in the one-group order: the same
 # bytes as without walking, forward and backward (--mode=C writes the
