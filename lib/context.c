@@ -404,8 +404,8 @@ static const cl_device_info width_query[CLRS_LANE_KINDS][2] = {
  * widest vector register holds N floats, each element kind's native
  * width scaled down to at most that register's bytes (never raised), so
  * that a host with wide vectors can check the kernels a narrower one
- * builds (with PoCL compiling for that narrower CPU). A device that
- * states none (1) is left alone. */
+ * builds (tests/test_width_gate.sh). A device that states none (1) is
+ * left alone. */
 static void test_native_width(clrs_launch_facts *f)
 {
     static const unsigned bytes[CLRS_LANE_KINDS] = {1, 2, 4, 8, 4, 8};

@@ -231,7 +231,8 @@ int clrs__tunedb_lookup(clrs_context *ctx, const clrs_tune_key *k,
 
 /* ---- the shipped databases ----------------------------------------------- */
 
-const char *clrs__tunedb_shipped_dir(void)
+/* CLRS_TUNING_DIR, else the directory configured at build time. */
+static const char *shipped_dir(void)
 {
     const char *d = getenv("CLRS_TUNING_DIR");
     return d ? d : CLRS_SHIPPED_TUNING_DIR;
@@ -274,7 +275,7 @@ static int for_device(const char *data, const char *want)
 static void shipped_load(clrs_context *ctx)
 {
     clrs_tdb_memo *m = &ctx->shipped;
-    const char *dir = clrs__tunedb_shipped_dir();
+    const char *dir = shipped_dir();
     char want[400];
     struct dirent *de;
     DIR *d;

@@ -31,9 +31,6 @@ int clrs__tunedb_lookup(clrs_context *ctx, const clrs_tune_key *k,
 int clrs__tunedb_lookup_shipped(clrs_context *ctx, const clrs_tune_key *k,
                                 char *launch, size_t n);
 
-/* CLRS_TUNING_DIR, else the directory configured at build time. */
-const char *clrs__tunedb_shipped_dir(void);
-
 /* Adds or replaces k's line; 0 or an errno value, which the caller only
  * notes: the database never fails a call. */
 int clrs__tunedb_store(const clrs_context *ctx, const clrs_tune_key *k,

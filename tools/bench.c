@@ -67,16 +67,13 @@ static const char fill_nt_src[] =
 /* The candidates: lanes of T and local sizes (0: the driver's). */
 static const int copy_lanes[] = {4, 16};
 
-/* Candidate `lanes` within the device's native float width; a width of
- * 1 states none (NVIDIA's GPUs: no vector registers, 16 lanes compile
- * and were measured) and bounds nothing, as in the library's lowering. */
-static int lanes_of(cl_device_id dev, int lanes)
+/* Candidate `lanes` within the device's native float width `native`; a
+ * width of 1 (or 0, not read) states none (NVIDIA's GPUs: no vector
+ * registers, 16 lanes compile and were measured) and bounds nothing, as
+ * in the library's lowering. */
+static int lanes_of(cl_uint native, int lanes)
 {
-    cl_uint native = 0;
-
-    if (clGetDeviceInfo(dev, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT,
-                        sizeof native, &native, NULL) != CL_SUCCESS ||
-        native < 2)
+    if (native < 2)
         return lanes;
     while (lanes > 2 && (cl_uint)lanes > native)
         lanes /= 2;
@@ -164,16 +161,20 @@ static int time_kernel(cl_context c, cl_device_id dev, cl_command_queue q,
     const char *srcs[1] = {src};
     cli_capture cap;
     double best = INFINITY;
+    cl_uint native = 0;
     size_t v, l;
     cl_int e;
 
+    if (clGetDeviceInfo(dev, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT,
+                        sizeof native, &native, NULL) != CL_SUCCESS)
+        native = 0;
     for (v = 0; v < sizeof copy_lanes / sizeof copy_lanes[0]; ++v) {
         char opts[64];
-        const int lanes = lanes_of(dev, copy_lanes[v]);
+        const int lanes = lanes_of(native, copy_lanes[v]);
         size_t items = bytes / (4 * (size_t)lanes * per_item);
         cl_program prog;
         cl_kernel k = NULL;
-        if (v > 0 && lanes == lanes_of(dev, copy_lanes[v - 1]))
+        if (v > 0 && lanes == lanes_of(native, copy_lanes[v - 1]))
             continue; /* the same width twice */
         prog = clCreateProgramWithSource(c, 1, srcs, NULL, &e);
         if (!prog)

@@ -268,6 +268,7 @@ typedef struct cli_result {
 
 typedef struct cli_env {
     clrs_context *ctx; /* NULL with the reference engine */
+    int digest; /* the JSON template prints digests: compute them */
     double copy_gbps;  /* 0 when no roofline was measured */
     double read_gbps, write_gbps; /* 0 when not measured */
     double cache_bytes; /* the device's global memory cache (roofline) */

@@ -127,6 +127,7 @@ static int run_problems(const cli_prb_list *prbs, cli_run *run)
             want_perf = 1;
     }
     memset(&env, 0, sizeof env);
+    env.digest = run->tpl == TPL_JSON;
     /* The roofline is the device's: measured when the device runs
      * problems, or when asked for alone; listing opens no device. */
     if (!need_device && prbs->n > 0)
