@@ -737,6 +737,29 @@ CLRS_API clrs_status clrs_reference_backward(
     const clrs_tensor_desc *diff_dst, const clrs_tensor_desc *index,
     const clrs_tensor_desc *src, const clrs_host_args *args);
 
+/* The error model (clresample(3), TOLERANCES). The same as the two
+ * functions above, and when bound is not NULL, bound[i] gets how far a
+ * correct device's value of output element i may lie from the exact
+ * result before its final rounding to the output's type: i counts the
+ * elements of dst (forward) or diff_src (backward) in row-major order of
+ * their dims, whatever the layout; 0 marks a result to be compared
+ * exactly. */
+CLRS_API clrs_status clrs_reference_forward_bound(
+    const clrs_resample_desc *op, const clrs_tensor_desc *src,
+    const clrs_tensor_desc *dst, const clrs_tensor_desc *index,
+    const clrs_host_args *args, double *bound);
+CLRS_API clrs_status clrs_reference_backward_bound(
+    const clrs_resample_desc *op, const clrs_tensor_desc *diff_src,
+    const clrs_tensor_desc *diff_dst, const clrs_tensor_desc *index,
+    const clrs_tensor_desc *src, const clrs_host_args *args, double *bound);
+/* 1 when a device's value got of an element of type dt agrees with the
+ * reference's want and the element's bound: both NaN, equal, or (bound >
+ * 0) within bound plus one spacing of dt's values at their magnitude (an
+ * integer type's is 1); else 0. The one decision clresample --mode=C and
+ * the library's tests use. */
+CLRS_API int clrs_reference_agrees(clrs_dtype dt, double got, double want,
+                                   double bound);
+
 #ifdef __cplusplus
 }
 #endif

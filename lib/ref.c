@@ -255,6 +255,144 @@ static void tap_indices(const run *r, const cursor *cu, int64_t *window,
         *plane = -1;
 }
 
+/* ---- the error model (clresample(3) TOLERANCES) ----------------------------
+ * A device sums the same terms w * x as the reference, in its accumulator
+ * type (unit roundoff u: 2^-24 for float, 2^-53 for double) and in an
+ * order of its own. First order, whatever the order, the result of k
+ * terms is within u * ((k - 1) * M + C) of the exact sum, where M is the
+ * sum of |w x| (the magnitude of the terms, not of the result: a sum that
+ * cancels keeps the error of its terms) and C adds |w x| once per
+ * rounding that forms the term: each per-axis weight that float cannot
+ * hold (the tables are float), each multiplication by a weight that is
+ * not a power of two, and an input the accumulator cannot hold. The
+ * reference's own double rounding is added at 2^-53. A sum of one exact
+ * term (nearest, max, copies, pooling windows of one pixel) gets 0: such
+ * results are compared exactly. */
+typedef struct errsum {
+    double m; /* sum of |w x| */
+    double c; /* sum of (roundings forming the term) * |w x| */
+    double k; /* terms */
+} errsum;
+
+#define CLRS_U_REF 0x1p-53
+
+/* Unit roundoff of the device's accumulator for p (double where a tensor
+ * is f64; a device may also use double for s32, which this bounds). */
+static double unit_of(const clrs_problem *p)
+{
+    int i, f64 = p->in.dtype == CLRS_F64 || p->out.dtype == CLRS_F64 ||
+                 (p->has_src && p->src.dtype == CLRS_F64);
+    for (i = 0; i < p->n_post_ops; ++i)
+        f64 |= p->post_ops[i].kind == CLRS_POST_BINARY &&
+               p->post_ops[i].operand.dtype == CLRS_F64;
+    return f64 ? 0x1p-53 : 0x1p-24;
+}
+
+/* v is held exactly by an accumulator of unit roundoff u. */
+static int held(double v, double u)
+{
+    return u < 0x1p-24 || isnan(v) || isinf(v) || (double)(float)v == v;
+}
+
+static int power_of_two(double w)
+{
+    int e;
+    return w == 0 || frexp(fabs(w), &e) == 0.5;
+}
+
+/* Adds the term w x of the cursor's tap (x its input value). */
+static void err_term(errsum *e, const cursor *cu, double x, double u)
+{
+    int a, n = !held(x, u);
+    double w = 1, t;
+    for (a = 0; a < cu->rank; ++a) {
+        double wa = cursor_tap(cu, a)->w;
+        w *= wa;
+        n += !held(wa, u) + !power_of_two(wa);
+    }
+    t = fabs(w * x);
+    e->m += t;
+    e->c += n * t;
+    e->k += 1;
+}
+
+static double err_bound(const errsum *e, double u)
+{
+    if (e->k < 1)
+        return 0;
+    return (u + CLRS_U_REF) * ((e->k - 1) * e->m + e->c);
+}
+
+/* Roundings the device's formula for an eltwise op may add, in units of u
+ * of |f(v)| + |v| max(1, |alpha|) + |beta|: OpenCL C's allowances for the
+ * built-ins it calls (exp, log, expm1 3 ulp, tanh 5, erf 16, sqrt 3,
+ * division 2.5) and the operations around them, rounded up. */
+static double eltwise_ulps(int alg)
+{
+    switch ((clrs_eltwise)alg) {
+    case CLRS_ELTWISE_CLIP:
+    case CLRS_ELTWISE_ABS: return 0;
+    case CLRS_ELTWISE_RELU:
+    case CLRS_ELTWISE_SQUARE: return 1;
+    case CLRS_ELTWISE_LINEAR: return 2;
+    case CLRS_ELTWISE_SQRT:
+    case CLRS_ELTWISE_EXP:
+    case CLRS_ELTWISE_LOG:
+    case CLRS_ELTWISE_HARDSWISH: return 4;
+    case CLRS_ELTWISE_TANH:
+    case CLRS_ELTWISE_LOGISTIC:
+    case CLRS_ELTWISE_ELU: return 8;
+    case CLRS_ELTWISE_GELU_TANH:
+    case CLRS_ELTWISE_SWISH:
+    case CLRS_ELTWISE_MISH: return 16;
+    case CLRS_ELTWISE_GELU_ERF: return 24;
+    }
+    return 32;
+}
+
+static double eltwise(const clrs_post_op *po, double x);
+
+/* The bound d on v carried through an eltwise op: how far f moves over
+ * [v - d, v + d] (at its ends and at v), plus the op's own roundings. */
+static double eltwise_err(const clrs_post_op *po, double v, double d,
+                          double u)
+{
+    double f = eltwise(po, v), s, moved = 0, r;
+    if (!isfinite(f) && !isnan(f)) /* an infinity: exact, unless moved */
+        return d > 0 ? INFINITY : 0;
+    if (d > 0) {
+        double lo = eltwise(po, v - d), hi = eltwise(po, v + d);
+        moved = fmax(fabs(lo - f), fabs(hi - f));
+        if (isnan(moved))
+            return INFINITY;
+    }
+    /* at an infinite v, f is a limit the formula reaches exactly or
+     * within its roundings of f */
+    s = fabs(f) + (isinf(v) ? 0 : fabs(v) * fmax(1, fabs(po->alpha))) +
+        fabs(po->beta);
+    r = moved + eltwise_ulps(po->alg) * u * s;
+    return isnan(r) ? INFINITY : r;
+}
+
+/* The same for v' = binary(v, y). */
+static double binary_err(int alg, double v, double y, double r, double d,
+                         double u)
+{
+    double own = held(y, u) ? 0 : u * fabs(y);
+    switch ((clrs_binary)alg) {
+    case CLRS_BINARY_ADD:
+    case CLRS_BINARY_SUB: return d + own + u * fabs(r);
+    case CLRS_BINARY_MUL: return d * fabs(y) + own * fabs(v) + u * fabs(r);
+    case CLRS_BINARY_DIV:
+        if (y == 0)
+            return d > 0 ? INFINITY : 0;
+        return d / fabs(y) + own * fabs(r / y) + 3 * u * fabs(r);
+    case CLRS_BINARY_MAX:
+    case CLRS_BINARY_MIN: return d + own;
+    }
+    return INFINITY;
+}
+
 /* ---- post-ops ------------------------------------------------------------
  */
 
@@ -355,27 +493,40 @@ static clrs_status check_post_ops(const clrs_problem *p,
     return CLRS_SUCCESS;
 }
 
-/* v after the post-op chain; old is dst's value before the run. */
+/* v after the post-op chain; old is dst's value before the run. With d,
+ * the error model's bound on v is carried through the chain (u: the
+ * device's unit roundoff). */
 static double post_ops(const clrs_problem *p, const clrs_host_args *args,
-                       const int64_t *o, double v, double old)
+                       const int64_t *o, double v, double old, double *d,
+                       double u)
 {
     int i, a;
     for (i = 0; i < p->n_post_ops; ++i) {
         const clrs_post_op *po = &p->post_ops[i];
         int64_t bi[CLRS_MAX_RANK];
+        double y, r;
         switch (po->kind) {
         case CLRS_POST_SUM:
-            v += po->scale * old;
+            r = v + po->scale * old;
+            if (d)
+                *d += u * ((power_of_two(po->scale) ? 0 : fabs(po->scale * old)) +
+                           fabs(r));
+            v = r;
             break;
         case CLRS_POST_ELTWISE:
+            if (d)
+                *d = eltwise_err(po, v, *d, u);
             v = eltwise(po, v);
             break;
         case CLRS_POST_BINARY:
             for (a = 0; a < p->rank; ++a)
                 bi[a] = po->operand.dims[a] == 1 ? 0 : o[a];
-            v = binary(po->alg, v,
-                       clrs__load(args->post_op[i], po->operand.dtype,
-                                  clrs__tensor_offset(&po->operand, bi)));
+            y = clrs__load(args->post_op[i], po->operand.dtype,
+                           clrs__tensor_offset(&po->operand, bi));
+            r = binary(po->alg, v, y);
+            if (d)
+                *d = binary_err(po->alg, v, y, r, *d, u);
+            v = r;
             break;
         }
     }
@@ -414,12 +565,34 @@ static void zero_block_padding(const struct clrs_tensor_desc *t, void *data)
 /* ---- forward -------------------------------------------------------------
  */
 
+/* The error model's bound of output o's weighted sum. */
+static double weighted_err(const run *r, const void *src, const int64_t *o,
+                           double u)
+{
+    const clrs_problem *p = r->p;
+    cursor cu;
+    int64_t idx[CLRS_MAX_RANK];
+    errsum e = {0, 0, 0};
+    double w;
+    if (!cursor_begin(&cu, r, o))
+        return 0;
+    do
+        err_term(&e, &cu,
+                 cursor_pixel(&cu, idx, &w)
+                     ? clrs__load(src, p->in.dtype, offset_of(&r->in, idx))
+                     : p->pad_value,
+                 u);
+    while (cursor_next(&cu));
+    return err_bound(&e, u);
+}
+
+/* Output o; with bound, its error bound in *bound. */
 static void forward_one(const run *r, const clrs_host_args *args,
-                        const int64_t *o)
+                        const int64_t *o, double *bound)
 {
     const clrs_problem *p = r->p;
     int64_t off = offset_of(&r->out, o), wi = 0, pi = -1;
-    double v;
+    double v, d = 0, u = unit_of(p);
 
     if (extrapolated(r, o)) {
         v = p->extrapolation;
@@ -427,28 +600,33 @@ static void forward_one(const run *r, const clrs_host_args *args,
         cursor win;
         if (window_max(r, &p->in, &r->in, args->src, o, &v, &win))
             tap_indices(r, &win, &wi, &pi);
+        if (!held(v, u)) /* an input the accumulator rounds */
+            d = u * fabs(v);
     } else {
         v = weighted_sum(r, args->src, o);
+        if (bound)
+            d = weighted_err(r, args->src, o, u);
     }
     if (p->has_index)
         clrs__store(args->index, p->index.dtype, offset_of(&r->index, o),
                     (double)(p->index_format == CLRS_INDEX_PLANE ? pi : wi));
     if (p->n_post_ops > 0) {
         double old = clrs__load(args->dst, p->out.dtype, off);
-        v = post_ops(p, args, o, v, old);
+        v = post_ops(p, args, o, v, old, bound ? &d : NULL, u);
     }
     clrs__store(args->dst, p->out.dtype, off, v);
+    if (bound)
+        *bound = d;
 }
 
-CLRS_API clrs_status clrs_reference_forward(const clrs_resample_desc *op,
-                                            const clrs_tensor_desc *src,
-                                            const clrs_tensor_desc *dst,
-                                            const clrs_tensor_desc *index,
-                                            const clrs_host_args *args)
+CLRS_API clrs_status clrs_reference_forward_bound(
+    const clrs_resample_desc *op, const clrs_tensor_desc *src,
+    const clrs_tensor_desc *dst, const clrs_tensor_desc *index,
+    const clrs_host_args *args, double *bound)
 {
     clrs_problem p;
     clrs_status st;
-    int64_t o[CLRS_MAX_RANK] = {0};
+    int64_t o[CLRS_MAX_RANK] = {0}, i = 0;
     run r;
 
     CLRS_CHECK_PTR(args);
@@ -462,13 +640,22 @@ CLRS_API clrs_status clrs_reference_forward(const clrs_resample_desc *op,
     st = run_init(&r, &p);
     if (st == CLRS_SUCCESS) {
         do
-            forward_one(&r, args, o);
+            forward_one(&r, args, o, bound ? &bound[i++] : NULL);
         while (next_index(p.rank, p.out.dims, o));
         zero_block_padding(&p.out, args->dst);
         clrs__clear_error();
     }
     run_free(&r);
     return st;
+}
+
+CLRS_API clrs_status clrs_reference_forward(const clrs_resample_desc *op,
+                                            const clrs_tensor_desc *src,
+                                            const clrs_tensor_desc *dst,
+                                            const clrs_tensor_desc *index,
+                                            const clrs_host_args *args)
+{
+    return clrs_reference_forward_bound(op, src, dst, index, args, NULL);
 }
 
 /* ---- backward ------------------------------------------------------------
@@ -483,9 +670,10 @@ static int64_t dense_of(const run *r, const int64_t *idx)
     return d;
 }
 
-/* dx += dy * A[o, :] for a mode linear in its input. */
-static void scatter_linear(const run *r, double *acc, const int64_t *o,
-                           double dy)
+/* dx += dy * A[o, :] for a mode linear in its input; with es, the error
+ * model's terms of each dx too. */
+static void scatter_linear(const run *r, double *acc, errsum *es,
+                           const int64_t *o, double dy, double u)
 {
     cursor cu;
     int64_t idx[CLRS_MAX_RANK];
@@ -493,9 +681,20 @@ static void scatter_linear(const run *r, double *acc, const int64_t *o,
     if (!cursor_begin(&cu, r, o))
         return;
     do {
-        if (cursor_pixel(&cu, idx, &w)) /* padding taps send nowhere */
+        if (cursor_pixel(&cu, idx, &w)) { /* padding taps send nowhere */
             acc[dense_of(r, idx)] += w * dy;
+            if (es)
+                err_term(&es[dense_of(r, idx)], &cu, dy, u);
+        }
     } while (cursor_next(&cu));
+}
+
+/* A term of weight 1. */
+static void err_add(errsum *e, double x, double u)
+{
+    e->m += fabs(x);
+    e->c += held(x, u) ? 0 : fabs(x);
+    e->k += 1;
 }
 
 static int integral(double v) { return v == floor(v) && fabs(v) < 9e15; }
@@ -554,7 +753,8 @@ static int decode_plane(const run *r, const int64_t *o, double v, int64_t *idx)
 
 /* dx[argmax(o)] += dy; returns an error for a bad index tensor. */
 static clrs_status scatter_max(const run *r, const clrs_host_args *args,
-                               double *acc, const int64_t *o, double dy)
+                               double *acc, errsum *es, const int64_t *o,
+                               double dy, double u)
 {
     const clrs_problem *p = r->p;
     int64_t idx[CLRS_MAX_RANK];
@@ -573,25 +773,35 @@ static clrs_status scatter_max(const run *r, const clrs_host_args *args,
         got = window_max(r, &p->src, &r->src, args->src, o, &best, &win) &&
               cursor_pixel(&win, idx, &w);
     }
-    if (got)
+    if (got) {
         acc[dense_of(r, idx)] += dy;
+        if (es)
+            err_add(&es[dense_of(r, idx)], dy, u);
+    }
     return CLRS_SUCCESS;
 }
 
-/* Reads (accumulate) or zeroes the accumulators, in dense order. */
-static void acc_init(const run *r, const clrs_host_args *args, double *acc)
+/* Reads (accumulate) or zeroes the accumulators, in dense order; es, when
+ * given, starts with the accumulated values as terms. */
+static void acc_init(const run *r, const clrs_host_args *args, double *acc,
+                     errsum *es, double u)
 {
     const clrs_problem *p = r->p;
     int64_t idx[CLRS_MAX_RANK] = {0}, d = 0;
+    if (es)
+        memset(es, 0, (size_t)r->in_count * sizeof *es);
     if (!p->accumulate) {
         for (d = 0; d < r->in_count; ++d)
             acc[d] = 0;
         return;
     }
-    do
-        acc[d++] =
+    do {
+        acc[d] =
             clrs__load(args->diff_src, p->in.dtype, offset_of(&r->in, idx));
-    while (next_index(p->rank, p->in.dims, idx));
+        if (es)
+            err_add(&es[d], acc[d], u);
+        ++d;
+    } while (next_index(p->rank, p->in.dims, idx));
 }
 
 static void acc_store(const run *r, const clrs_host_args *args,
@@ -606,38 +816,41 @@ static void acc_store(const run *r, const clrs_host_args *args,
 }
 
 static clrs_status backward_run(const run *r, const clrs_host_args *args,
-                                double *acc)
+                                double *acc, errsum *es, double *bound)
 {
     const clrs_problem *p = r->p;
-    int64_t o[CLRS_MAX_RANK] = {0};
-    acc_init(r, args, acc);
+    int64_t o[CLRS_MAX_RANK] = {0}, d;
+    double u = unit_of(p);
+    acc_init(r, args, acc, es, u);
     do {
         double dy;
         if (extrapolated(r, o)) /* a constant output has no gradient */
             continue;
         dy = clrs__load(args->diff_dst, p->out.dtype, offset_of(&r->out, o));
         if (clrs__mode_kclass((int)p->mode) == CLRS_KCLASS_MAX)
-            CLRS_TRY(scatter_max(r, args, acc, o, dy));
+            CLRS_TRY(scatter_max(r, args, acc, es, o, dy, u));
         else
-            scatter_linear(r, acc, o, dy);
+            scatter_linear(r, acc, es, o, dy, u);
     } while (next_index(p->rank, p->out.dims, o));
     /* Stored only once every index was checked: a bad index tensor leaves
      * diff_src untouched. */
     acc_store(r, args, acc);
     zero_block_padding(&p->in, args->diff_src);
+    if (es)
+        for (d = 0; d < r->in_count; ++d)
+            bound[d] = err_bound(&es[d], u);
     return CLRS_SUCCESS;
 }
 
-CLRS_API clrs_status clrs_reference_backward(const clrs_resample_desc *op,
-                                             const clrs_tensor_desc *diff_src,
-                                             const clrs_tensor_desc *diff_dst,
-                                             const clrs_tensor_desc *index,
-                                             const clrs_tensor_desc *src,
-                                             const clrs_host_args *args)
+CLRS_API clrs_status clrs_reference_backward_bound(
+    const clrs_resample_desc *op, const clrs_tensor_desc *diff_src,
+    const clrs_tensor_desc *diff_dst, const clrs_tensor_desc *index,
+    const clrs_tensor_desc *src, const clrs_host_args *args, double *bound)
 {
     clrs_problem p;
     clrs_status st;
     double *acc = NULL;
+    errsum *es = NULL;
     run r;
 
     CLRS_CHECK_PTR(args);
@@ -657,19 +870,70 @@ CLRS_API clrs_status clrs_reference_backward(const clrs_resample_desc *op,
 
     st = run_init(&r, &p);
     if (st == CLRS_SUCCESS) {
-        if ((uint64_t)r.in_count < ((size_t)-1) / sizeof *acc)
+        if ((uint64_t)r.in_count < ((size_t)-1) / sizeof *es) {
             acc = malloc((size_t)r.in_count * sizeof *acc);
-        if (acc == NULL)
+            if (bound)
+                es = malloc((size_t)r.in_count * sizeof *es);
+        }
+        if (acc == NULL || (bound && es == NULL))
             st = clrs__error(CLRS_ERR_OUT_OF_MEMORY,
                              "reference: out of memory for %lld gradient "
                              "accumulators",
                              (long long)r.in_count);
     }
     if (st == CLRS_SUCCESS)
-        st = backward_run(&r, args, acc);
+        st = backward_run(&r, args, acc, es, bound);
     if (st == CLRS_SUCCESS)
         clrs__clear_error();
+    free(es);
     free(acc);
     run_free(&r);
     return st;
+}
+
+CLRS_API clrs_status clrs_reference_backward(const clrs_resample_desc *op,
+                                             const clrs_tensor_desc *diff_src,
+                                             const clrs_tensor_desc *diff_dst,
+                                             const clrs_tensor_desc *index,
+                                             const clrs_tensor_desc *src,
+                                             const clrs_host_args *args)
+{
+    return clrs_reference_backward_bound(op, diff_src, diff_dst, index, src,
+                                         args, NULL);
+}
+
+/* clresample(3) TOLERANCES: got agrees with want within bound (from the
+ * functions above) and one spacing of dt's values at their magnitude (the
+ * device and the reference each round once to dt). */
+static double spacing(clrs_dtype dt, double m)
+{
+    int e, bits, emin;
+    switch (dt) {
+    case CLRS_F32: bits = 24, emin = -125; break;
+    case CLRS_F64: bits = 53, emin = -1021; break;
+    case CLRS_F16: bits = 11, emin = -13; break;
+    case CLRS_BF16: bits = 8, emin = -125; break;
+    default: return 1; /* integers */
+    }
+    frexp(m, &e);
+    if (m == 0 || e < emin)
+        e = emin;
+    return ldexp(1, e - bits);
+}
+
+CLRS_API int clrs_reference_agrees(clrs_dtype dt, double got, double want,
+                                   double bound)
+{
+    if (isnan(got) || isnan(want))
+        return isnan(got) && isnan(want);
+    if (got == want)
+        return 1;
+    if (!(bound > 0))
+        return 0;
+    if (isinf(bound))
+        return 1;
+    if (isinf(got) || isinf(want))
+        return 0;
+    return fabs(got - want) <=
+           bound + spacing(dt, fmax(fabs(got), fabs(want)));
 }

@@ -4,6 +4,7 @@
 #include "clresample.h"
 #include "tap.h"
 
+#include <math.h>
 #include <string.h>
 
 #define N_(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -453,6 +454,124 @@ static void case16(void)
                    my, N_(mx));
 }
 
+/* 17. The error model (TOLERANCES): bounds of f32 results in units of
+ * u = 2^-24 (float's unit roundoff) plus the reference's 2^-53, and the
+ * decision clrs_reference_agrees makes with them. */
+static double model_bound(clrs_mode mode, clrs_coord coord, int exact,
+                          int backward,
+                          int64_t n, const float *x, int64_t m, int at,
+                          double *value)
+{
+    clrs_resample_desc *op = mkop(mode);
+    clrs_tensor_desc *a = mk(CLRS_F32, backward ? m : n, 0),
+                     *b = mk(CLRS_F32, backward ? n : m, 0);
+    clrs_host_args args;
+    float out[16];
+    double bound[16];
+    clrs_status st;
+    memset(&args, 0, sizeof args);
+    clrs_resample_desc_set_coord(op, coord);
+    if (exact)
+        clrs_resample_desc_set_arith(op, CLRS_ARITH_EXACT);
+    fill(bound, 16, POISON);
+    if (!backward) {
+        args.src = x;
+        args.dst = out;
+        st = clrs_reference_forward_bound(op, a, b, NULL, &args, bound);
+    } else { /* x is diff_dst (m values), the bound diff_src's (n) */
+        args.diff_dst = x;
+        args.diff_src = out;
+        st = clrs_reference_backward_bound(op, b, a, NULL, NULL, &args,
+                                           bound);
+    }
+    if (st != CLRS_SUCCESS)
+        tap_diag("bound: %s: %s", clrs_status_name(st), clrs_last_error());
+    clrs_tensor_desc_destroy(a);
+    clrs_tensor_desc_destroy(b);
+    clrs_resample_desc_destroy(op);
+    *value = st == CLRS_SUCCESS ? out[at] : NAN;
+    return st == CLRS_SUCCESS ? bound[at] : NAN;
+}
+
+static void case17(void)
+{
+    const double u = 0x1p-24 + 0x1p-53;
+    static const float x2[] = {1, 2}, cancel[] = {10000, -9999};
+    static const float x4[] = {1, 2, 3, 4};
+    static const float dy[] = {1, 3e-8f, 3e-8f, 1, 3e-8f, 3e-8f};
+    double v, b;
+    int i, exact = 1;
+
+    /* nearest: one term of weight 1, compared exactly */
+    for (i = 0; i < 8; ++i) {
+        b = model_bound(CLRS_MODE_NEAREST, CLRS_COORD_HALF_PIXEL, 0, 0, 4, x4, 8,
+                        i, &v);
+        exact &= b == 0;
+    }
+    tap_ok(exact, "17: nearest 4 -> 8: every bound 0 (exact)");
+    /* align_corners 2 -> 3, output 1: 0.5 * 1 + 0.5 * 2, weights powers
+     * of two: one rounding of the sum, (k - 1) M = 1.5 */
+    b = model_bound(CLRS_MODE_LINEAR, CLRS_COORD_ALIGN_CORNERS, 0, 0, 2, x2,
+                    3, 1, &v);
+    tap_ok(v == 1.5 && b == 1.5 * u,
+           "17: linear 2 -> 3 [1, 2], output 1: 1.5 within 1.5 u (%.17g, "
+           "%.3g u)",
+           v, b / u);
+    /* align_corners 2 -> 4 in exact arithmetic, output 1: 2/3 * 1 +
+     * 1/3 * 2; each weight is rounded to float and its product rounded:
+     * (k - 1) M + 2 M = 3 M, M = 4/3 */
+    b = model_bound(CLRS_MODE_LINEAR, CLRS_COORD_ALIGN_CORNERS, 1, 0, 2, x2,
+                    4, 1, &v);
+    tap_ok(fabs(b - 4 * u) <= 1e-15 * u,
+           "17: linear 2 -> 4 [1, 2], output 1: within 3 M = 4 u (%.17g u)",
+           b / u);
+    /* a sum that cancels keeps the error of its terms: 0.5 from terms of
+     * 5000 and -4999.5 */
+    b = model_bound(CLRS_MODE_LINEAR, CLRS_COORD_ALIGN_CORNERS, 0, 0, 2,
+                    cancel, 3, 1, &v);
+    tap_ok(v == 0.5 && b == 9999.5 * u,
+           "17: linear 2 -> 3 [10000, -9999], output 1: 0.5 within 9999.5 u");
+    tap_ok(clrs_reference_agrees(CLRS_F32, 0.5 + 5e-4, v, b) &&
+               !clrs_reference_agrees(CLRS_F32, 0.5 + 1e-3, v, b),
+           "17: ... so 0.5005 agrees, 0.501 does not");
+    /* nearest backward 2 <- 6: dx[0] = 1 + 3e-8 + 3e-8, three terms of
+     * weight 1: a float sum is exact only when its terms are */
+    b = model_bound(CLRS_MODE_NEAREST, CLRS_COORD_HALF_PIXEL, 0, 1, 2, dy, 6, 0,
+                    &v);
+    tap_ok(v == (double)(float)(1 + 2 * (double)3e-8f) &&
+               fabs(b - 2 * (1 + 2 * (double)3e-8f) * u) <= 1e-12 * u,
+           "17: nearest backward [1, 3e-8, 3e-8, ...]: dx[0] %.9g within "
+           "2 M u",
+           v);
+    tap_ok(clrs_reference_agrees(CLRS_F32, 1, v, b),
+           "17: ... and a float sum's 1 agrees with it");
+
+    /* the decision */
+    tap_ok(clrs_reference_agrees(CLRS_F32, NAN, NAN, 0) &&
+               !clrs_reference_agrees(CLRS_F32, 1, NAN, 1) &&
+               !clrs_reference_agrees(CLRS_F32, NAN, 1, 1),
+           "17: NaN agrees with NaN only");
+    tap_ok(clrs_reference_agrees(CLRS_F32, INFINITY, INFINITY, 0) &&
+               !clrs_reference_agrees(CLRS_F32, INFINITY, 3e38, 1e30),
+           "17: an infinity agrees with itself only, under a finite bound");
+    tap_ok(!clrs_reference_agrees(CLRS_F32, 1 + 0x1p-23, 1, 0) &&
+               clrs_reference_agrees(CLRS_F32, 1 + 0x1p-23, 1, 0x1p-60) &&
+               !clrs_reference_agrees(CLRS_F32, 1 + 0x1p-22, 1, 0x1p-60),
+           "17: bound 0 is exact; any other adds one f32 spacing");
+    tap_ok(clrs_reference_agrees(CLRS_F16, 1 + 0x1p-10, 1, 1e-9) &&
+               !clrs_reference_agrees(CLRS_F16, 1 + 0x1p-9, 1, 1e-9) &&
+               clrs_reference_agrees(CLRS_BF16, 1 + 0x1p-7, 1, 1e-9) &&
+               !clrs_reference_agrees(CLRS_BF16, 1 + 0x1p-6, 1, 1e-9),
+           "17: f16 and bf16 spacings at 1: 2^-10, 2^-7");
+    tap_ok(clrs_reference_agrees(CLRS_S32, 46032552, 46032573, 30) &&
+               !clrs_reference_agrees(CLRS_S32, 46032552, 46032573, 10) &&
+               clrs_reference_agrees(CLRS_S8, 3, 2, 0.25) &&
+               !clrs_reference_agrees(CLRS_S8, 3, 2, 0) &&
+               !clrs_reference_agrees(CLRS_S8, 4, 2, 0.25),
+           "17: integers: within the bound and one unit (either neighbour "
+           "of a rounded float), exact at bound 0");
+}
+
 int main(void)
 {
     case1();
@@ -467,5 +586,6 @@ int main(void)
     case14();
     case15();
     case16();
+    case17();
     return tap_done();
 }
