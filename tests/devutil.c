@@ -5,6 +5,7 @@
 #include "tap.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -577,4 +578,47 @@ out:
     if (!td_result_ok(res))
         td_result_print(res, e);
     return td_result_ok(res);
+}
+
+/* ---- the error model over an output ------------------------------------ */
+
+double *td_bound_alloc(const tu_buf *b)
+{
+    int64_t n = 1;
+    int a;
+    for (a = 0; a < b->rank; ++a)
+        n *= b->dims[a];
+    return calloc((size_t)(n > 0 ? n : 1), sizeof(double));
+}
+
+int64_t td_compare(const tu_buf *got, const tu_buf *want,
+                   const double *bound, const char *what, double *worst)
+{
+    int64_t idx[CLRS_MAX_RANK], bad = 0, i = 0;
+    if (tu_idx_first(got->rank, got->dims, idx))
+        do {
+            double g = tu_get(got, idx), w = tu_get(want, idx);
+            double b = bound ? bound[i] : 0;
+            ++i;
+            if (!clrs_reference_agrees(got->dtype, g, w, b)) {
+                if (bad++ < 4) {
+                    char s[96];
+                    size_t n = 0;
+                    int a;
+                    s[0] = '\0';
+                    for (a = 0; a < got->rank && n < sizeof s; ++a)
+                        n += (size_t)snprintf(s + n, sizeof s - n,
+                                              "%s%" PRId64, a ? "," : "",
+                                              idx[a]);
+                    tap_diag("  %s(%s): got %.9g, want %.9g, bound %.3g",
+                             what, s, g, w, b);
+                }
+                continue;
+            }
+            if (worst && b > 0 && g != w && fabs(g - w) / b > *worst)
+                *worst = fabs(g - w) / b;
+        } while (tu_idx_next(got->rank, got->dims, idx));
+    if (bad > 4)
+        tap_diag("  %s: %" PRId64 " mismatches in all", what, bad);
+    return bad;
 }

@@ -110,4 +110,17 @@ int td_backward(td_env *e, const clrs_resample_desc *op,
                 const tu_buf *src, const tu_buf *diff_src_init,
                 const tu_buf *expected, td_result *res);
 
+/* The error model of clresample(3) TOLERANCES over a whole output: the
+ * device's got against the reference's want, element by element with
+ * clrs_reference_agrees and bound (from clrs_reference_*_bound: one per
+ * logical element in row-major order; NULL compares exactly). Prints the
+ * first four mismatches as "# what(idx): ..."; returns their count.
+ * worst (may be NULL) gets the largest |got - want| / bound among the
+ * elements that agree without being equal. */
+int64_t td_compare(const tu_buf *got, const tu_buf *want,
+                   const double *bound, const char *what, double *worst);
+/* A zeroed bound array for the logical elements of b (NULL: out of
+ * memory). */
+double *td_bound_alloc(const tu_buf *b);
+
 #endif /* CLRS_TEST_DEVUTIL_H */

@@ -27,11 +27,6 @@
 #define MAX_ELEMS 300
 #define SUBSET_ELEMS 40
 
-/* f32: the backward sum has as many terms as outputs read the element
- * (fan-in), all positive here (no cancellation); f64 keeps f32
- * coordinates on both sides, so only f64 rounding remains. */
-#define TOL_F32 1e-5
-#define TOL_F64 1e-12
 /* Adjoint: |dot(Ax, dy) - dot(x, A^T dy)| relative to sum |terms|. */
 #define ADJ_F32 1e-5
 #define ADJ_F64 1e-12
@@ -147,72 +142,11 @@ static int draw_op(tu_op *c, const bclass *k, tu_rng *r, clrs_coord coord,
     return -1;
 }
 
-/* Relative error, absolute below `lo` (1e-5, or more: see compare). */
-static int close_enough(double got, double want, double tol, double lo)
-{
-    double err;
-    if (tol == 0 || isinf(want) || isnan(want))
-        return tap_same(got, want);
-    if (isnan(got))
-        return 0;
-    err = fabs(got - want);
-    return fabs(want) < lo ? err <= tol * lo : err <= tol * fabs(want);
-}
-
-/* Cubic weights have negative lobes, so an element can be the difference
- * of terms as large as the tensor's largest values: f32 rounding scales
- * with those terms, not with the result. Such elements are judged
- * against 1% of the largest expected magnitude. */
-static double cancel_floor(const tu_buf *want, int cubic)
-{
-    int64_t idx[CLRS_MAX_RANK];
-    double m = 0;
-    if (cubic && tu_idx_first(want->rank, want->dims, idx))
-        do {
-            double w = fabs(tu_get(want, idx));
-            if (!isinf(w) && w > m)
-                m = w;
-        } while (tu_idx_next(want->rank, want->dims, idx));
-    return m * 1e-2 > 1e-5 ? m * 1e-2 : 1e-5;
-}
-
-static int64_t compare(const tu_buf *got, const tu_buf *want, double tol,
-                       int cubic, const char *what, double *worst)
-{
-    int64_t idx[CLRS_MAX_RANK], bad = 0;
-    double lo = cancel_floor(want, cubic);
-    if (tu_idx_first(got->rank, got->dims, idx))
-        do {
-            double g = tu_get(got, idx), w = tu_get(want, idx), e;
-            if (!close_enough(g, w, tol, lo)) {
-                if (bad++ < 4) {
-                    char s[96];
-                    size_t n = 0;
-                    int a;
-                    s[0] = '\0';
-                    for (a = 0; a < got->rank && n < sizeof s; ++a)
-                        n += (size_t)snprintf(s + n, sizeof s - n,
-                                              "%s%" PRId64, a ? "," : "",
-                                              idx[a]);
-                    tap_diag("  %s(%s): got %.9g, want %.9g", what, s, g, w);
-                }
-                continue;
-            }
-            if (!isnan(w) && !isinf(w)) {
-                e = fabs(g - w) / (fabs(w) < 1e-5 ? 1 : fabs(w));
-                if (e > *worst)
-                    *worst = e;
-            }
-        } while (tu_idx_next(got->rank, got->dims, idx));
-    if (bad > 4)
-        tap_diag("  %s: %" PRId64 " mismatches in all", what, bad);
-    return bad;
-}
-
 typedef struct casemem {
     clrs_tensor_desc *xd, *yd, *id;
     tu_buf x, y, dy, dx, dxref, dxinit, ix, yref;
     clrs_resample_desc *op;
+    double *bound; /* the error model's, per diff_src element */
 } casemem;
 
 static void casemem_free(casemem *m)
@@ -229,6 +163,7 @@ static void casemem_free(casemem *m)
     clrs_tensor_desc_destroy(m->yd);
     clrs_tensor_desc_destroy(m->id);
     clrs_resample_desc_destroy(m->op);
+    free(m->bound);
     memset(m, 0, sizeof *m);
 }
 
@@ -309,15 +244,13 @@ static void run_case(uint64_t seed, int subset)
     int64_t bad = 0;
     int has_index = 0, plane = 0, recompute = 0, nbad = 0, nans = 0, ok;
     int adj_ok = 1, do_adj, a;
-    double tol, worst = 0, adj_err = 0;
+    double worst = 0, adj_err = 0;
     clrs_dtype idt = CLRS_S8;
-    clrs_mode mode;
     tu_buf dyref;
 
     memset(&m, 0, sizeof m);
     memset(&dyref, 0, sizeof dyref);
     make_class(&k, (int)(seed % NCLASS));
-    mode = tu_variants[k.variant].mode;
     coord = tu_coords[(subset ? seed : seed / NCLASS) % TU_NCOORDS];
     tu_rng_seed(&r, tu_mix_seed(seed, 0xB));
     tu_rng_seed(&lr, tu_mix_seed(UINT64_C(0x1A7B), (uint64_t)k.id));
@@ -374,7 +307,8 @@ static void run_case(uint64_t seed, int subset)
         tu_buf_alloc(&m.x, m.xd) || tu_buf_alloc(&m.dx, m.xd) ||
         tu_buf_alloc(&m.dxref, m.xd) || tu_buf_alloc(&m.dxinit, m.xd) ||
         tu_buf_alloc(&m.y, m.yd) || tu_buf_alloc(&m.yref, m.yd) ||
-        tu_buf_alloc(&m.dy, m.yd) || tu_buf_alloc(&dyref, m.yd)) {
+        tu_buf_alloc(&m.dy, m.yd) || tu_buf_alloc(&dyref, m.yd) ||
+        !(m.bound = td_bound_alloc(&m.dxref))) {
         tap_diag("setup: %s", clrs_last_error());
         tap_ok(0, "%s: setup", head);
         goto done;
@@ -443,16 +377,17 @@ static void run_case(uint64_t seed, int subset)
                 fa.index = good.data;
                 clrs_reference_forward(m.op, m.xd, m.yd, m.id, &fa);
                 ha.index = good.data;
-                st = clrs_reference_backward(m.op, m.xd, m.yd, m.id, NULL,
-                                             &ha);
+                st = clrs_reference_backward_bound(m.op, m.xd, m.yd, m.id,
+                                                   NULL, &ha, m.bound);
             } else {
                 st = CLRS_ERR_OUT_OF_MEMORY;
             }
             tu_buf_free(&good);
         } else {
-            st = clrs_reference_backward(m.op, m.xd, m.yd,
-                                         has_index ? m.id : NULL,
-                                         recompute ? m.xd : NULL, &ha);
+            st = clrs_reference_backward_bound(m.op, m.xd, m.yd,
+                                               has_index ? m.id : NULL,
+                                               recompute ? m.xd : NULL, &ha,
+                                               m.bound);
         }
         if (st != CLRS_SUCCESS) {
             tap_diag("reference: %s: %s", clrs_status_name(st),
@@ -469,18 +404,13 @@ static void run_case(uint64_t seed, int subset)
                      k.accumulate ? &m.dxinit : NULL, &m.dxref, &res);
     if (k.generic)
         unsetenv("CLRS_GENERIC");
-    tol = is_max(&k) || mode == CLRS_MODE_NEAREST ? 0
-          : k.dt == CLRS_F64                      ? TOL_F64
-                                                  : TOL_F32;
     if (res.plan_status == CLRS_SUCCESS && res.exec_status == CLRS_SUCCESS &&
         !res.cl_error)
-        bad += compare(&m.dx, &m.dxref, tol, mode == CLRS_MODE_CUBIC,
-                       "diff_src", &worst);
+        bad += td_compare(&m.dx, &m.dxref, m.bound, "diff_src", &worst);
     tap_ok(ok && bad == 0,
-           "%s: %s reference%s, run twice: identical bits (max rel err "
-           "%.2g)",
-           head, tol == 0 ? "equals" : "matches",
-           nbad ? ", bad index values send nowhere" : "", worst);
+           "%s: agrees with the reference%s, run twice: identical bits "
+           "(largest difference %.2g bound)",
+           head, nbad ? ", bad index values send nowhere" : "", worst);
     cov_determinism += ok;
 
     /* Adjoint on the device: dot(fwd(x), dy) against dot(x, bwd(dy)),
@@ -535,8 +465,10 @@ static void put_all(tu_buf *b, const double *v)
     tu_buf_snapshot(b);
 }
 
-/* Runs the backward of op on the device for dy (and index or src) and
- * compares diff_src with want; f32 and f64, dense and padded strides. */
+/* Runs the backward of op on the device for dy (and index or src):
+ * the reference's diff_src matches want as written (to rtol relative,
+ * 0: exactly), the device's agrees with the reference's under the error
+ * model; f32 and f64, dense and padded strides. */
 static void worked(const char *name, clrs_resample_desc *op, int rank,
                    const int64_t *in, const int64_t *out, const double *dy,
                    const double *want, double rtol, const double *src,
@@ -547,10 +479,12 @@ static void worked(const char *name, clrs_resample_desc *op, int rank,
         for (padded = 0; padded < 2; ++padded) {
             clrs_dtype dt = f ? CLRS_F64 : CLRS_F32;
             clrs_tensor_desc *xd = NULL, *yd = NULL, *id = NULL;
-            tu_buf x, ybuf, dx, ib;
+            tu_buf x, ybuf, dx, ib, rx;
             td_result res;
             tu_rng r;
             int64_t idx[CLRS_MAX_RANK];
+            double *bound = NULL;
+            clrs_host_args ha;
             int ok, bad = 0, k = 0;
             if (f && !env.info.has_fp64)
                 continue;
@@ -558,6 +492,7 @@ static void worked(const char *name, clrs_resample_desc *op, int rank,
             memset(&ybuf, 0, sizeof ybuf);
             memset(&dx, 0, sizeof dx);
             memset(&ib, 0, sizeof ib);
+            memset(&rx, 0, sizeof rx);
             tu_rng_seed(&r, tu_mix_seed(0xD1CE, (uint64_t)padded));
             if (!setup_ok || !op ||
                 tu_make_desc(&xd, &r, dt, rank, in,
@@ -567,7 +502,9 @@ static void worked(const char *name, clrs_resample_desc *op, int rank,
                 (index && tu_make_desc(&id, &r, idt, rank, out,
                                        padded ? TU_PADDED : TU_DENSE)) ||
                 tu_buf_alloc(&x, xd) || tu_buf_alloc(&ybuf, yd) ||
-                tu_buf_alloc(&dx, xd) || (id && tu_buf_alloc(&ib, id))) {
+                tu_buf_alloc(&dx, xd) || tu_buf_alloc(&rx, xd) ||
+                (id && tu_buf_alloc(&ib, id)) ||
+                !(bound = td_bound_alloc(&rx))) {
                 tap_ok(0, "%s [%s %s]: setup", name, clrs_dtype_name(dt),
                        padded ? "padded" : "dense");
                 goto next;
@@ -577,6 +514,19 @@ static void worked(const char *name, clrs_resample_desc *op, int rank,
                 put_all(&x, src);
             if (index)
                 put_all(&ib, index);
+            memset(&ha, 0, sizeof ha);
+            ha.diff_dst = ybuf.data;
+            ha.diff_src = rx.data;
+            ha.index = index ? ib.data : NULL;
+            ha.src = src ? x.data : NULL;
+            if (clrs_reference_backward_bound(op, xd, yd, index ? id : NULL,
+                                              src ? xd : NULL, &ha,
+                                              bound) != CLRS_SUCCESS) {
+                tap_ok(0, "%s [%s %s]: reference: %s", name,
+                       clrs_dtype_name(dt), padded ? "padded" : "dense",
+                       clrs_last_error());
+                goto next;
+            }
             ok = td_backward(&env, op, &ybuf, &dx, index ? &ib : NULL,
                              src ? &x : NULL, NULL, NULL, &res);
             tap_ok(ok, "%s [%s %s]: runs, writes every element and nothing "
@@ -584,21 +534,26 @@ static void worked(const char *name, clrs_resample_desc *op, int rank,
                    name, clrs_dtype_name(dt), padded ? "padded" : "dense");
             if (tu_idx_first(rank, in, idx))
                 do {
-                    double g = tu_get(&dx, idx), w = want[k++];
+                    double g = tu_get(&rx, idx), w = want[k++];
                     int good = rtol == 0 ? g == w
                                          : fabs(g - w) <= rtol * fabs(w);
                     if (!good) {
-                        tap_diag("  dx[%d] = %.17g, want %.17g", k - 1, g, w);
+                        tap_diag("  reference dx[%d] = %.17g, want %.17g",
+                                 k - 1, g, w);
                         ++bad;
                     }
                 } while (tu_idx_next(rank, in, idx));
+            if (ok)
+                bad += (int)td_compare(&dx, &rx, bound, "diff_src", NULL);
             tap_ok(ok && bad == 0, "%s [%s %s]: gradient values", name,
                    clrs_dtype_name(dt), padded ? "padded" : "dense");
         next:
+            free(bound);
             tu_buf_free(&x);
             tu_buf_free(&ybuf);
             tu_buf_free(&dx);
             tu_buf_free(&ib);
+            tu_buf_free(&rx);
             clrs_tensor_desc_destroy(xd);
             clrs_tensor_desc_destroy(yd);
             clrs_tensor_desc_destroy(id);

@@ -26,13 +26,6 @@
 #define MAX_ELEMS 400
 #define SUBSET_ELEMS 48
 
-/* Tolerances, clresample(3): f32 relative 2e-6 (1e-5 over 64 taps),
- * absolute where |expected| < 1e-5. f64: the coordinates are f32 on both
- * sides, weights and sums f64, so only f64 rounding remains. */
-#define TOL_F32 2e-6
-#define TOL_F32_WIDE 1e-5
-#define TOL_F64 1e-12
-
 static td_env env;
 
 /* Max pooling flavours: index output and NaN policy. */
@@ -287,36 +280,6 @@ static double pad_like(tu_rng *r, int exact)
                  : (double)tu_rng_int(r, 16, 48) / 16.0;
 }
 
-/* Upper bound of the taps one output reads, for the "over 64 taps" rule. */
-static double taps_bound(const tu_op *c)
-{
-    double t = 1;
-    int j;
-    for (j = 0; j < c->naxes; ++j) {
-        int ax = c->axes[j];
-        double in = (double)c->in[ax], n;
-        if (tu_mode_is_pooling(c->v->mode)) {
-            n = ceil((double)c->window[j].num / (double)c->window[j].den) + 1;
-        } else if (c->v->antialias) {
-            double f = in / (double)c->out[ax], sup;
-            if (c->has_scales && 1.0 / c->scales[j] > f)
-                f = 1.0 / c->scales[j];
-            if (c->has_stride &&
-                (double)c->stride[j].num / (double)c->stride[j].den > f)
-                f = (double)c->stride[j].num / (double)c->stride[j].den;
-            if (f < 1)
-                f = 1;
-            sup = c->v->mode == CLRS_MODE_CUBIC ? 2 : 1;
-            n = floor(2 * sup * f) + 2;
-        } else {
-            n = c->v->mode == CLRS_MODE_CUBIC ? 4 : 2;
-        }
-        /* Padding taps of a pooling window are accumulated too. */
-        t *= tu_mode_is_pooling(c->v->mode) || n < in ? n : in;
-    }
-    return t;
-}
-
 static void fill_src(tu_buf *x, tu_rng *r, const dclass *k, int *nans)
 {
     clrs_mode m = tu_variants[k->variant].mode;
@@ -346,60 +309,12 @@ static void fill_src(tu_buf *x, tu_rng *r, const dclass *k, int *nans)
     tu_buf_snapshot(x);
 }
 
-static int close_enough(double got, double want, double tol)
-{
-    double err;
-    if (tol == 0 || isinf(want) || isnan(want))
-        return tap_same(got, want);
-    if (isnan(got))
-        return 0;
-    err = fabs(got - want);
-    return fabs(want) < 1e-5 ? err <= tol : err <= tol * fabs(want);
-}
-
-static void idx_str(int rank, const int64_t *idx, char *s, size_t size)
-{
-    size_t n = 0;
-    int a;
-    s[0] = '\0';
-    for (a = 0; a < rank && n < size; ++a)
-        n += (size_t)snprintf(s + n, size - n, "%s%" PRId64, a ? "," : "",
-                              idx[a]);
-}
-
-/* Compares device output with the reference; returns the mismatch count
- * and the largest relative error seen in *worst. */
-static int64_t compare(const tu_buf *got, const tu_buf *want, double tol,
-                       const char *what, double *worst)
-{
-    int64_t idx[CLRS_MAX_RANK], bad = 0;
-    char s[96];
-    if (tu_idx_first(got->rank, got->dims, idx))
-        do {
-            double g = tu_get(got, idx), w = tu_get(want, idx), e;
-            if (!close_enough(g, w, tol)) {
-                if (bad++ < 4) {
-                    idx_str(got->rank, idx, s, sizeof s);
-                    tap_diag("  %s(%s): got %.9g, want %.9g", what, s, g, w);
-                }
-                continue;
-            }
-            if (!isnan(w) && !isinf(w)) {
-                e = fabs(g - w) / (fabs(w) < 1e-5 ? 1 : fabs(w));
-                if (e > *worst)
-                    *worst = e;
-            }
-        } while (tu_idx_next(got->rank, got->dims, idx));
-    if (bad > 4)
-        tap_diag("  %s: %" PRId64 " mismatches in all", what, bad);
-    return bad;
-}
-
 /* Everything a case allocates, freed in one place. */
 typedef struct casemem {
     clrs_tensor_desc *sd, *dd, *id;
     tu_buf x, y, yref, ix, iref;
     clrs_resample_desc *op;
+    double *bound; /* the error model's, per dst element */
 } casemem;
 
 static void casemem_free(casemem *m)
@@ -413,6 +328,7 @@ static void casemem_free(casemem *m)
     clrs_tensor_desc_destroy(m->dd);
     clrs_tensor_desc_destroy(m->id);
     clrs_resample_desc_destroy(m->op);
+    free(m->bound);
     memset(m, 0, sizeof *m);
 }
 
@@ -494,7 +410,7 @@ static void run_case(uint64_t seed, int subset)
     char desc[1536], sdesc[256], ddesc[256], head[192];
     int64_t bad = 0;
     int want_index = 0, nans = 0, j, ok;
-    double tol, worst = 0;
+    double worst = 0;
     clrs_dtype idt = CLRS_S8;
 
     memset(&m, 0, sizeof m);
@@ -590,8 +506,11 @@ static void run_case(uint64_t seed, int subset)
         ha.src = m.x.data;
         ha.dst = m.yref.data;
         ha.index = want_index ? m.iref.data : NULL;
-        st = clrs_reference_forward(m.op, m.sd, m.dd, want_index ? m.id : NULL,
-                                    &ha);
+        m.bound = td_bound_alloc(&m.yref);
+        st = m.bound ? clrs_reference_forward_bound(m.op, m.sd, m.dd,
+                                                    want_index ? m.id : NULL,
+                                                    &ha, m.bound)
+                     : CLRS_ERR_OUT_OF_MEMORY;
         if (st != CLRS_SUCCESS) {
             tap_diag("reference: %s: %s", clrs_status_name(st),
                      clrs_last_error());
@@ -607,21 +526,15 @@ static void run_case(uint64_t seed, int subset)
                     &m.yref, want_index ? &m.iref : NULL, &res);
     if (k.generic)
         unsetenv("CLRS_GENERIC");
-    if (k.dt == CLRS_F64)
-        tol = TOL_F64;
-    else
-        tol = taps_bound(&c) > 64 ? TOL_F32_WIDE : TOL_F32;
-    if (exact_mode(mode))
-        tol = 0;
     if (res.plan_status == CLRS_SUCCESS && res.exec_status == CLRS_SUCCESS &&
         !res.cl_error) {
-        bad += compare(&m.y, &m.yref, tol, "dst", &worst);
+        bad += td_compare(&m.y, &m.yref, m.bound, "dst", &worst);
         if (want_index)
-            bad += compare(&m.ix, &m.iref, 0, "index", &worst);
+            bad += td_compare(&m.ix, &m.iref, NULL, "index", NULL);
     }
-    tap_ok(ok && bad == 0, "%s: %s reference%s (max rel err %.2g)", head,
-           tol == 0 ? "equals" : "matches", want_index ? ", index too" : "",
-           worst);
+    tap_ok(ok && bad == 0,
+           "%s: agrees with the reference%s (largest difference %.2g bound)", head,
+           want_index ? ", index exactly" : "", worst);
 
     /* coverage */
     cov_variant_coord[k.variant][c.coord]++;
@@ -674,7 +587,7 @@ static void run_large(int j)
     tu_rng r;
     td_result res;
     clrs_host_args ha;
-    double worst = 0, tol;
+    double worst = 0;
     int64_t bad = 0;
     int ok;
 
@@ -698,20 +611,22 @@ static void run_large(int j)
     memset(&ha, 0, sizeof ha);
     ha.src = m.x.data;
     ha.dst = m.yref.data;
-    if (clrs_reference_forward(m.op, m.sd, m.dd, NULL, &ha)) {
+    m.bound = td_bound_alloc(&m.yref);
+    if (!m.bound ||
+        clrs_reference_forward_bound(m.op, m.sd, m.dd, NULL, &ha, m.bound)) {
         tap_ok(0, "large %d %s: reference (%s)", j, l->name,
                clrs_last_error());
         casemem_free(&m);
         return;
     }
     ok = td_forward(&env, m.op, &m.x, &m.y, NULL, &m.yref, NULL, &res);
-    tol = exact_mode(l->mode) ? 0 : dt == CLRS_F64 ? TOL_F64 : TOL_F32;
     if (res.plan_status == CLRS_SUCCESS && res.exec_status == CLRS_SUCCESS &&
         !res.cl_error)
-        bad = compare(&m.y, &m.yref, tol, "dst", &worst);
-    tap_ok(ok && bad == 0, "large %d %s %s: %s reference (max rel err %.2g)",
-           j, l->name, clrs_dtype_name(dt), tol == 0 ? "equals" : "matches",
-           worst);
+        bad = td_compare(&m.y, &m.yref, m.bound, "dst", &worst);
+    tap_ok(ok && bad == 0,
+           "large %d %s %s: agrees with the reference (largest difference %.2g "
+           "bound)",
+           j, l->name, clrs_dtype_name(dt), worst);
     casemem_free(&m);
 }
 

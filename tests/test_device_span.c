@@ -561,65 +561,6 @@ static int needs_fp64(const scase *c)
     return c->sdt == CLRS_F64 || c->ddt == CLRS_F64;
 }
 
-/* clresample(3)'s tolerances by the coarser floating type; integers
- * within one unit; f32
- * relative 1e-5 above 1, absolute below (the post-op rows: relu and an
- * add in f32). */
-static double tolerance(const scase *c)
-{
-    if (is_exact(c->mode) && c->post == PO_NONE)
-        return 0;
-    if (is_int(c->ddt))
-        return 1;
-    if (c->ddt == CLRS_BF16 || c->sdt == CLRS_BF16)
-        return 5.5e-2;
-    if (c->ddt == CLRS_F16 || c->sdt == CLRS_F16)
-        return 6.8e-3;
-    if (c->ddt == CLRS_F64 && c->sdt == CLRS_F64)
-        return 1e-12;
-    return 1e-5;
-}
-
-static int close_enough(double got, double want, double tol, int abs_only)
-{
-    if (tol == 0 || isinf(want) || isnan(want))
-        return tap_same(got, want);
-    if (isnan(got))
-        return 0;
-    return fabs(got - want) <=
-           tol * (abs_only || fabs(want) < 1 ? 1 : fabs(want));
-}
-
-static void idx_str(char *s, size_t size, int rank, const int64_t *idx)
-{
-    size_t n = 0;
-    int k;
-    s[0] = '\0';
-    for (k = 0; k < rank && n < size; ++k)
-        n += (size_t)snprintf(s + n, size - n, "%s%" PRId64, k ? "," : "",
-                              idx[k]);
-}
-
-static int64_t compare(const tu_buf *got, const tu_buf *want, double tol,
-                       int abs_only, const char *what)
-{
-    int64_t idx[CLRS_MAX_RANK], bad = 0;
-    char s[96];
-    if (tu_idx_first(got->rank, got->dims, idx))
-        do {
-            double g = tu_get(got, idx), w = tu_get(want, idx);
-            if (close_enough(g, w, tol, abs_only))
-                continue;
-            if (bad++ < 4) {
-                idx_str(s, sizeof s, got->rank, idx);
-                tap_diag("  %s(%s): got %.9g, want %.9g", what, s, g, w);
-            }
-        } while (tu_idx_next(got->rank, got->dims, idx));
-    if (bad > 4)
-        tap_diag("  %s: %" PRId64 " mismatches in all", what, bad);
-    return bad;
-}
-
 /* Exact-friendly inputs: integers for exact modes and integer types,
  * k/16 in [1, 3] for the weighted sums (no cancellation), both signs
  * when a relu follows. */
@@ -952,13 +893,14 @@ static double now_s(void)
  * src with ties (integers in [-4, 4]), or without an index the argmax
  * recomputed from that src (m->ix keeps it). */
 static void run_backward(const scase *c, casemem *m, tu_rng *r,
-                         const char *head, double tol)
+                         const char *head)
 {
     clrs_host_args ha;
     clrs_status st;
     td_result res;
     tu_buf init;
     int64_t bad = 0;
+    double *bound = NULL, worst = 0;
     int ok, recompute_src = c->mode == CLRS_MODE_MAX && !c->index;
 
     memset(&init, 0, sizeof init);
@@ -1012,14 +954,17 @@ static void run_backward(const scase *c, casemem *m, tu_rng *r,
         ha.diff_src = ref.data;
         ha.index = c->index ? m->iref.data : NULL;
         ha.src = recompute_src ? m->ix.data : NULL;
-        st = clrs_reference_backward(m->op, m->sd, m->dd,
-                                     c->index ? m->id : NULL,
-                                     recompute_src ? m->sd : NULL, &ha);
+        bound = td_bound_alloc(&ref);
+        st = bound ? clrs_reference_backward_bound(
+                         m->op, m->sd, m->dd, c->index ? m->id : NULL,
+                         recompute_src ? m->sd : NULL, &ha, bound)
+                   : CLRS_ERR_OUT_OF_MEMORY;
         if (st != CLRS_SUCCESS) {
             tap_ok(0, "%s: reference: %s: %s", head, clrs_status_name(st),
                    clrs_last_error());
             tu_buf_free(&ref);
             tu_buf_free(&init);
+            free(bound);
             return;
         }
         if (c->generic)
@@ -1032,13 +977,15 @@ static void run_backward(const scase *c, casemem *m, tu_rng *r,
             unsetenv("CLRS_GENERIC");
         if (res.plan_status == CLRS_SUCCESS &&
             res.exec_status == CLRS_SUCCESS && !res.cl_error)
-            bad = compare(&m->x, &ref, tol, 0, "diff_src");
+            bad = td_compare(&m->x, &ref, bound, "diff_src", &worst);
         tu_buf_free(&ref);
     }
     tap_ok(ok && bad == 0,
-           "%s: %s reference (tolerance %g), run twice: identical bits",
-           head, tol == 0 ? "equals" : "matches", tol);
+           "%s: agrees with the reference (largest difference %.2g bound), "
+           "run twice: identical bits",
+           head, worst);
     tu_buf_free(&init);
+    free(bound);
 }
 
 static void run_case_body(int id, const scase *c)
@@ -1053,7 +1000,7 @@ static void run_case_body(int id, const scase *c)
     const tu_buf *ops[CLRS_MAX_POST_OPS];
     int64_t out[CLRS_MAX_RANK], bad = 0;
     int i, ok, acc_f64;
-    double tol = tolerance(c), t0 = now_s();
+    double t0 = now_s(), *bound = NULL, worst = 0;
     char head[200];
 
     memset(&m, 0, sizeof m);
@@ -1091,7 +1038,7 @@ static void run_case_body(int id, const scase *c)
         return;
     }
     if (c->bwd) {
-        run_backward(c, &m, &r, head, tol);
+        run_backward(c, &m, &r, head);
         goto path;
     }
     fill_input(&m.x, &r, c);
@@ -1105,12 +1052,16 @@ static void run_case_body(int id, const scase *c)
         ha.post_op[i] = m.od[i] ? m.opb[i].data : NULL;
         ops[i] = m.od[i] ? &m.opb[i] : NULL;
     }
-    st = clrs_reference_forward(m.op, m.sd, m.dd, c->index ? m.id : NULL,
-                                &ha);
+    bound = td_bound_alloc(&m.yref);
+    st = bound ? clrs_reference_forward_bound(m.op, m.sd, m.dd,
+                                              c->index ? m.id : NULL, &ha,
+                                              bound)
+               : CLRS_ERR_OUT_OF_MEMORY;
     if (st != CLRS_SUCCESS) {
         tap_ok(0, "%s: reference: %s: %s", head, clrs_status_name(st),
                clrs_last_error());
         tap_ok(0, "%s: vector path", head);
+        free(bound);
         casemem_free(&m);
         return;
     }
@@ -1123,12 +1074,15 @@ static void run_case_body(int id, const scase *c)
         unsetenv("CLRS_GENERIC");
     if (res.plan_status == CLRS_SUCCESS && res.exec_status == CLRS_SUCCESS &&
         !res.cl_error) {
-        bad += compare(&m.y, &m.yref, tol, is_int(c->ddt), "dst");
+        bad += td_compare(&m.y, &m.yref, bound, "dst", &worst);
         if (c->index)
-            bad += compare(&m.ix, &m.iref, 0, 0, "index");
+            bad += td_compare(&m.ix, &m.iref, NULL, "index", NULL);
     }
-    tap_ok(ok && bad == 0, "%s: %s reference (tolerance %g)", head,
-           tol == 0 ? "equals" : "matches", tol);
+    tap_ok(ok && bad == 0,
+           "%s: agrees with the reference (largest difference %.2g bound)",
+           head, worst);
+    free(bound);
+    bound = NULL;
 path:
     /* The kernel accumulates in double for f64 tensors and for s32 ones
      * where the device has fp64 (lower.c). */

@@ -43,6 +43,7 @@ typedef struct job {
     int rank;
     int backward;
     clrs_plan *plan;
+    double *bound; /* the error model's, per output element (check) */
 } job;
 
 const char *cli_status_name(cli_status s)
@@ -628,15 +629,17 @@ static clrs_status run_reference(job *j, int dense, int into_exp)
          * holds their tagged descriptors. */
         for (i = 0; i < CLRS_MAX_POST_OPS; ++i)
             h.post_op[i] = t[T_POST + i].used ? t[T_POST + i].host : NULL;
-        return clrs_reference_forward(j->op, DESC(T_SRC), DESC(T_DST),
-                                      DESC(T_INDEX), &h);
+        return clrs_reference_forward_bound(j->op, DESC(T_SRC), DESC(T_DST),
+                                            DESC(T_INDEX), &h,
+                                            into_exp ? j->bound : NULL);
     }
     h.diff_dst = PICK(T_DIFF_DST);
     h.diff_src = PICK(T_DIFF_SRC);
     h.index = t[T_INDEX].used ? PICK(T_INDEX) : NULL;
     h.src = t[T_SRC].used ? PICK(T_SRC) : NULL;
-    return clrs_reference_backward(j->op, DESC(T_DIFF_SRC), DESC(T_DIFF_DST),
-                                   DESC(T_INDEX), DESC(T_SRC), &h);
+    return clrs_reference_backward_bound(
+        j->op, DESC(T_DIFF_SRC), DESC(T_DIFF_DST), DESC(T_INDEX), DESC(T_SRC),
+        &h, into_exp ? j->bound : NULL);
 #undef PICK
 #undef DESC
 }
@@ -787,111 +790,50 @@ static int device_plan(job *j)
 
 /* ---- check ---- */
 
-/* Taps per output element, to pick the wide-window f32 tolerance. */
-static double taps_estimate(const job *j)
-{
-    const cli_prb *p = j->p;
-    const cli_desc *d = &p->d;
-    int64_t din[CLRS_MAX_RANK], dout[CLRS_MAX_RANK];
-    double taps = 1;
-    int k, a;
-    cli_desc_dims(d, din, dout);
-    for (k = 0; k < d->naxes; ++k) {
-        double in = (double)din[d->axes[k]], out = (double)dout[d->axes[k]];
-        double f = in > out ? in / out : 1;
-        /* a window means the spatial axes, in order */
-        a = CLI_SP - d->nsp + k;
-        if (d->has_window) {
-            const clrs_fraction *w = &d->k[a];
-            taps *= ceil((double)w->num / (double)w->den) +
-                    (w->den != 1 || d->s[a].den != 1 || d->p[a].den != 1);
-        } else {
-            /* the mode's taps, widened by f under antialias */
-            double t = clrs__mode_taps(p->o.alg);
-            taps *= clrs__mode_antialiased(p->o.alg, p->o.antialias)
-                        ? ceil(t * f) + 1
-                        : t;
-        }
-    }
-    return taps;
-}
-
-/* clresample(3), TOLERANCES. Returns the allowed error and whether it is
- * relative. */
-static double tolerance(const job *j, clrs_dtype dt, int role, int *rel)
-{
-    const cli_prb *p = j->p;
-    int exact = (clrs__mode_exact(p->o.alg) && p->o.n_post == 0) ||
-                role == T_INDEX;
-    double base;
-    *rel = 0;
-    if (exact)
-        return 0;
-    if (!cli_dtype_of(dt)->is_float)
-        return 1;
-    *rel = 1;
-    if (dt == CLRS_F64 && p->o.sdt == CLRS_F64)
-        base = 1e-12;
-    else
-        base = taps_estimate(j) > 64 ? 1e-5 : 2e-6;
-    /* Post-ops run in f32 with OpenCL's built-in functions (a few ulp;
-     * erf 16): relative above 1, absolute below (see post_err). */
-    if (p->o.n_post && base < 4e-5 && !(dt == CLRS_F64 && base < 1e-6))
-        base = 4e-5;
-    if (dt == CLRS_F16 && base < 6.8e-3)
-        base = 6.8e-3;
-    if (dt == CLRS_BF16 && base < 5.5e-2)
-        base = 5.5e-2;
-    return base;
-}
-
 typedef struct point {
     double bad; /* error / tolerance */
     int64_t idx[CLRS_MAX_RANK];
-    double exp, got, diff, rdiff;
+    double exp, got, diff, rdiff, bound;
     int role;
 } point;
 #define NWORST 5
 
+/* The error model decides (clrs_reference_agrees, clresample(3)
+ * TOLERANCES): the output's bound per element from the reference, 0 for
+ * an index tensor (exact). Failures are ranked by their distance over
+ * bound plus one spacing of the type. */
 static void compare(job *j, int role, const void *exp,
                     const clrs_tensor_desc *ed, int eblocked, point *worst)
 {
     tensor *t = &j->t[role];
     cli_result *r = j->r;
     cli_iter a, b;
-    int rel, k;
-    double tol = tolerance(j, t->dt, role, &rel);
+    int k;
+    const double *bound = role == T_INDEX ? NULL : j->bound;
 
     cli_iter_init(&a, t->d, j->p->o.tag->blocked);
     cli_iter_init(&b, ed, eblocked);
     while (cli_iter_next(&a) && cli_iter_next(&b)) {
         double got = cli_load(t->host, t->dt, a.off);
         double e = cli_load(exp, t->dt, b.off);
-        double diff = fabs(got - e), rdiff, err;
-        int ok;
-        if (isnan(e) || isnan(got)) {
-            ok = isnan(e) && isnan(got);
-            diff = rdiff = ok ? 0 : INFINITY;
-        } else if (e == got) {
-            ok = 1;
+        double bd = bound ? bound[a.count - 1] : 0;
+        double diff = fabs(got - e), rdiff;
+        if (isnan(e) || isnan(got))
+            diff = rdiff = isnan(e) && isnan(got) ? 0 : INFINITY;
+        else if (e == got)
             diff = rdiff = 0;
-        } else {
+        else
             rdiff = fabs(e) > 0 ? diff / fabs(e) : diff;
-            err = rel && fabs(e) >= (j->p->o.n_post ? 1 : 1e-5) ? rdiff
-                                                                : diff;
-            ok = err <= tol;
-        }
         ++r->checked;
         if (diff > r->max_abs || isnan(diff))
             r->max_abs = diff;
         if (rdiff > r->max_rel)
             r->max_rel = rdiff;
-        if (ok)
+        if (clrs_reference_agrees(t->dt, got, e, bd))
             continue;
         ++r->errors;
         {
-            double bad = tol > 0 ? (rel && fabs(e) >= 1e-5 ? rdiff : diff) / tol
-                                 : INFINITY;
+            double bad = bd > 0 ? diff / bd : INFINITY;
             if (isnan(bad))
                 bad = INFINITY;
             /* Keep the NWORST worst, earliest first among equals. */
@@ -907,6 +849,7 @@ static void compare(job *j, int role, const void *exp,
                 worst[k].got = got;
                 worst[k].diff = diff;
                 worst[k].rdiff = rdiff;
+                worst[k].bound = bd;
                 worst[k].role = role;
             }
         }
@@ -951,6 +894,14 @@ static void check(job *j)
             else if (j->t[i].used && j->t[i].is_output)
                 poison(j->t[i].exp, j->t[i].dt, j->t[i].bytes);
     }
+    {
+        const tensor *o = &j->t[j->backward ? T_DIFF_SRC : T_DST];
+        j->bound = malloc((size_t)o->elems * sizeof *j->bound + 1);
+        if (!j->bound) {
+            set_status(r, ST_SKIPPED, "out of host memory");
+            return;
+        }
+    }
     st = run_reference(j, dense, 1);
     if (st < 0) {
         lib_status(r, st, "reference");
@@ -986,9 +937,10 @@ static void check(job *j)
         if (used < sizeof r->worst)
             used += (size_t)snprintf(r->worst + used, sizeof r->worst - used,
                                      "] exp:%.9g got:%.9g diff:%.3g "
-                                     "rdiff:%.3g\n",
+                                     "rdiff:%.3g bound:%.3g\n",
                                      worst[k].exp, worst[k].got,
-                                     worst[k].diff, worst[k].rdiff);
+                                     worst[k].diff, worst[k].rdiff,
+                                     worst[k].bound);
     }
 }
 
@@ -1151,6 +1103,7 @@ static void cleanup(job *j)
     int i;
     clrs_plan_destroy(j->plan);
     clrs_resample_desc_destroy(j->op);
+    free(j->bound);
     for (i = 0; i < T_COUNT; ++i) {
         tensor *t = &j->t[i];
         if (t->mem)
