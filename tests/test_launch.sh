@@ -18,20 +18,38 @@ if [ $? -eq 3 ]; then
     exit 0
 fi
 
+# digests FILE: "repro digest" per problem of a JSON run's stdout.
+digests() {
+    sed -n 's/.*"repro":"\([^"]*\)".*"digest":"\([0-9a-f]*\)".*/\1 \2/p' "$1"
+}
+"$tool" --mode=C --perf-template=json --batch="$batch" >"$tmp/default.out" 2>&1
+digests "$tmp/default.out" >"$tmp/default.dig"
+ndig=$(wc -l <"$tmp/default.dig")
+
 for setting in vec=1 vec=2 vec=4 vec=8 vec=16 span=0 nt=1 nt=0 local=1 \
     local=7x3 local=16x16x1 local=5x5x5 vec=4,local=16x16x1 \
     vec=2,span=0,nt=1,local=64x2 vec=8,local=driver mv=1 mv=2 mv=4 \
     vec=4,mv=4 vec=8,mv=2,local=7x3 vec=16,mv=4,local=16x16x1 spanv=4 \
     spanv=8 vec=4,spanv=8,local=16x16x1 walk=0 walk=1 vec=4,walk=1,local=7x3 \
     vec=8,walk=1,local=16x16x1; do
-    CLRS_LAUNCH=$setting "$tool" --mode=C --batch="$batch" >"$tmp/out" 2>&1
+    CLRS_LAUNCH=$setting "$tool" --mode=C --perf-template=json \
+        --batch="$batch" >"$tmp/out" 2>&1
     rc=$?
     summary=$(grep '^tests:' "$tmp/out")
     if [ $rc -eq 0 ] && ! grep -q 'failed:[1-9]' "$tmp/out"; then
         ok "CLRS_LAUNCH=$setting: $summary"
     else
         not_ok "CLRS_LAUNCH=$setting: exit $rc: $summary"
-        grep -v ':PASSED ' "$tmp/out" | head -20 | sed 's/^/# /'
+        grep -v '"status":"PASSED"' "$tmp/out" | head -20 | sed 's/^/# /'
+    fi
+    # No launch setting changes a sum's order: every output byte for byte
+    # as the default launch writes it (SHA-256 of the outputs).
+    digests "$tmp/out" >"$tmp/set.dig"
+    if [ "$ndig" -gt 0 ] && cmp -s "$tmp/default.dig" "$tmp/set.dig"; then
+        ok "CLRS_LAUNCH=$setting: the default launch's bytes on all $ndig problems"
+    else
+        not_ok "CLRS_LAUNCH=$setting: bytes differ from the default launch's ($ndig problems)"
+        diff "$tmp/default.dig" "$tmp/set.dig" | head -10 | sed 's/^/# /'
     fi
 done
 
