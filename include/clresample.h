@@ -383,6 +383,19 @@ typedef enum clrs_nan_policy {
     CLRS_NAN_IGNORE = 1
 } clrs_nan_policy;
 
+/* The divisor of average pooling that includes padding (other modes
+ * ignore the rule). */
+typedef enum clrs_divisor {
+    /* the window's length on each axis, wherever it lies (oneDNN, cuDNN,
+     * DirectML; the default) */
+    CLRS_DIVISOR_WINDOW = 0,
+    /* the window clipped at I + post padding on each axis: a window that
+     * ceil mode lets run past the padded input divides by what remains
+     * (PyTorch count_include_pad, ONNX count_include_pad; the PyTorch
+     * and ONNX presets); taps past that end are dropped */
+    CLRS_DIVISOR_CLIPPED = 1
+} clrs_divisor;
+
 typedef struct clrs_fraction {
     int64_t num;
     int64_t den; /* > 0 */
@@ -468,6 +481,15 @@ CLRS_API clrs_status clrs_resample_desc_set_index_format(
     clrs_resample_desc *op, clrs_index_format format);
 CLRS_API clrs_status clrs_resample_desc_set_nan_policy(
     clrs_resample_desc *op, clrs_nan_policy policy);
+/* Average pooling's divisor rule (clrs_divisor). */
+CLRS_API clrs_status clrs_resample_desc_set_divisor(clrs_resample_desc *op,
+                                                    clrs_divisor rule);
+/* Average pooling divides every window's sum by divisor instead (PyTorch
+ * divisor_override), forward and backward; finite and > 0, or 0 for
+ * none (the default). Another mode with an override fails plan creation
+ * with CLRS_ERR_INVALID_COMBINATION. */
+CLRS_API clrs_status clrs_resample_desc_set_divisor_override(
+    clrs_resample_desc *op, double divisor);
 /* Inference: forward max pooling writes no index tensor (FWD_I). */
 CLRS_API clrs_status clrs_resample_desc_set_inference(clrs_resample_desc *op,
                                                       int enable);

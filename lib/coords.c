@@ -341,6 +341,8 @@ static clrs_status pooling_window(clrs_axis_map *ax,
                "window %g on axis %d is out of range", w, ax->axis);
     ax->window = (float)w;
     ax->taps = (int)kd;
+    ax->end = (double)ax->in +
+              (op->n_pad > k ? clrs__fraction_value(op->post[k]) : 0.0);
     return CLRS_SUCCESS;
 }
 

@@ -374,6 +374,8 @@ clrs_status clrs_resample_desc_create(clrs_resample_desc **op, clrs_mode mode)
     (*op)->vendor = -1; /* no preset: the options as set */
     (*op)->index_format = CLRS_INDEX_WINDOW;
     (*op)->nan_policy = CLRS_NAN_PROPAGATE;
+    (*op)->divisor = CLRS_DIVISOR_WINDOW;
+    (*op)->divisor_override = 0;
     return CLRS_SUCCESS;
 }
 
@@ -642,17 +644,21 @@ static const struct {
     clrs_antialias_rule aa;
     clrs_rounding rounding;
     double cubic_a;
+    clrs_divisor divisor;
 } vendor_rows[] = {
     [CLRS_VENDOR_PYTORCH] = {CLRS_ARITH_FLOAT, CLRS_AA_PYTORCH,
-                             CLRS_ROUND_FLOOR, NAN},
+                             CLRS_ROUND_FLOOR, NAN, CLRS_DIVISOR_CLIPPED},
     [CLRS_VENDOR_ONNX] = {CLRS_ARITH_EXACT, CLRS_AA_ONNX,
-                          CLRS_ROUND_PREFER_FLOOR, -0.75},
+                          CLRS_ROUND_PREFER_FLOOR, -0.75,
+                          CLRS_DIVISOR_CLIPPED},
     [CLRS_VENDOR_ONEDNN] = {CLRS_ARITH_ONEDNN, CLRS_AA_PYTORCH,
-                            CLRS_ROUND_PREFER_CEIL, -0.75},
+                            CLRS_ROUND_PREFER_CEIL, -0.75,
+                            CLRS_DIVISOR_WINDOW},
     [CLRS_VENDOR_DIRECTML] = {CLRS_ARITH_EXACT, CLRS_AA_ONNX,
-                              CLRS_ROUND_FLOOR, -0.75},
+                              CLRS_ROUND_FLOOR, -0.75, CLRS_DIVISOR_WINDOW},
     [CLRS_VENDOR_CUDNN] = {CLRS_ARITH_FLOAT, CLRS_AA_PYTORCH,
-                           CLRS_ROUND_PREFER_FLOOR, -0.75},
+                           CLRS_ROUND_PREFER_FLOOR, -0.75,
+                           CLRS_DIVISOR_WINDOW},
 };
 
 clrs_status clrs_resample_desc_set_vendor(clrs_resample_desc *op,
@@ -666,6 +672,7 @@ clrs_status clrs_resample_desc_set_vendor(clrs_resample_desc *op,
     op->aa_rule = vendor_rows[vendor].aa;
     op->rounding = vendor_rows[vendor].rounding;
     op->cubic_a = vendor_rows[vendor].cubic_a;
+    op->divisor = vendor_rows[vendor].divisor;
     op->exclude_outside = 0;
     op->coord = CLRS_COORD_DEFAULT;
     return CLRS_SUCCESS;
@@ -723,6 +730,29 @@ clrs_status clrs_resample_desc_set_nan_policy(clrs_resample_desc *op,
                CLRS_ERR_INVALID_ENUM, "NaN policy %d is unknown",
                (int)policy);
     op->nan_policy = policy;
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs_resample_desc_set_divisor(clrs_resample_desc *op,
+                                           clrs_divisor rule)
+{
+    CLRS_CHECK_PTR(op);
+    CLRS_CHECK((unsigned)rule <= (unsigned)CLRS_DIVISOR_CLIPPED,
+               CLRS_ERR_INVALID_ENUM, "divisor rule %d is unknown",
+               (int)rule);
+    op->divisor = rule;
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs_resample_desc_set_divisor_override(clrs_resample_desc *op,
+                                                    double divisor)
+{
+    CLRS_CHECK_PTR(op);
+    CLRS_CHECK(divisor == 0 || (isfinite(divisor) && divisor > 0),
+               CLRS_ERR_INVALID_VALUE,
+               "divisor override %g must be finite and > 0 (0: none)",
+               divisor);
+    op->divisor_override = divisor;
     return CLRS_SUCCESS;
 }
 

@@ -60,6 +60,8 @@ typedef struct clrs_post_op {
     X(double, extrapolation, )                                               \
     X(clrs_index_format, index_format, )                                     \
     X(clrs_nan_policy, nan_policy, )                                         \
+    X(clrs_divisor, divisor, )                                               \
+    X(double, divisor_override, )                                            \
     X(int, inference, )                                                      \
     X(int, accumulate, )                                                     \
     X(int, n_post_ops, )                                                     \
@@ -135,6 +137,7 @@ typedef struct clrs_axis_map {
     float r, a, b;    /* coordinate constants (r already 1/s, in float) */
     double scale;     /* s as resolved (user's or O/I), for diagnostics */
     float window;     /* pooling window length (0 for interpolation) */
+    double end;       /* pooling: I + post padding (CLRS_DIVISOR_CLIPPED) */
     int taps;         /* pooling: window box extent K on this axis */
     int crop;         /* tf_crop_and_resize: outside [0, I-1] extrapolates */
     double aa_scale;  /* antialias: filter stretch f; 1 without antialias */

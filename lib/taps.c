@@ -211,14 +211,22 @@ static clrs_status window_span(const clrs_axis_map *ax, double x,
     return CLRS_SUCCESS;
 }
 
-/* Pooling interval [x, x + window) against pixels [i, i + 1). */
+/* Pooling interval [x, x + window) against pixels [i, i + 1); under
+ * CLRS_DIVISOR_CLIPPED the interval ends at I + post padding. The
+ * divisor is the window's length (include padding), the overlap inside
+ * the input (exclude), or the override, divided on the first pooled axis
+ * alone. */
 static clrs_status taps_avg(const clrs_problem *p, const clrs_axis_map *ax,
                             const clrs_xval *xv, clrs_taplist *tl)
 {
     double x = xv->x, x1 = x + (double)ax->window, div = 0;
     int64_t first, last, i;
     int exclude = p->mode == CLRS_MODE_AVG_EXCLUDE_PADDING;
+    int clipped = p->divisor == CLRS_DIVISOR_CLIPPED && !exclude;
     size_t start = tl->n, k;
+
+    if (clipped && x1 > ax->end)
+        x1 = ax->end > x ? ax->end : x;
 
     CLRS_TRY(window_span(ax, x, &first, &last));
     for (i = first; i <= last; ++i) {
@@ -231,7 +239,9 @@ static clrs_status taps_avg(const clrs_problem *p, const clrs_axis_map *ax,
         div += hi - lo;
     }
     if (!exclude)
-        div = (double)ax->window;
+        div = clipped ? x1 - x : (double)ax->window;
+    if (p->divisor_override > 0)
+        div = ax == &p->ax[0] ? p->divisor_override : 1;
     for (k = start; k < tl->n; ++k)
         tl->t[k].w /= div;
     return CLRS_SUCCESS;

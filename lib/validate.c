@@ -98,6 +98,9 @@ static clrs_status check_enums(const clrs_resample_desc *op)
     CLRS_CHECK((unsigned)op->nan_policy <= (unsigned)CLRS_NAN_IGNORE,
                CLRS_ERR_INVALID_ENUM, "NaN policy %d is unknown",
                (int)op->nan_policy);
+    CLRS_CHECK((unsigned)op->divisor <= (unsigned)CLRS_DIVISOR_CLIPPED,
+               CLRS_ERR_INVALID_ENUM, "divisor rule %d is unknown",
+               (int)op->divisor);
     CLRS_CHECK(op->n_post_ops >= 0 && op->n_post_ops <= CLRS_MAX_POST_OPS,
                CLRS_ERR_INVALID_VALUE, "%d post-ops (at most %d)",
                op->n_post_ops, CLRS_MAX_POST_OPS);
@@ -193,6 +196,12 @@ static clrs_status resolve_options(clrs_problem *p,
                CLRS_ERR_INVALID_COMBINATION,
                "exclude_outside is for cubic mode and ONNX-rule "
                "antialiasing, mode is %s",
+               mode_name(op->mode));
+    CLRS_CHECK(op->divisor_override == 0 ||
+                   op->mode == CLRS_MODE_AVG_INCLUDE_PADDING ||
+                   op->mode == CLRS_MODE_AVG_EXCLUDE_PADDING,
+               CLRS_ERR_INVALID_COMBINATION,
+               "a divisor override is for average pooling, mode is %s",
                mode_name(op->mode));
     CLRS_CHECK(p->coord != CLRS_COORD_TF_CROP_AND_RESIZE ||
                    clrs__mode_allows((int)op->mode, CLRS_MOPT_CROP),

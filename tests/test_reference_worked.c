@@ -572,6 +572,71 @@ static void case17(void)
            "of a rounded float), exact at bound 0");
 }
 
+/* 18. Average pooling's divisor: window 7 stride 3, no padding, ceil
+ * mode on 1..9 (O = 2): the last window [3, 10) runs one past the input;
+ * the window rule divides 39 by 7, the clipped rule (PyTorch, ONNX) by
+ * 6; an override of 3 divides every sum by 3, forward and backward. */
+static void case18(void)
+{
+    static const double x[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+    static const double wwin[2] = {4, 39.0 / 7}, wclip[2] = {4, 6.5};
+    static const double q[4] = {1, 2, 3, 4}, wq[1] = {10.0 / 3};
+    static const double dq[1] = {6}, wdq[4] = {2, 2, 2, 2};
+    const int64_t win = 7, stride = 3, zero = 0, w2[2] = {2, 2};
+    const int64_t zz[2] = {0, 0};
+    double y[2], y1[1], dx[4];
+    int rule;
+    for (rule = 0; rule < 3; ++rule) {
+        clrs_resample_desc *op = mkop(CLRS_MODE_AVG_INCLUDE_PADDING);
+        clrs_resample_desc_set_window(op, 1, &win);
+        clrs_resample_desc_set_stride(op, 1, &stride);
+        clrs_resample_desc_set_padding_sizes(op, 1, &zero, &zero);
+        if (rule == 1)
+            clrs_resample_desc_set_divisor(op, CLRS_DIVISOR_CLIPPED);
+        if (rule == 2) /* the PyTorch preset clips */
+            clrs_resample_desc_set_vendor(op, CLRS_VENDOR_PYTORCH);
+        tap_ok(fwd(op, 9, 0, x, 2, 0, y) == CLRS_SUCCESS,
+               "18: avg include window 7 stride 3 ceil on 1..9 runs");
+        check(rule == 0   ? "18: window rule -> [4, 39/7]"
+              : rule == 1 ? "18: clipped rule -> [4, 6.5]"
+                          : "18: PyTorch preset -> [4, 6.5]",
+              y, rule ? wclip : wwin, 2, 1e-15);
+        clrs_resample_desc_destroy(op);
+    }
+    for (rule = 0; rule < 2; ++rule) {
+        clrs_resample_desc *op = mkop(rule ? CLRS_MODE_AVG_EXCLUDE_PADDING
+                                           : CLRS_MODE_AVG_INCLUDE_PADDING);
+        clrs_resample_desc_set_window(op, 2, w2);
+        clrs_resample_desc_set_stride(op, 2, w2);
+        clrs_resample_desc_set_padding_sizes(op, 2, zz, zz);
+        clrs_resample_desc_set_divisor_override(op, 3);
+        tap_ok(fwd(op, 2, 2, q, 1, 1, y1) == CLRS_SUCCESS &&
+                   bwd(op, 2, 2, dx, 1, 1, dq) == CLRS_SUCCESS,
+               "18: %s 2x2 with divisor override 3 runs",
+               rule ? "avg exclude" : "avg include");
+        check("18: [[1,2],[3,4]] -> 10/3", y1, wq, 1, 1e-15);
+        check("18: gradient 6 -> 2 to each pixel", dx, wdq, 4, 1e-15);
+        clrs_resample_desc_destroy(op);
+    }
+    {
+        clrs_resample_desc *op = mkop(CLRS_MODE_AVG_INCLUDE_PADDING);
+        tap_ok(clrs_resample_desc_set_divisor_override(op, -1) ==
+                       CLRS_ERR_INVALID_VALUE &&
+                   clrs_resample_desc_set_divisor_override(op, NAN) ==
+                       CLRS_ERR_INVALID_VALUE &&
+                   clrs_resample_desc_set_divisor(op, (clrs_divisor)7) ==
+                       CLRS_ERR_INVALID_ENUM,
+               "18: a negative or NaN override and an unknown rule are "
+               "refused");
+        clrs_resample_desc_destroy(op);
+        op = mkop(CLRS_MODE_LINEAR);
+        clrs_resample_desc_set_divisor_override(op, 3);
+        tap_ok(fwd(op, 2, 0, q, 4, 0, y) == CLRS_ERR_INVALID_COMBINATION,
+               "18: an override on linear mode: CLRS_ERR_INVALID_COMBINATION");
+        clrs_resample_desc_destroy(op);
+    }
+}
+
 int main(void)
 {
     case1();
@@ -587,5 +652,6 @@ int main(void)
     case15();
     case16();
     case17();
+    case18();
     return tap_done();
 }

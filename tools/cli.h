@@ -74,6 +74,8 @@ typedef struct cli_opts {
     int index_format; /* clrs_index_format */
     int nan_policy;   /* clrs_nan_policy */
     int ceil_mode;
+    int divisor;             /* clrs_divisor, -1: the preset's or window */
+    double divisor_override; /* 0: none */
     int64_t mb; /* 0: as the descriptor says */
     /* --attr-post-ops, benchdnn's spelling: sum[:scale],
      * eltwise_ALG[:alpha[:beta]], binary_ALG:DT[:POLICY], joined by '+'. */

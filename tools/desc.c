@@ -445,13 +445,16 @@ static int resolve_output(unsigned set, const cli_opts *o, cli_desc *d,
 }
 
 /* Post padding: symmetric, or what a given output size implies (integer
- * windows only; it never changes the computed values). */
-static void post_padding(unsigned set, cli_desc *d)
+ * windows only, and not under --ceil-mode, whose last window may run past
+ * the symmetric padding as PyTorch's and ONNX's do). It changes no value
+ * but the clipped divisor's (--divisor=clipped), which ends there. */
+static void post_padding(unsigned set, const cli_opts *o, cli_desc *d)
 {
     int a;
     for (a = CLI_SP - d->nsp; a < CLI_SP; ++a) {
         d->post[a] = d->p[a];
-        if ((set & BITS(F_O, a)) && d->has_window && d->k[a].den == 1 &&
+        if ((set & BITS(F_O, a)) && !o->ceil_mode && d->has_window &&
+            d->k[a].den == 1 &&
             d->s[a].den == 1 && d->p[a].den == 1) {
             /* In double first: every term is below 2^40, a product not. */
             double q = (double)(d->out[a] - 1) * (double)d->s[a].num +
@@ -504,7 +507,7 @@ int cli_desc_resolve(const cli_desc_raw *raw, const cli_opts *o,
     if (!elems_ok(d->mb, d->ic, d->in, first) ||
         !elems_ok(d->omb, d->oc, d->out, first))
         return err_at(err, errsz, "tensor has more than 2^40 elements");
-    post_padding(set, d);
+    post_padding(set, o, d);
     return 0;
 }
 

@@ -86,6 +86,9 @@ static const choice indexes[] = {
 static const choice nans[] = {
     {"propagate", CLRS_NAN_PROPAGATE}, {"ignore", CLRS_NAN_IGNORE},
     {NULL, 0}};
+static const choice divisors[] = {
+    {"default", -1}, {"window", CLRS_DIVISOR_WINDOW},
+    {"clipped", CLRS_DIVISOR_CLIPPED}, {NULL, 0}};
 static const choice bools[] = {
     {"true", 1}, {"false", 0}, {"1", 1}, {"0", 0}, {NULL, 0}};
 static const choice modes[] = {
@@ -489,6 +492,9 @@ static const knob knobs[] = {
     {"index", "window", K_ENUM, OFF(index_format), indexes, NULL, 0, 0},
     {"nan", "propagate", K_ENUM, OFF(nan_policy), nans, NULL, 0, 0},
     {"ceil-mode", "false", K_ENUM, OFF(ceil_mode), bools, NULL, 0, 0},
+    {"divisor", "default", K_ENUM, OFF(divisor), divisors, NULL, 0, 0},
+    {"divisor-override", "0", K_DOUBLE, OFF(divisor_override), NULL, NULL, 0,
+     0},
     {"mb", "0", K_INT, OFF(mb), NULL, NULL, 0, INT64_C(1) << 30},
     {"attr-post-ops", "none", K_CUSTOM, 0, NULL, set_post_ops, 0, 0},
 };

@@ -259,6 +259,13 @@ static int set_policies(job *j)
         TRY_SET(clrs_resample_desc_set_index_format(
                     j->op, (clrs_index_format)o->index_format),
                 "set_index_format");
+    if (o->divisor >= 0)
+        TRY_SET(clrs_resample_desc_set_divisor(j->op, (clrs_divisor)o->divisor),
+                "set_divisor");
+    if (o->divisor_override != 0)
+        TRY_SET(clrs_resample_desc_set_divisor_override(j->op,
+                                                        o->divisor_override),
+                "set_divisor_override");
     if (o->nan_policy != CLRS_NAN_PROPAGATE)
         TRY_SET(clrs_resample_desc_set_nan_policy(
                     j->op, (clrs_nan_policy)o->nan_policy),
