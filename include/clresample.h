@@ -375,7 +375,10 @@ typedef enum clrs_vendor {
 
 typedef enum clrs_index_format {
     CLRS_INDEX_WINDOW = 0, /* flat index in the window box, s8 or s32 */
-    CLRS_INDEX_PLANE = 1   /* flat index in the pooled axes of src, s64 */
+    CLRS_INDEX_PLANE = 1,  /* flat index in the pooled axes of src, s64 */
+    /* the plane index in column-major order of the pooled axes (the
+     * first fastest), s64: ONNX MaxPool storage_order = 1 */
+    CLRS_INDEX_PLANE_COLUMN = 2
 } clrs_index_format;
 
 typedef enum clrs_nan_policy {

@@ -89,6 +89,8 @@ typedef struct clrs_gen_config {
     int index_only;
     clrs_dtype index;
     int plane;      /* index format plane (else window) */
+    int plane_col;  /* ... in column-major order: no span path, whose lanes
+                       step the plane index by 1 */
     int nan_ignore; /* max: CLRS_NAN_IGNORE */
     int pad_taps;   /* tap tables may name padding taps (negative offsets) */
     int long_off;   /* offsets and sizes need 64 bits */

@@ -715,7 +715,7 @@ clrs_status clrs_resample_desc_set_index_format(clrs_resample_desc *op,
                                                 clrs_index_format format)
 {
     CLRS_CHECK_PTR(op);
-    CLRS_CHECK((unsigned)format <= (unsigned)CLRS_INDEX_PLANE,
+    CLRS_CHECK((unsigned)format <= (unsigned)CLRS_INDEX_PLANE_COLUMN,
                CLRS_ERR_INVALID_ENUM, "index format %d is unknown",
                (int)format);
     op->index_format = format;

@@ -40,7 +40,8 @@ clrs_status clrs__gen_key(const clrs_gen_config *c, char **key)
            row_of(c->dst)->name, acc_type(c));
     if (c->has_index)
         sb_add(&b, " index=%s/%s%s", clrs_dtype_name(c->index),
-               c->plane ? "plane" : "window", c->index_only ? "/only" : "");
+               c->plane_col ? "plane_column" : c->plane ? "plane" : "window",
+               c->index_only ? "/only" : "");
     if (c->recompute)
         sb_add(&b, " x=%s", row_of(c->x) ? row_of(c->x)->name : "?");
     if (c->backward && c->accumulate)

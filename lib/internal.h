@@ -154,6 +154,10 @@ typedef struct clrs_axis_map {
 /* Everything a plan or the reference needs, with every default resolved.
  * For forward, `in` is src and `out` dst; for backward, `in` is diff_src
  * and `out` diff_dst (the resample still maps out-index -> in-coordinate). */
+/* A plane index format (flat in the pooled axes of src, s64). */
+#define CLRS__INDEX_IS_PLANE(f)                                              \
+    ((f) == CLRS_INDEX_PLANE || (f) == CLRS_INDEX_PLANE_COLUMN)
+
 typedef struct clrs_problem {
     int backward;
     CLRS_OP_OPTIONS(CLRS_OP_OPTION_FIELD_)

@@ -520,7 +520,8 @@ static void config_basics(clrs_lowered *low, const clrs_context *ctx,
     c->has_index = p->has_index;
     c->index_only = index_only;
     c->index = p->index.dtype;
-    c->plane = p->index_format == CLRS_INDEX_PLANE;
+    c->plane = CLRS__INDEX_IS_PLANE(p->index_format);
+    c->plane_col = p->has_index && p->index_format == CLRS_INDEX_PLANE_COLUMN;
     c->nan_ignore = c->cls == CLRS_GEN_MAX &&
                     (!d->gather || d->has_x) &&
                     p->nan_policy == CLRS_NAN_IGNORE;
@@ -613,8 +614,11 @@ static void layout_slot(clrs_lowered *low, const clrs_problem *p,
     int64_t plane = 1;
     clrs_lists s;
 
-    for (j = k + 1; j < p->naxes; ++j)
-        plane *= p->ax[j].in;
+    /* The plane index's multiplier of slot k: row-major, the later
+     * slots' sizes; column-major, the earlier ones'. */
+    for (j = 0; j < p->naxes; ++j)
+        if (c->plane_col ? j < k : j > k)
+            plane *= p->ax[j].in;
     clrs__lists_of(p, st, k, T, &s);
     if (d->gather)
         v->pl[k] = plane;
@@ -766,7 +770,9 @@ static clrs_status lower_once(const clrs_context *ctx, const clrs_problem *p,
     if (req.vmax > bound)
         req.vmax = bound;
     c->vec = choose_vec(p, &d, k, m, c->acc_f64, &req, bound);
-    V = c->vec == 1 ? span_width(p, &d, k, m, &req) : 1;
+    V = c->vec == 1 && !(c->has_index && c->plane_col)
+            ? span_width(p, &d, k, m, &req)
+            : 1;
     if (V > 1)
         CLRS_TRY(clrs__span_try(low, p, st, V, req.span_vectors, &kept));
     if (kept) {

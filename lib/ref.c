@@ -113,6 +113,14 @@ static clrs_status run_init(run *r, const clrs_problem *p)
             r->box_size *= p->ax[p->slot[a]].taps;
         }
     }
+    if (p->index_format == CLRS_INDEX_PLANE_COLUMN) {
+        int64_t m = 1; /* the first pooled axis fastest */
+        for (a = 0; a < p->rank; ++a)
+            if (p->slot[a] >= 0) {
+                r->plane[a] = m;
+                m *= p->in.dims[a];
+            }
+    }
     for (a = 0; a < p->rank; ++a)
         CLRS_TRY(clrs__axis_taps(p, a, &r->tl[a]));
     CLRS_TRY(offtab_init(&r->in, &p->in));
@@ -609,7 +617,7 @@ static void forward_one(const run *r, const clrs_host_args *args,
     }
     if (p->has_index)
         clrs__store(args->index, p->index.dtype, offset_of(&r->index, o),
-                    (double)(p->index_format == CLRS_INDEX_PLANE ? pi : wi));
+                    (double)(CLRS__INDEX_IS_PLANE(p->index_format) ? pi : wi));
     if (p->n_post_ops > 0) {
         double old = clrs__load(args->dst, p->out.dtype, off);
         v = post_ops(p, args, o, v, old, bound ? &d : NULL, u);
@@ -762,7 +770,7 @@ static clrs_status scatter_max(const run *r, const clrs_host_args *args,
     if (p->has_index) {
         double v =
             clrs__load(args->index, p->index.dtype, offset_of(&r->index, o));
-        got = p->index_format == CLRS_INDEX_PLANE
+        got = CLRS__INDEX_IS_PLANE(p->index_format)
                   ? decode_plane(r, o, v, idx)
                   : decode_window(r, o, v, idx);
         if (got < 0)

@@ -270,10 +270,10 @@ clrs_status clrs_resample_desc_index_dtype(const clrs_resample_desc *op,
                CLRS_ERR_BAD_INDEX_TENSOR,
                "only max pooling has an index tensor (mode %d)",
                (int)op->mode);
-    CLRS_CHECK((unsigned)op->index_format <= (unsigned)CLRS_INDEX_PLANE,
+    CLRS_CHECK((unsigned)op->index_format <= (unsigned)CLRS_INDEX_PLANE_COLUMN,
                CLRS_ERR_INVALID_ENUM, "index format %d is unknown",
                (int)op->index_format);
-    if (op->index_format == CLRS_INDEX_PLANE) {
+    if (CLRS__INDEX_IS_PLANE(op->index_format)) {
         *dtype = CLRS_S64;
         clrs__clear_error();
         return CLRS_SUCCESS;

@@ -69,10 +69,10 @@ static void fill_seg(const clrs_problem *p, const clrs_slot_taps *st,
 
     for (k = 0; k < p->naxes; ++k) {
         plane_size *= p->ax[k].in;
-        if (k > sg->slot) {
+        if (k > sg->slot)
             box *= p->ax[k].taps;
-            plane *= p->ax[k].in;
-        }
+        if (low->cfg.plane_col ? k < sg->slot : k > sg->slot)
+            plane *= p->ax[k].in; /* row- or column-major */
     }
     clrs__lists_of(p, st, sg->slot, sg->transposed, &s);
     switch (sg->kind) {

@@ -397,7 +397,7 @@ clrs_status clrs__slot_taps(const clrs_problem *p, clrs_slot_taps *st)
     /* Window codes tell duplicate taps of one output apart; everywhere
      * else one entry per (input, output) pair, or a plane index match
      * would count an output twice. */
-    int window = p->has_index && p->index_format != CLRS_INDEX_PLANE;
+    int window = p->has_index && !CLRS__INDEX_IS_PLANE(p->index_format);
     int k;
 
     memset(st, 0, sizeof *st);

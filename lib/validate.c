@@ -92,7 +92,7 @@ static clrs_status check_enums(const clrs_resample_desc *op)
     CLRS_CHECK((unsigned)op->rounding <= (unsigned)CLRS_ROUND_CEIL,
                CLRS_ERR_INVALID_ENUM, "nearest rounding %d is unknown",
                (int)op->rounding);
-    CLRS_CHECK((unsigned)op->index_format <= (unsigned)CLRS_INDEX_PLANE,
+    CLRS_CHECK((unsigned)op->index_format <= (unsigned)CLRS_INDEX_PLANE_COLUMN,
                CLRS_ERR_INVALID_ENUM, "index format %d is unknown",
                (int)op->index_format);
     CLRS_CHECK((unsigned)op->nan_policy <= (unsigned)CLRS_NAN_IGNORE,
@@ -256,7 +256,7 @@ static clrs_status check_post_ops(const clrs_problem *p)
 static clrs_status check_index_dtype(const clrs_problem *p)
 {
     clrs_dtype dt = p->index.dtype;
-    if (p->index_format == CLRS_INDEX_PLANE) {
+    if (CLRS__INDEX_IS_PLANE(p->index_format)) {
         CLRS_CHECK(dt == CLRS_S64, CLRS_ERR_BAD_INDEX_TENSOR,
                    "index tensor dtype %s; plane format needs s64",
                    dtype_name(dt));

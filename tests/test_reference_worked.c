@@ -312,7 +312,9 @@ static void case13_format(clrs_index_format fmt, clrs_dtype idt,
     int8_t idx8[4] = {-99, -99, -99, -99};
     void *ibuf = idt == CLRS_S8 ? (void *)idx8 : (void *)idx;
     const int64_t win[] = {2, 2}, stride[] = {2, 2};
-    const char *name = fmt == CLRS_INDEX_PLANE ? "plane" : "window";
+    const char *name = fmt == CLRS_INDEX_PLANE_COLUMN ? "plane_column"
+                       : fmt == CLRS_INDEX_PLANE      ? "plane"
+                                                      : "window";
     clrs_tensor_desc *s = mk(CLRS_F64, 4, 4), *d = mk(CLRS_F64, 2, 2);
     clrs_tensor_desc *it = mk(idt, 2, 2);
     clrs_resample_desc *op = mkop(CLRS_MODE_MAX);
@@ -354,6 +356,9 @@ static void case13_format(clrs_index_format fmt, clrs_dtype idt,
         if (st != CLRS_SUCCESS)
             tap_diag("%s", clrs_last_error());
         check(pass ? "13: backward from src, dy 7 -> dx[2][3] = 7"
+              : fmt == CLRS_INDEX_PLANE_COLUMN
+                  ? "13: backward from column-major plane index -> dx[2][3] "
+                    "= 7"
               : fmt == CLRS_INDEX_PLANE
                   ? "13: backward from plane index -> dx[2][3] = 7"
                   : "13: backward from window index -> dx[2][3] = 7",
@@ -369,6 +374,54 @@ static void case13(void)
 {
     case13_format(CLRS_INDEX_WINDOW, CLRS_S8, 1);
     case13_format(CLRS_INDEX_PLANE, CLRS_S64, 11);
+    /* column-major: h + w H = 2 + 3 * 4 */
+    case13_format(CLRS_INDEX_PLANE_COLUMN, CLRS_S64, 14);
+}
+
+/* 19. ONNX MaxPool storage_order = 1 (its node test with precomputed
+ * strides): 1..25 in 5x5, window 2 stride 2 -> [[7, 9], [17, 19]] at
+ * column-major indices [[6, 16], [8, 18]] (row-major 6, 8, 16, 18). */
+static void case19(void)
+{
+    double x[25], y[4];
+    static const double wy[4] = {7, 9, 17, 19};
+    static const int64_t wcol[4] = {6, 16, 8, 18}, wrow[4] = {6, 8, 16, 18};
+    const int64_t win[] = {2, 2};
+    int i, f;
+    for (i = 0; i < 25; ++i)
+        x[i] = i + 1;
+    for (f = 0; f < 2; ++f) {
+        clrs_tensor_desc *s = mk(CLRS_F64, 5, 5), *d = mk(CLRS_F64, 2, 2);
+        clrs_tensor_desc *it = mk(CLRS_S64, 2, 2);
+        clrs_resample_desc *op = mkop(CLRS_MODE_MAX);
+        int64_t idx[4] = {-99, -99, -99, -99};
+        clrs_host_args args;
+        int ok = 1;
+        clrs_resample_desc_set_window(op, 2, win);
+        clrs_resample_desc_set_stride(op, 2, win);
+        clrs_resample_desc_set_index_format(
+            op, f ? CLRS_INDEX_PLANE_COLUMN : CLRS_INDEX_PLANE);
+        memset(&args, 0, sizeof args);
+        fill(y, 4, POISON);
+        args.src = x;
+        args.dst = y;
+        args.index = idx;
+        tap_ok(clrs_reference_forward(op, s, d, it, &args) == CLRS_SUCCESS,
+               "19: %s forward runs", f ? "column-major" : "row-major");
+        check("19: 1..25 5x5 window 2 stride 2 -> [[7, 9], [17, 19]]", y, wy,
+              4, 0);
+        for (i = 0; i < 4; ++i)
+            ok &= idx[i] == (f ? wcol : wrow)[i];
+        tap_ok(ok, "19: %s plane indices %s (got %lld %lld %lld %lld)",
+               f ? "column-major" : "row-major",
+               f ? "[[6, 16], [8, 18]]" : "[[6, 8], [16, 18]]",
+               (long long)idx[0], (long long)idx[1], (long long)idx[2],
+               (long long)idx[3]);
+        clrs_resample_desc_destroy(op);
+        clrs_tensor_desc_destroy(s);
+        clrs_tensor_desc_destroy(d);
+        clrs_tensor_desc_destroy(it);
+    }
 }
 
 /* 14. Downsampling with and without antialias. */
@@ -653,5 +706,6 @@ int main(void)
     case16();
     case17();
     case18();
+    case19();
     return tap_done();
 }

@@ -82,7 +82,8 @@ static const choice pads[] = {
     {"zero", CLRS_PAD_ZERO},       {"constant", CLRS_PAD_CONSTANT},
     {"neg_inf", CLRS_PAD_NEG_INF}, {NULL, 0}};
 static const choice indexes[] = {
-    {"window", CLRS_INDEX_WINDOW}, {"plane", CLRS_INDEX_PLANE}, {NULL, 0}};
+    {"window", CLRS_INDEX_WINDOW}, {"plane", CLRS_INDEX_PLANE},
+    {"plane_column", CLRS_INDEX_PLANE_COLUMN}, {NULL, 0}};
 static const choice nans[] = {
     {"propagate", CLRS_NAN_PROPAGATE}, {"ignore", CLRS_NAN_IGNORE},
     {NULL, 0}};
