@@ -8,8 +8,6 @@
 /* Mode and dtype properties: the rows of feature_maps.h. */
 static int is_pooling(clrs_mode m) { return clrs__mode_pooling((int)m); }
 
-static int is_floating(clrs_dtype dt) { return clrs__dtype_is_float((int)dt); }
-
 static const char *mode_name(clrs_mode m) { return clrs__mode_name((int)m); }
 
 /* Max pooling's extras: the index tensor, neg_inf padding, backward
@@ -59,17 +57,14 @@ clrs_status clrs__resolve_axes(const clrs_resample_desc *op, int rank,
     return CLRS_SUCCESS;
 }
 
-/* Data tensors: every dtype but s64 (index tensors only); gradients must
- * be floating. */
+/* Data tensors, gradients included: every dtype but s64 (index tensors
+ * only). Integer gradients sum in float (double for s32 where the device
+ * has fp64) and round once on the store, as forward results do. */
 static clrs_status check_data_dtype(const struct clrs_tensor_desc *t,
-                                    const char *what, int need_float)
+                                    const char *what)
 {
     CLRS_CHECK(t->dtype != CLRS_S64, CLRS_ERR_BAD_DTYPE,
                "%s dtype s64 is allowed for index tensors only", what);
-    CLRS_CHECK(!need_float || is_floating(t->dtype), CLRS_ERR_BAD_DTYPE,
-               "%s dtype %s: backward needs a floating dtype "
-               "(f32, f16, bf16, f64)",
-               what, dtype_name(t->dtype));
     return CLRS_SUCCESS;
 }
 
@@ -287,10 +282,10 @@ static clrs_status check_tensors(const clrs_tensor_desc *in,
         CLRS_TRY(clrs__tensor_check(index, "index"));
     if (src)
         CLRS_TRY(clrs__tensor_check(src, "src"));
-    CLRS_TRY(check_data_dtype(in, in_name, backward));
-    CLRS_TRY(check_data_dtype(out, out_name, backward));
+    CLRS_TRY(check_data_dtype(in, in_name));
+    CLRS_TRY(check_data_dtype(out, out_name));
     if (src) /* the forward input of max backward: any data dtype */
-        CLRS_TRY(check_data_dtype(src, "src", 0));
+        CLRS_TRY(check_data_dtype(src, "src"));
     if (backward)
         return clrs__tensor_check_no_overlap(in, in_name);
     CLRS_TRY(clrs__tensor_check_no_overlap(out, out_name));

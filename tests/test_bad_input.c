@@ -325,7 +325,9 @@ static void problems(void)
            fwd(near, s4, dc, NULL));
     EXPECT(CLRS_ERR_BAD_STRIDES, "overlap", fwd(near, s2, overlap, NULL));
     EXPECT(CLRS_ERR_BAD_DTYPE, "s64", fwd(near, s4, s64, NULL));
-    EXPECT(CLRS_ERR_BAD_DTYPE, "floating", bwd(lin, u8s, u8d, NULL, NULL));
+    /* integer gradients are planned (they round once, as forward results) */
+    EXPECT(CLRS_SUCCESS, "", bwd(lin, u8s, u8d, NULL, NULL));
+    EXPECT(CLRS_ERR_BAD_DTYPE, "s64", bwd(lin, s4, s64, NULL, NULL));
 
     op = OP(CLRS_MODE_LINEAR);
     clrs_resample_desc_set_scales(op, 3, (const double[]){0.5, 0.5, 0.5});

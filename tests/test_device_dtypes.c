@@ -1,6 +1,8 @@
 /* Every data type pair on the device against the CPU reference: forward
- * for every (src, dst) pair of f32 f16 bf16 f64 s32 s8 u8, backward for
- * every (diff_src, diff_dst) pair of f32 f16 bf16 f64; the rounding and
+ * and backward for every (src, dst) and (diff_src, diff_dst) pair of f32
+ * f16 bf16 f64 s32 s8 u8 (backward of every third pair accumulating onto
+ * diff_src: integer gradients sum in float and round once, as forward
+ * results do); the rounding and
  * saturation limits of the conversion rules; blocked layouts (aBx8b,
  * aBx16b) whose channel count is not a multiple of the block, with the
  * padded tail written as zeros. Inputs are benchdnn-style exact-friendly (small
@@ -22,8 +24,8 @@ static const clrs_dtype fwd_types[] = {CLRS_F32, CLRS_F16, CLRS_BF16,
                                        CLRS_F64, CLRS_S32, CLRS_S8, CLRS_U8};
 #define NFWD_TYPES 7
 static const clrs_dtype bwd_types[] = {CLRS_F32, CLRS_F16, CLRS_BF16,
-                                       CLRS_F64};
-#define NBWD_TYPES 4
+                                       CLRS_F64, CLRS_S32, CLRS_S8, CLRS_U8};
+#define NBWD_TYPES 7
 
 /* What a case runs: the mode class decides the kernel's reduction, the
  * layout its path (channels-last: vectors along C with a partial last
@@ -39,6 +41,7 @@ typedef struct dcase {
     tu_layout lay; /* of every tensor */
     int64_t c;     /* channels */
     int generic;   /* plan with CLRS_GENERIC=1 */
+    int accumulate; /* backward adds to diff_src's old values */
     int small;     /* tiny sizes (Oclgrind) */
 } dcase;
 
@@ -152,7 +155,9 @@ static void run_case(uint64_t seed, const dcase *d)
     int index = d->k == K_MAX && !d->backward, ok;
     clrs_dtype xdt = d->sdt, ydt = d->ddt; /* forward src, dst */
     double *bound = NULL, worst = 0;
+    tu_buf init;
 
+    memset(&init, 0, sizeof init);
     memset(&m, 0, sizeof m);
     tu_rng_seed(&r, tu_mix_seed(UINT64_C(0xD7E5), seed));
     tu_rng_seed(&lr, UINT64_C(0xB10C)); /* the same block for every case */
@@ -168,6 +173,8 @@ static void run_case(uint64_t seed, const dcase *d)
              clrs_dtype_name(d->backward ? d->sdt : d->ddt),
              tu_layout_name(d->lay), d->c,
              d->generic ? " CLRS_GENERIC" : "");
+    if (d->accumulate)
+        strncat(head, " accumulate", sizeof head - strlen(head) - 1);
     m.op = make_op(d->k);
     if (!m.op || tu_make_desc(&m.sd, &lr, xdt, 4, in, d->lay) ||
         tu_make_desc(&m.dd, &lr, ydt, 4, out, d->lay) ||
@@ -200,13 +207,22 @@ static void run_case(uint64_t seed, const dcase *d)
          * diff_src (src's shape, d->sdt): the buffers swap roles. */
         fill_input(&m.y, &r, ydt, is_exact(d));
         tu_buf_free(&m.yref);
-        if (tu_buf_alloc(&m.yref, m.sd)) {
+        if (tu_buf_alloc(&m.yref, m.sd) ||
+            (d->accumulate && tu_buf_alloc(&init, m.sd))) {
             tap_ok(0, "%s: setup", head);
             casemem_free(&m);
+            tu_buf_free(&init);
             return;
         }
         if (d->lay == TU_BLOCKED)
             tu_buf_set_zero_padding(&m.yref);
+        if (d->accumulate) {
+            if (d->lay == TU_BLOCKED)
+                tu_buf_set_zero_padding(&init);
+            fill_input(&init, &r, xdt, is_exact(d));
+            tu_copy(&m.yref, &init);
+            clrs_resample_desc_set_accumulate(m.op, 1);
+        }
         ha.diff_dst = m.y.data;
         ha.diff_src = m.yref.data;
         if (d->k == K_MAX) {
@@ -223,6 +239,7 @@ static void run_case(uint64_t seed, const dcase *d)
         tap_ok(0, "%s: reference: %s: %s", head, clrs_status_name(st),
                clrs_last_error());
         free(bound);
+        tu_buf_free(&init);
         casemem_free(&m);
         return;
     }
@@ -250,8 +267,8 @@ static void run_case(uint64_t seed, const dcase *d)
                 tu_buf_snapshot(&xsrc);
             }
             ok = td_backward(&env, m.op, &m.y, &dx, NULL,
-                             d->k == K_MAX ? &xsrc : NULL, NULL, &m.yref,
-                             &res);
+                             d->k == K_MAX ? &xsrc : NULL,
+                             d->accumulate ? &init : NULL, &m.yref, &res);
             if (res.plan_status == CLRS_SUCCESS &&
                 res.exec_status == CLRS_SUCCESS && !res.cl_error)
                 bad += td_compare(&dx, &m.yref, bound, "diff_src", &worst);
@@ -272,6 +289,7 @@ static void run_case(uint64_t seed, const dcase *d)
            "%s: agrees with the reference (largest difference %.2g bound)",
            head, worst);
     free(bound);
+    tu_buf_free(&init);
     casemem_free(&m);
 }
 
@@ -422,6 +440,7 @@ static int make_case(uint64_t s, dcase *d, int subset)
         d->ddt = bwd_types[p % NBWD_TYPES];
         d->k = s % 3 == 0 ? K_NEAREST : s % 3 == 1 ? K_MAX : K_LINEAR;
         d->lay = p % 2 ? TU_CHANNELS_LAST : TU_DENSE;
+        d->accumulate = p % 3 == 1;
         return 0;
     }
     s -= NBWD_TYPES * NBWD_TYPES * 3;
