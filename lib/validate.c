@@ -58,8 +58,8 @@ clrs_status clrs__resolve_axes(const clrs_resample_desc *op, int rank,
 }
 
 /* Data tensors, gradients included: every dtype but s64 (index tensors
- * only). Integer gradients sum in float (double for s32 where the device
- * has fp64) and round once on the store, as forward results do. */
+ * only). Integer gradients sum in float (double where a tensor is f64) and
+ * round once on the store, as forward results do. */
 static clrs_status check_data_dtype(const struct clrs_tensor_desc *t,
                                     const char *what)
 {
