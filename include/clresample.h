@@ -281,7 +281,13 @@ typedef enum clrs_mode {
     CLRS_MODE_CUBIC = 2,
     CLRS_MODE_AVG_INCLUDE_PADDING = 3,
     CLRS_MODE_AVG_EXCLUDE_PADDING = 4,
-    CLRS_MODE_MAX = 5
+    CLRS_MODE_MAX = 5,
+    /* PyTorch's adaptive average pooling (adaptive_avg_pool1d/2d/3d,
+     * interpolate mode "area"): output o averages the input pixels
+     * [floor(o I / O), ceil((o + 1) I / O)) of each resampled axis with
+     * equal weights; the sizes alone decide (no window, coordinates or
+     * scales) */
+    CLRS_MODE_AVG_ADAPTIVE = 6
 } clrs_mode;
 
 /* Out-of-range taps. DEFAULT resolves to EDGE for interpolation, ZERO for

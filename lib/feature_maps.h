@@ -55,7 +55,9 @@
       taps_avg, 0, 0u, 0)                                                    \
     X(AVG_EXCLUDE_PADDING, "avg_exclude_padding", "avg_np", WSUM, 1, ZERO,   \
       taps_avg, 0, 0u, 0)                                                    \
-    X(MAX, "max", "max", MAX, 1, NEG_INF, taps_max, 0, CLRS_MOPT_INDEX, 1)
+    X(MAX, "max", "max", MAX, 1, NEG_INF, taps_max, 0, CLRS_MOPT_INDEX, 1)  \
+    X(AVG_ADAPTIVE, "avg_adaptive", "avg_adaptive", WSUM, 0, EDGE,           \
+      taps_adaptive, 0, 0u, 0)
 
 /* Kernel classes: the values of clrs_gen_class (lib/codegen.h, which
  * checks that they agree). */

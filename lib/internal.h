@@ -117,6 +117,7 @@ typedef struct clrs_xval {
     int64_t fl; /* floor(x) */
     double fr;  /* x - floor(x), in [0, 1) */
     int half;   /* sign of fr - 1/2: -1, 0 (a tie), 1 */
+    int64_t o;  /* the output index it maps */
 } clrs_xval;
 
 /* x = (m o + c) / d exactly (d > 0); 0 when it does not fit. */

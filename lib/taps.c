@@ -247,6 +247,25 @@ static clrs_status taps_avg(const clrs_problem *p, const clrs_axis_map *ax,
     return CLRS_SUCCESS;
 }
 
+/* Adaptive average: pixels [floor(o I / O), ceil((o + 1) I / O)), equal
+ * weights, in exact integer arithmetic. */
+static clrs_status taps_adaptive(const clrs_problem *p,
+                                 const clrs_axis_map *ax,
+                                 const clrs_xval *xv, clrs_taplist *tl)
+{
+    int64_t a, b, lo, hi, i;
+    (void)p;
+    CLRS_CHECK(clrs__mul_ok(xv->o, ax->in, &a) &&
+                   clrs__mul_ok(xv->o + 1, ax->in, &b),
+               CLRS_ERR_OVERFLOW, "axis %d: adaptive window of output %lld "
+               "overflows", ax->axis, (long long)xv->o);
+    lo = clrs__floor_div(a, ax->out);
+    hi = clrs__ceil_div(b, ax->out);
+    for (i = lo; i < hi; ++i)
+        CLRS_TRY(push(tl, i, 1.0 / (double)(hi - lo), (int)(i - lo)));
+    return CLRS_SUCCESS;
+}
+
 /* Max pooling: every pixel with non-zero overlap, j its box position. */
 static clrs_status taps_max(const clrs_problem *p, const clrs_axis_map *ax,
                             const clrs_xval *xv, clrs_taplist *tl)
@@ -284,6 +303,7 @@ static clrs_status build_resampled(const clrs_problem *p,
     for (o = 0; o < ax->out; ++o) {
         clrs_xval xv;
         clrs__coord(ax, o, &xv);
+        xv.o = o;
         tl->start[o] = (int64_t)tl->n;
         if (ax->crop && (xv.fl < 0 || beyond(&xv, ax->in))) {
             tl->extrap[o] = 1; /* no taps: no value read, no gradient */

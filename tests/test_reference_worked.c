@@ -690,6 +690,27 @@ static void case18(void)
     }
 }
 
+/* 20. Adaptive average pooling (PyTorch adaptive_avg_pool1d, interpolate
+ * "area"): 5 -> 3 on [0, 1, 2, 3, 4] averages [0, 2), [1, 4), [3, 5):
+ * [0.5, 2, 3.5]; backward sends dy[o] / window to each pixel: [1, 1, 1]
+ * -> [1/2, 1/2 + 1/3, 1/3, 1/3 + 1/2, 1/2]. */
+static void case20(void)
+{
+    static const double x[5] = {0, 1, 2, 3, 4}, want[3] = {0.5, 2, 3.5};
+    static const double dy[3] = {1, 1, 1};
+    static const double wdx[5] = {0.5, 5.0 / 6, 1.0 / 3, 5.0 / 6, 0.5};
+    double y[3], dx[5];
+    clrs_resample_desc *op = mkop(CLRS_MODE_AVG_ADAPTIVE);
+    tap_ok(fwd(op, 5, 0, x, 3, 0, y) == CLRS_SUCCESS,
+           "20: adaptive average 5 -> 3 runs");
+    check("20: [0..4] -> [0.5, 2, 3.5]", y, want, 3, 1e-15);
+    tap_ok(bwd(op, 5, 0, dx, 3, 0, dy) == CLRS_SUCCESS,
+           "20: adaptive average backward runs");
+    check("20: gradient [1, 1, 1] -> [1/2, 5/6, 1/3, 5/6, 1/2]", dx, wdx, 5,
+          1e-15);
+    clrs_resample_desc_destroy(op);
+}
+
 int main(void)
 {
     case1();
@@ -707,5 +728,6 @@ int main(void)
     case17();
     case18();
     case19();
+    case20();
     return tap_done();
 }

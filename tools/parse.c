@@ -38,7 +38,8 @@ static const choice dirs[] = {
     {NULL, 0}};
 #define ALG_CHOICE_(e, name, cli, ...) {cli, ALG_##e},
 static const choice algs[] = {
-    {"auto", ALG_AUTO}, CLRS_MODE_MAP(ALG_CHOICE_){NULL, 0}};
+    {"auto", ALG_AUTO}, CLRS_MODE_MAP(ALG_CHOICE_){"area", ALG_AVG_ADAPTIVE},
+    {NULL, 0}};
 #undef ALG_CHOICE_
 static const choice coords[] = {
     {"default", CLRS_COORD_DEFAULT},
