@@ -252,11 +252,12 @@ static void pytorch_aa_align(coord_def *d, const clrs_problem *p)
 static double aa_stretch(const clrs_axis_map *ax, const clrs_resample_desc *op,
                          const clrs_problem *p, int k)
 {
-    double f = (double)ax->r;
+    double f = ax->f64 ? ax->dr : (double)ax->r;
     if (p->aa_rule == CLRS_AA_ONNX)
         f = 1.0 / user_scale(ax, op, k);
     else if (p->coord == CLRS_COORD_PYTORCH_HALF_PIXEL && ax->out == 1)
-        f = (double)(float)(1.0 / user_scale(ax, op, k));
+        f = ax->f64 ? 1.0 / user_scale(ax, op, k)
+                    : (double)(float)(1.0 / user_scale(ax, op, k));
     return f > 1.0 ? f : 1.0;
 }
 
@@ -295,6 +296,8 @@ void clrs__coord(const clrs_axis_map *ax, int64_t o, clrs_xval *xv)
                       xv);
         return;
     case CLRS_ARITH_ONEDNN:
+        if (ax->f64)
+            break; /* oneDNN has no f64: the float order, in double */
         /* oneDNN: ((o + 0.5f) * I) / O - 0.5f, each step in float. */
         t = (float)o + ax->a;
         u = t * ax->rn;
@@ -302,12 +305,16 @@ void clrs__coord(const clrs_axis_map *ax, int64_t o, clrs_xval *xv)
         clrs__xval_of((double)(v - ax->b), xv);
         return;
     default:
+        if (ax->f64)
+            break;
         /* Three separately rounded float steps, as PyTorch. */
         t = (float)o + ax->a;
         u = t * ax->r;
         clrs__xval_of((double)(u - ax->b), xv);
         return;
     }
+    /* f64 data: the same steps in double, as PyTorch for double tensors. */
+    clrs__xval_of(((double)o + ax->da) * ax->dr - ax->db, xv);
 }
 
 /* The box extent K that holds every pixel a window can overlap: the
@@ -339,7 +346,7 @@ static clrs_status pooling_window(clrs_axis_map *ax,
     kd = clrs__window_box(op, k);
     CLRS_CHECK(w > 0 && (float)w > 0 && kd <= 1e9, CLRS_ERR_BAD_WINDOW,
                "window %g on axis %d is out of range", w, ax->axis);
-    ax->window = (float)w;
+    ax->window = ax->f64 ? w : (double)(float)w;
     ax->taps = (int)kd;
     ax->end = (double)ax->in +
               (op->n_pad > k ? clrs__fraction_value(op->post[k]) : 0.0);
@@ -356,10 +363,12 @@ clrs_status clrs__axis_map_init(clrs_axis_map *ax,
     CLRS_CHECK(ax->in >= 1 && ax->out >= 1, CLRS_ERR_BAD_DIMS,
                "resampled axis %d: sizes %lld -> %lld must be >= 1", ax->axis,
                (long long)ax->in, (long long)ax->out);
-    ax->window = 0.0f;
+    ax->window = 0.0;
     ax->taps = 0;
     ax->crop = 0;
     ax->aa_scale = 1.0;
+    ax->f64 = p->in.dtype == CLRS_F64 || p->out.dtype == CLRS_F64 ||
+              (p->has_src && p->src.dtype == CLRS_F64);
     CLRS_TRY(coord_constants(ax, op, p, k));
     if (clrs__mode_pooling((int)p->mode))
         CLRS_TRY(pooling_window(ax, op, p, k));

@@ -137,7 +137,11 @@ typedef struct clrs_axis_map {
     int64_t in, out;  /* I and O */
     float r, a, b;    /* coordinate constants (r already 1/s, in float) */
     double scale;     /* s as resolved (user's or O/I), for diagnostics */
-    float window;     /* pooling window length (0 for interpolation) */
+    double window;    /* pooling window length (0 for interpolation): in
+                         float's precision unless f64 */
+    int f64;          /* f64 data: the float arithmetic, filter widths and
+                         windows are evaluated in double, as PyTorch does
+                         for double tensors */
     double end;       /* pooling: I + post padding (CLRS_DIVISOR_CLIPPED) */
     int taps;         /* pooling: window box extent K on this axis */
     int crop;         /* tf_crop_and_resize: outside [0, I-1] extrapolates */

@@ -711,6 +711,42 @@ static void case20(void)
     clrs_resample_desc_destroy(op);
 }
 
+/* 21. f64 tensors evaluate the float order, filter widths and windows in
+ * double, as PyTorch does for double tensors. Average pooling of [1, 2,
+ * 3, 4] with window and stride 2/3: output 1 covers [2/3, 4/3), 1.5 (the
+ * float steps gave 1.500000045). PyTorch's antialiased linear 20 -> 3 on
+ * x_i = i^2 / 7 (its algorithm in double: centre (o + 0.5) 20/3, support
+ * 20/3, weights 1 - |i - centre + 0.5| 3/20, normalised):
+ * [2.4621489621489627, 13.951127819548871, 35.172771672771674]. */
+static void case21(void)
+{
+    static const double x4[4] = {1, 2, 3, 4};
+    static const double aa[3] = {2.4621489621489627, 13.951127819548871,
+                                 35.172771672771674};
+    const clrs_fraction w = {2, 3}, zero = {0, 1};
+    double y[6], x20[20], y3[3];
+    clrs_resample_desc *op = mkop(CLRS_MODE_AVG_EXCLUDE_PADDING);
+    int i;
+    clrs_resample_desc_set_window_fraction(op, 1, &w);
+    clrs_resample_desc_set_stride_fraction(op, 1, &w);
+    clrs_resample_desc_set_padding_sizes_fraction(op, 1, &zero, &zero);
+    tap_ok(fwd(op, 4, 0, x4, 6, 0, y) == CLRS_SUCCESS,
+           "21: f64 average window 2/3 stride 2/3 runs");
+    check("21: f64 window [2/3, 4/3) of [1, 2, 3, 4] -> 1.5", y + 1,
+          (const double[]){1.5}, 1, 1e-15);
+    clrs_resample_desc_destroy(op);
+    for (i = 0; i < 20; ++i)
+        x20[i] = (double)(i * i) / 7;
+    op = mkop(CLRS_MODE_LINEAR);
+    clrs_resample_desc_set_vendor(op, CLRS_VENDOR_PYTORCH);
+    clrs_resample_desc_set_antialias(op, 1);
+    tap_ok(fwd(op, 20, 0, x20, 3, 0, y3) == CLRS_SUCCESS,
+           "21: f64 PyTorch antialiased linear 20 -> 3 runs");
+    check("21: ... matches PyTorch's double algorithm to 1e-12", y3, aa, 3,
+          1e-12);
+    clrs_resample_desc_destroy(op);
+}
+
 int main(void)
 {
     case1();
@@ -729,5 +765,6 @@ int main(void)
     case18();
     case19();
     case20();
+    case21();
     return tap_done();
 }

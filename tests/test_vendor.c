@@ -190,6 +190,37 @@ static void worked_nearest_at(const char *what, clrs_resample_desc *op, int n,
     setup_ok = 1;
 }
 
+/* The same on f32 tensors: the float order's steps are float's only
+ * there (f64 tensors evaluate them in double, as PyTorch does). */
+static void worked_nearest_f32(const char *what, clrs_resample_desc *op,
+                               int n, const double *x, int m, int at,
+                               double want)
+{
+    float xs[MAXN], dst[MAXN];
+    int64_t nn = n, mm = m;
+    clrs_tensor_desc *s = NULL, *d = NULL;
+    clrs_host_args a;
+    int i, ok;
+    for (i = 0; i < n; ++i)
+        xs[i] = (float)x[i];
+    for (i = 0; i < m; ++i)
+        dst[i] = (float)POISON;
+    memset(&a, 0, sizeof a);
+    a.src = xs;
+    a.dst = dst;
+    ok = setup_ok && op &&
+         clrs_tensor_desc_create(&s, CLRS_F32, 1, &nn, NULL) == 0 &&
+         clrs_tensor_desc_create(&d, CLRS_F32, 1, &mm, NULL) == 0 &&
+         clrs_reference_forward(op, s, d, NULL, &a) == CLRS_SUCCESS;
+    if (ok && dst[at] != want)
+        tap_diag("%s: y[%d] = %g, want %g", what, at, dst[at], want);
+    tap_ok(ok && dst[at] == want, "%s", what);
+    clrs_tensor_desc_destroy(s);
+    clrs_tensor_desc_destroy(d);
+    clrs_resample_desc_destroy(op);
+    setup_ok = 1;
+}
+
 static void worked_ties(void)
 {
     double t[4] = {10, 20, 30, 40}, x[16];
@@ -201,9 +232,13 @@ static void worked_ties(void)
     worked_nearest_at("ONNX round_prefer_floor 4 -> 14: y[10] = 30 (x = 2.5)",
                       op, 4, t, 14, 10, 30);
     op = mkop(NN, -1, CLRS_COORD_DEFAULT);
-    worked_nearest_at("float order round_prefer_floor 4 -> 14: y[10] = 40 "
-                      "(x = 2.5000002)",
-                      op, 4, t, 14, 10, 40);
+    worked_nearest_f32("float order round_prefer_floor 4 -> 14, f32: y[10] "
+                       "= 40 (x = 2.5000002)",
+                       op, 4, t, 14, 10, 40);
+    op = mkop(NN, -1, CLRS_COORD_DEFAULT);
+    worked_nearest_at("float order round_prefer_floor 4 -> 14, f64 (in "
+                      "double): y[10] = 30 (x = 2.5)",
+                      op, 4, t, 14, 10, 30);
     /* 13 -> 11 floor, o = 5: x = 5.5 * 13/11 - 0.5 = 6 exactly */
     op = mkop(NN, CLRS_VENDOR_ONNX, CLRS_COORD_DEFAULT);
     SET(clrs_resample_desc_set_rounding(op, CLRS_ROUND_FLOOR));
@@ -219,8 +254,14 @@ static void worked_ties(void)
     worked_nearest_at("oneDNN 14 -> 23: y[11] = 7", op, 14, x, 23, 11, 7);
     op = mkop(NN, -1, CLRS_COORD_DEFAULT);
     SET(clrs_resample_desc_set_rounding(op, CLRS_ROUND_PREFER_CEIL));
-    worked_nearest_at("float order round_prefer_ceil 14 -> 23: y[11] = 6", op,
-                      14, x, 23, 11, 6);
+    worked_nearest_f32("float order round_prefer_ceil 14 -> 23, f32: y[11] "
+                       "= 6",
+                       op, 14, x, 23, 11, 6);
+    op = mkop(NN, -1, CLRS_COORD_DEFAULT);
+    SET(clrs_resample_desc_set_rounding(op, CLRS_ROUND_PREFER_CEIL));
+    worked_nearest_at("float order round_prefer_ceil 14 -> 23, f64 (in "
+                      "double): y[11] = 7 (x = 6.5)",
+                      op, 14, x, 23, 11, 7);
     /* PyTorch's F.interpolate 'nearest': asymmetric floor, i = floor(o I/O) */
     op = mkop(NN, CLRS_VENDOR_PYTORCH, CLRS_COORD_DEFAULT);
     worked_nearest_at("PyTorch nearest 4 -> 7: y[2] = 20 (floor(8/7))", op, 4,
