@@ -62,8 +62,8 @@ clrs_status clrs__tensor_check(const struct clrs_tensor_desc *t,
                "%s dtype %d is unknown", what, (int)t->dtype);
     for (i = 0; i < t->rank; ++i) {
         int64_t ext, term;
-        CLRS_CHECK(t->dims[i] > 0, CLRS_ERR_BAD_DIMS,
-                   "%s dim %d is %lld (must be > 0)", what, i,
+        CLRS_CHECK(t->dims[i] >= 0, CLRS_ERR_BAD_DIMS,
+                   "%s dim %d is %lld (must be >= 0)", what, i,
                    (long long)t->dims[i]);
         CLRS_CHECK(t->strides[i] >= 0, CLRS_ERR_BAD_STRIDES,
                    "%s stride %d is %lld (must be >= 0)", what, i,
@@ -71,6 +71,8 @@ clrs_status clrs__tensor_check(const struct clrs_tensor_desc *t,
         CLRS_CHECK(!mul_overflows(count, t->dims[i], &count), CLRS_ERR_OVERFLOW,
                    "%s element count overflows int64 at dim %d", what, i);
         ext = outer_extent(t, i);
+        if (ext == 0)
+            continue; /* an empty tensor: no offset at all */
         CLRS_CHECK(!mul_overflows(ext - 1, t->strides[i], &term) &&
                        !add_overflows(span, term, &span),
                    CLRS_ERR_OVERFLOW,
@@ -116,6 +118,8 @@ clrs_status clrs__tensor_check_no_overlap(const struct clrs_tensor_desc *t,
     span_dim d[CLRS_MAX_RANK + 1];
     int n = 0, i;
     int64_t reach = 0;
+    if (clrs__tensor_empty(t))
+        return CLRS_SUCCESS; /* no two elements to share an address */
     for (i = 0; i < t->rank; ++i) {
         int64_t ext = outer_extent(t, i);
         if (ext > 1)
@@ -134,10 +138,21 @@ clrs_status clrs__tensor_check_no_overlap(const struct clrs_tensor_desc *t,
     return CLRS_SUCCESS;
 }
 
+int clrs__tensor_empty(const struct clrs_tensor_desc *t)
+{
+    int i;
+    for (i = 0; i < t->rank; ++i)
+        if (t->dims[i] == 0)
+            return 1;
+    return 0;
+}
+
 int64_t clrs__tensor_span(const struct clrs_tensor_desc *t)
 {
     int64_t span = 1;
     int i;
+    if (clrs__tensor_empty(t))
+        return 0;
     for (i = 0; i < t->rank; ++i)
         span += (outer_extent(t, i) - 1) * t->strides[i];
     if (t->block_axis >= 0)
@@ -174,7 +189,8 @@ static void dense_strides(struct clrs_tensor_desc *t, const int *order)
     for (k = t->rank - 1; k >= 0; --k) {
         int i = order[k];
         t->strides[i] = run;
-        run *= outer_extent(t, i);
+        /* a zero dim strides as 1, as PyTorch's empty tensors do */
+        run *= outer_extent(t, i) > 0 ? outer_extent(t, i) : 1;
     }
 }
 
@@ -220,9 +236,10 @@ static clrs_status tensor_new(clrs_tensor_desc **desc, clrs_dtype dtype,
                CLRS_ERR_INVALID_VALUE, "block size %d (must be 8 or 16)",
                block);
     for (i = 0; i < rank; ++i) {
-        CLRS_CHECK(dims[i] > 0, CLRS_ERR_BAD_DIMS,
-                   "tensor dim %d is %lld (must be > 0)", i,
-                   (long long)dims[i]);
+        CLRS_CHECK(dims[i] >= 0, CLRS_ERR_BAD_DIMS,
+                   "tensor dim %d is %lld (must be >= 0; 0 makes an empty "
+                   "tensor)",
+                   i, (long long)dims[i]);
         t.dims[i] = dims[i];
         natural[i] = i;
     }

@@ -288,6 +288,23 @@ static int fill_roles(const clrs_plan *plan, const clrs_args *a, role *r)
     return 5 + CLRS_MAX_POST_OPS;
 }
 
+/* A plan without elements: nothing is read or written (its buffers may be
+ * NULL); a marker after the wait list gives the caller an event that
+ * completes as a kernel's would. */
+static clrs_status enqueue_empty(clrs_plan *plan, cl_uint num_events,
+                                 const cl_event *wait_list, cl_event *event)
+{
+    cl_int err;
+    if (!event && num_events == 0)
+        return CLRS_SUCCESS;
+    err = clEnqueueMarkerWithWaitList(plan->ctx->queue, num_events,
+                                      wait_list, event);
+    CLRS_CHECK(err == CL_SUCCESS, CLRS_ERR_OPENCL,
+               "clEnqueueMarkerWithWaitList failed (OpenCL error %d)",
+               (int)err);
+    return CLRS_SUCCESS;
+}
+
 static clrs_status execute(clrs_plan *plan, const clrs_args *args,
                            cl_uint num_events, const cl_event *wait_list,
                            cl_event *event)
@@ -297,6 +314,8 @@ static clrs_status execute(clrs_plan *plan, const clrs_args *args,
 
     CLRS_CHECK_PTR(args);
     CLRS_TRY(check_events(plan, num_events, wait_list));
+    if (plan->empty)
+        return enqueue_empty(plan, num_events, wait_list, event);
     n = fill_roles(plan, args, r);
     for (i = 0; i < n; ++i)
         CLRS_TRY(check_buffer(plan, &r[i]));

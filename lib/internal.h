@@ -216,8 +216,11 @@ clrs_status clrs__tensor_check(const struct clrs_tensor_desc *t,
 /* Fails with CLRS_ERR_BAD_STRIDES when two indices share an address. */
 clrs_status clrs__tensor_check_no_overlap(const struct clrs_tensor_desc *t,
                                           const char *what);
-/* Largest element offset + 1 (elements, padding lanes included). */
+/* Largest element offset + 1 (elements, padding lanes included); 0 for
+ * an empty tensor. */
 int64_t clrs__tensor_span(const struct clrs_tensor_desc *t);
+/* 1 when a dim is 0: no element, no byte. */
+int clrs__tensor_empty(const struct clrs_tensor_desc *t);
 /* out: like's dims and blocking with dtype, densely packed in the order
  * of like's strides (the largest outermost): scratch tensors that keep a
  * caller's layout without its gaps or broadcast (zero) strides. */

@@ -684,7 +684,13 @@ static clrs_status plan_create(clrs_plan **out, clrs_context *ctx,
             st = clrs__error(CLRS_ERR_OUT_OF_MEMORY,
                              "cannot initialise the plan mutex");
     }
-    if (st >= 0) {
+    if (st >= 0 && (clrs__tensor_empty(&plan->problem.in) ||
+                    clrs__tensor_empty(&plan->problem.out))) {
+        /* PyTorch's N = 0 or C = 0: a valid plan that does nothing (no
+         * build, no buffer read or written). */
+        plan->empty = 1;
+        plan->need_dst = 0;
+    } else if (st >= 0) {
         struct clrs_tensor_desc sidx;
         size_t index_bytes;
         if (want_two_pass(plan, &index_bytes, &sidx))
@@ -760,6 +766,11 @@ clrs_status clrs_plan_get_info(const clrs_plan *plan, clrs_plan_info *info)
     CLRS_CHECK_PTR(plan);
     CLRS_CHECK_PTR(info);
     memset(info, 0, sizeof *info);
+    if (plan->empty) { /* no kernel */
+        info->create_ms = plan->create_ms;
+        clrs__clear_error();
+        return CLRS_SUCCESS;
+    }
     if (plan->scatter) {
         /* Two passes: the backward's vector path, both passes' costliest
          * program source. */

@@ -19,6 +19,8 @@ struct clrs_plan {
     cl_uint arg_src, arg_dst, arg_index; /* kernel argument positions */
     cl_uint arg_x; /* backward max recompute: the forward src */
     int index_only; /* forward max writing the index alone (argmax pass) */
+    int empty;      /* a tensor without elements: no kernel, execution
+                       only completes its event */
     cl_uint arg_post[CLRS_MAX_POST_OPS]; /* binary post-op operands */
 
     clrs_cache_source cache_source; /* for clrs_plan_get_info */

@@ -639,6 +639,10 @@ CLRS_API clrs_status clrs_reference_forward_bound(
 
     CLRS_CHECK_PTR(args);
     CLRS_TRY(clrs__problem_init(&p, op, src, dst, index, NULL, 0));
+    if (clrs__tensor_empty(&p.out)) { /* no element, no buffer read */
+        clrs__clear_error();
+        return CLRS_SUCCESS;
+    }
     CLRS_CHECK_PTR(args->src);
     CLRS_CHECK_PTR(args->dst);
     CLRS_CHECK(!p.has_index || args->index != NULL, CLRS_ERR_NULL_POINTER,
@@ -863,6 +867,10 @@ CLRS_API clrs_status clrs_reference_backward_bound(
 
     CLRS_CHECK_PTR(args);
     CLRS_TRY(clrs__problem_init(&p, op, diff_src, diff_dst, index, src, 1));
+    if (clrs__tensor_empty(&p.in)) { /* no element, no buffer read */
+        clrs__clear_error();
+        return CLRS_SUCCESS;
+    }
     CLRS_CHECK_PTR(args->diff_dst);
     CLRS_CHECK_PTR(args->diff_src);
     CLRS_CHECK(!p.has_index || args->index != NULL, CLRS_ERR_NULL_POINTER,

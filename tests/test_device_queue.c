@@ -579,6 +579,99 @@ static void info_and_errors(const problem *p)
     clrs_plan_destroy(plan);
 }
 
+/* Empty tensors (PyTorch's N = 0 or C = 0): a valid plan with no kernel
+ * whose execution reads and writes nothing, takes NULL buffers, and
+ * completes its event after the wait list; a resampled axis of size 0 is
+ * refused; the reference accepts NULL host pointers for them. */
+static void empty_tensors(void)
+{
+    static const int64_t n0[4] = {0, 3, 4, 4}, n0o[4] = {0, 3, 8, 8};
+    static const int64_t c0[4] = {2, 0, 4, 4}, c0o[4] = {2, 0, 8, 8};
+    static const int64_t h0[4] = {2, 3, 0, 4}, h0o[4] = {2, 3, 8, 8};
+    clrs_tensor_desc *a = NULL, *b = NULL, *c = NULL, *d = NULL;
+    clrs_tensor_desc *e = NULL, *f = NULL;
+    clrs_resample_desc *op = NULL;
+    clrs_plan *plan = NULL, *bplan = NULL;
+    clrs_plan_info info;
+    clrs_args args;
+    clrs_host_args h;
+    cl_event ev = NULL, user = NULL;
+    cl_int err, state = CL_QUEUED;
+    clrs_status st;
+
+    memset(&args, 0, sizeof args);
+    memset(&h, 0, sizeof h);
+    if (clrs_resample_desc_create(&op, CLRS_MODE_LINEAR) ||
+        clrs_tensor_desc_create(&a, CLRS_F32, 4, n0, NULL) ||
+        clrs_tensor_desc_create(&b, CLRS_F32, 4, n0o, NULL) ||
+        clrs_tensor_desc_create_tag(&c, CLRS_F32, 4, c0, CLRS_TAG_ABX8B) ||
+        clrs_tensor_desc_create_tag(&d, CLRS_F32, 4, c0o, CLRS_TAG_ABX8B) ||
+        clrs_tensor_desc_create(&e, CLRS_F32, 4, h0, NULL) ||
+        clrs_tensor_desc_create(&f, CLRS_F32, 4, h0o, NULL)) {
+        tap_ok(0, "empty tensors: descriptors (%s)", clrs_last_error());
+        goto out;
+    }
+    tap_ok(clrs_tensor_desc_bytes(a) == 0 && clrs_tensor_desc_bytes(d) == 0 &&
+               clrs_tensor_desc_elements(a) == 0,
+           "empty tensors: N = 0 and a blocked C = 0 hold no element, no "
+           "byte");
+    st = clrs_plan_create_forward(&plan, env.ctx, op, a, b, NULL);
+    tap_ok(st == CLRS_SUCCESS && clrs_plan_get_info(plan, &info) == 0 &&
+               info.kernels == 0,
+           "empty tensors: N = 0 forward plans, with no kernel (%s)",
+           clrs_status_name(st));
+    if (st == CLRS_SUCCESS) {
+        user = clCreateUserEvent(env.cl, &err);
+        st = clrs_execute(plan, &args, user ? 1 : 0, user ? &user : NULL,
+                          &ev);
+        if (ev)
+            clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS,
+                           sizeof state, &state, NULL);
+        tap_ok(st == CLRS_SUCCESS && ev && user && state != CL_COMPLETE,
+               "empty tensors: execution with NULL buffers enqueues an event "
+               "that waits for the wait list");
+        if (user)
+            clSetUserEventStatus(user, CL_COMPLETE);
+        tap_ok(ev && clWaitForEvents(1, &ev) == CL_SUCCESS,
+               "empty tensors: ... and completes after it");
+        if (ev)
+            clReleaseEvent(ev);
+        if (user)
+            clReleaseEvent(user);
+        tap_ok(clrs_execute(plan, &args, 0, NULL, NULL) == CLRS_SUCCESS,
+               "empty tensors: execution without an event");
+    }
+    clrs_resample_desc_set_accumulate(op, 1);
+    st = clrs_plan_create_backward(&bplan, env.ctx, op, c, d, NULL, NULL);
+    tap_ok(st == CLRS_SUCCESS &&
+               clrs_execute(bplan, &args, 0, NULL, NULL) == CLRS_SUCCESS,
+           "empty tensors: blocked C = 0 backward, accumulating, plans and "
+           "runs (%s)",
+           clrs_status_name(st));
+    h.diff_dst = NULL;
+    h.diff_src = NULL;
+    tap_ok(clrs_reference_backward(op, c, d, NULL, NULL, &h) ==
+                   CLRS_SUCCESS &&
+               clrs_reference_forward(op, a, b, NULL, &h) == CLRS_SUCCESS,
+           "empty tensors: the reference runs them with NULL host pointers");
+    clrs_plan_destroy(plan);
+    plan = NULL;
+    st = clrs_plan_create_forward(&plan, env.ctx, op, e, f, NULL);
+    tap_ok(st == CLRS_ERR_BAD_DIMS && strstr(clrs_last_error(), ">= 1"),
+           "empty tensors: a resampled axis of size 0 is refused: %s: %s",
+           clrs_status_name(st), clrs_last_error());
+out:
+    clrs_plan_destroy(plan);
+    clrs_plan_destroy(bplan);
+    clrs_resample_desc_destroy(op);
+    clrs_tensor_desc_destroy(a);
+    clrs_tensor_desc_destroy(b);
+    clrs_tensor_desc_destroy(c);
+    clrs_tensor_desc_destroy(d);
+    clrs_tensor_desc_destroy(e);
+    clrs_tensor_desc_destroy(f);
+}
+
 int main(void)
 {
     problem p;
@@ -616,6 +709,7 @@ int main(void)
     context_lifetime(&p);
     execute_checks(&p);
     info_and_errors(&p);
+    empty_tensors();
     problem_free(&p);
     td_close(&env);
     return tap_done();

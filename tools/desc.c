@@ -150,7 +150,9 @@ static int store_field(cli_desc_raw *raw, const struct field *f, int64_t v,
 
     if (raw->set & bit)
         return err_at(err, errsz, "'%s' given twice", f->name);
-    if (v == 0 && f->kind != F_P)
+    /* mb and ic may be 0 (an empty tensor, as PyTorch allows); sizes,
+     * windows and strides not */
+    if (v == 0 && f->kind != F_P && f->kind != F_MB && f->kind != F_IC)
         return err_at(err, errsz, "'%s' is 0; it must be positive", f->name);
     switch (f->kind) {
     case F_MB: raw->mb = v; break;
@@ -229,6 +231,8 @@ static int elems_ok(int64_t mb, int64_t ic, const int64_t *sp, int first)
 {
     int64_t n = mb;
     int a;
+    if (mb == 0 || ic == 0)
+        return 1; /* an empty tensor */
     if (ic > ELEM_LIMIT / n)
         return 0;
     n *= ic;

@@ -474,8 +474,9 @@ static int host_alloc(job *j)
         tensor *t = &j->t[i];
         if (!t->used)
             continue;
-        t->host = malloc(t->bytes);
-        t->exp = t->is_output ? malloc(t->bytes) : NULL;
+        /* an empty tensor still gets a (one-byte) buffer to point at */
+        t->host = malloc(t->bytes + 1);
+        t->exp = t->is_output ? malloc(t->bytes + 1) : NULL;
         if (!t->host || (t->is_output && !t->exp)) {
             set_status(j->r, ST_SKIPPED, "out of host memory for %s (%zu "
                        "bytes)", role_names[i], t->bytes);
@@ -672,8 +673,8 @@ static int device_setup(job *j)
     clrs_context_get_cl(j->env->ctx, &c, NULL, &q);
     for (i = 0; i < T_COUNT; ++i) {
         tensor *t = &j->t[i];
-        if (!t->used)
-            continue;
+        if (!t->used || t->bytes == 0)
+            continue; /* an empty tensor has no buffer: NULL in clrs_args */
         t->mem = clCreateBuffer(c, CL_MEM_READ_WRITE, t->bytes, NULL, &err);
         if (!t->mem) {
             set_status(j->r, ST_SKIPPED, "clCreateBuffer of %zu bytes for "
@@ -713,7 +714,7 @@ static int device_read_outputs(job *j)
     clrs_context_get_cl(j->env->ctx, NULL, NULL, &q);
     for (i = 0; i < T_COUNT; ++i) {
         tensor *t = &j->t[i];
-        if (!t->used || !t->is_output)
+        if (!t->used || !t->is_output || !t->mem)
             continue;
         err = clEnqueueReadBuffer(q, t->mem, CL_TRUE, 0, t->bytes, t->host,
                                   0, NULL, NULL);
@@ -962,6 +963,8 @@ static void io_bytes(const job *j, double *rd, double *wr)
     int i;
 
     *rd = *wr = 0;
+    if (j->t[j->backward ? T_DIFF_SRC : T_DST].elems == 0)
+        return; /* an empty problem moves nothing */
     for (i = 0; i < T_COUNT; ++i)
         if (j->t[i].used) {
             double b = (double)j->t[i].elems *
