@@ -442,6 +442,13 @@ CLRS_API clrs_status clrs_resample_desc_set_stride(clrs_resample_desc *op,
                                                    const int64_t *stride);
 CLRS_API clrs_status clrs_resample_desc_set_padding_sizes(
     clrs_resample_desc *op, int n, const int64_t *pre, const int64_t *post);
+/* Pooling dilation per resampled axis (PyTorch's and ONNX's dilation; >= 1,
+ * 1 a dense window, the default): the window's k taps lie d apart, x,
+ * x + d, ..., x + (k - 1) d, so it spans (k - 1) d + 1 pixels. Needs
+ * integer windows, strides and paddings where d > 1. */
+CLRS_API clrs_status clrs_resample_desc_set_dilation(clrs_resample_desc *op,
+                                                     int n,
+                                                     const int64_t *dilation);
 CLRS_API clrs_status clrs_resample_desc_set_window_fraction(
     clrs_resample_desc *op, int n, const clrs_fraction *window);
 CLRS_API clrs_status clrs_resample_desc_set_stride_fraction(

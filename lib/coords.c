@@ -348,6 +348,7 @@ static clrs_status pooling_window(clrs_axis_map *ax,
                "window %g on axis %d is out of range", w, ax->axis);
     ax->window = ax->f64 ? w : (double)(float)w;
     ax->taps = (int)kd;
+    ax->dilation = op->n_dilation > k ? op->dilation[k] : 1;
     ax->end = (double)ax->in +
               (op->n_pad > k ? clrs__fraction_value(op->post[k]) : 0.0);
     return CLRS_SUCCESS;
@@ -365,6 +366,7 @@ clrs_status clrs__axis_map_init(clrs_axis_map *ax,
                (long long)ax->in, (long long)ax->out);
     ax->window = 0.0;
     ax->taps = 0;
+    ax->dilation = 1;
     ax->crop = 0;
     ax->aa_scale = 1.0;
     ax->f64 = p->in.dtype == CLRS_F64 || p->out.dtype == CLRS_F64 ||

@@ -542,6 +542,21 @@ clrs_status clrs_resample_desc_set_window(clrs_resample_desc *op, int n,
     return clrs_resample_desc_set_window_fraction(op, n, f);
 }
 
+clrs_status clrs_resample_desc_set_dilation(clrs_resample_desc *op, int n,
+                                            const int64_t *dilation)
+{
+    int i;
+    CHECK_ARRAY(op, n, dilation);
+    for (i = 0; i < n; ++i)
+        CLRS_CHECK(dilation[i] >= 1 && dilation[i] <= (INT64_C(1) << 30),
+                   CLRS_ERR_INVALID_VALUE,
+                   "dilation[%d] = %lld (must be 1..2^30)", i,
+                   (long long)dilation[i]);
+    memcpy(op->dilation, dilation, (size_t)n * sizeof *dilation);
+    op->n_dilation = n;
+    return CLRS_SUCCESS;
+}
+
 clrs_status clrs_resample_desc_set_stride(clrs_resample_desc *op, int n,
                                           const int64_t *stride)
 {

@@ -75,7 +75,8 @@ struct clrs_resample_desc {
     int naxes; /* 0: default axes */
     int axes[CLRS_MAX_RANK];
 
-    int n_window, n_stride, n_pad;
+    int n_window, n_stride, n_pad, n_dilation;
+    int64_t dilation[CLRS_MAX_RANK]; /* pooling tap spacing, >= 1 */
     clrs_fraction window[CLRS_MAX_RANK];
     clrs_fraction stride[CLRS_MAX_RANK];
     clrs_fraction pre[CLRS_MAX_RANK];
@@ -137,6 +138,7 @@ typedef struct clrs_axis_map {
     int64_t in, out;  /* I and O */
     float r, a, b;    /* coordinate constants (r already 1/s, in float) */
     double scale;     /* s as resolved (user's or O/I), for diagnostics */
+    int64_t dilation; /* pooling: taps x, x + d, ... (1: a dense window) */
     double window;    /* pooling window length (0 for interpolation): in
                          float's precision unless f64 */
     int f64;          /* f64 data: the float arithmetic, filter widths and

@@ -222,10 +222,16 @@ clrs_status clrs_resample_desc_output_dims(const clrs_resample_desc *op,
         CLRS_TRY(count_ok(op->n_window, naxes, "window"));
         CLRS_TRY(count_ok(op->n_stride, naxes, "stride"));
         CLRS_TRY(count_ok(op->n_pad, naxes, "padding sizes"));
+        CLRS_TRY(count_ok(op->n_dilation, naxes, "dilation"));
         for (k = 0; k < naxes; ++k) {
-            /* stride 1 and no padding when unset, as coords.c resolves */
-            clrs_status st = clrs_pool_output_size(
-                src->dims[axes[k]], op->window[k],
+            /* stride 1 and no padding when unset, as coords.c resolves;
+             * a dilated window spans (k - 1) d + 1 pixels */
+            clrs_fraction win = op->window[k];
+            clrs_status st;
+            if (op->n_dilation && op->dilation[k] > 1 && win.den == 1)
+                win.num = (win.num - 1) * op->dilation[k] + 1;
+            st = clrs_pool_output_size(
+                src->dims[axes[k]], win,
                 op->n_stride ? op->stride[k] : one,
                 op->n_pad ? op->pre[k] : zero,
                 op->n_pad ? op->post[k] : zero, ceil_mode, &dims[axes[k]]);

@@ -225,6 +225,24 @@ static clrs_status taps_avg(const clrs_problem *p, const clrs_axis_map *ax,
     int clipped = p->divisor == CLRS_DIVISOR_CLIPPED && !exclude;
     size_t start = tl->n, k;
 
+    if (ax->dilation > 1) { /* integer window: taps x + j d */
+        int64_t j, n = (int64_t)ax->window, x0 = clrs__ifloor(x);
+        for (j = 0; j < n; ++j) {
+            int64_t at = x0 + j * ax->dilation;
+            int inside = at >= 0 && at < ax->in;
+            if ((exclude && !inside) || (clipped && (double)at >= ax->end))
+                continue;
+            CLRS_TRY(push(tl, resolve(p, at, ax->in), 1.0, (int)j));
+            div += 1;
+        }
+        if (!exclude && !clipped)
+            div = (double)n;
+        if (p->divisor_override > 0)
+            div = ax == &p->ax[0] ? p->divisor_override : 1;
+        for (k = start; k < tl->n; ++k)
+            tl->t[k].w /= div;
+        return CLRS_SUCCESS;
+    }
     if (clipped && x1 > ax->end)
         x1 = ax->end > x ? ax->end : x;
 
@@ -272,6 +290,13 @@ static clrs_status taps_max(const clrs_problem *p, const clrs_axis_map *ax,
 {
     int64_t first, last, i;
 
+    if (ax->dilation > 1) { /* integer window: taps x + j d */
+        int64_t k, x0 = clrs__ifloor(xv->x);
+        for (k = 0; k < (int64_t)ax->window; ++k)
+            CLRS_TRY(push(tl, resolve(p, x0 + k * ax->dilation, ax->in), 1.0,
+                          (int)k));
+        return CLRS_SUCCESS;
+    }
     CLRS_TRY(window_span(ax, xv->x, &first, &last));
     for (i = first; i <= last; ++i)
         CLRS_TRY(push(tl, resolve(p, i, ax->in), 1.0, (int)(i - first)));

@@ -107,9 +107,11 @@ static clrs_status check_enums(const clrs_resample_desc *op)
 static clrs_status check_counts(const clrs_resample_desc *op, int naxes)
 {
     const int counts[] = {op->n_window,  op->n_stride,  op->n_pad,
-                          op->n_scales,  op->n_offsets, op->n_roi};
+                          op->n_scales,  op->n_offsets, op->n_roi,
+                          op->n_dilation};
     static const char *const names[] = {"window", "stride", "padding sizes",
-                                        "scales", "pixel offsets", "roi"};
+                                        "scales", "pixel offsets", "roi",
+                                        "dilation"};
     size_t i;
 
     for (i = 0; i < sizeof counts / sizeof counts[0]; ++i)
@@ -169,7 +171,27 @@ static clrs_status resolve_options(clrs_problem *p,
         CLRS_CHECK(op->n_window > 0, CLRS_ERR_MISSING_INPUT,
                    "%s pooling needs a window (set_window)",
                    mode_name(op->mode));
+        {
+            int k;
+            for (k = 0; k < op->n_dilation; ++k)
+                CLRS_CHECK(op->dilation[k] == 1 ||
+                               (op->window[k].num % op->window[k].den == 0 &&
+                                (op->n_stride <= k ||
+                                 op->stride[k].num % op->stride[k].den == 0) &&
+                                (op->n_pad <= k ||
+                                 (op->pre[k].num % op->pre[k].den == 0 &&
+                                  op->post[k].num % op->post[k].den == 0))),
+                           CLRS_ERR_INVALID_COMBINATION,
+                           "dilation %lld on resampled axis %d needs an "
+                           "integer window, stride and padding",
+                           (long long)op->dilation[k], k);
+        }
     } else {
+        int k;
+        for (k = 0; k < op->n_dilation; ++k)
+            CLRS_CHECK(op->dilation[k] == 1, CLRS_ERR_INVALID_COMBINATION,
+                       "dilation is for pooling, mode is %s",
+                       mode_name(op->mode));
         CLRS_CHECK(p->coord == CLRS_COORD_WINDOW ||
                        (op->n_window == 0 && op->n_stride == 0 &&
                         op->n_pad == 0),

@@ -747,6 +747,80 @@ static void case21(void)
     clrs_resample_desc_destroy(op);
 }
 
+/* 22. Dilated pooling: 0..9, window 3 dilation 2 (taps x, x + 2, x + 4),
+ * stride 1: O = 10 - 4 = 6 (clrs_resample_desc_output_dims); max [4, 5,
+ * 6, 7, 8, 9] at window index 2, average [2, 3, 4, 5, 6, 7]; backward of
+ * the average sends 1/3 to each tap. A fractional window or linear mode
+ * with dilation is refused. */
+static void case22(void)
+{
+    double x[10], y[6], dx[10], dy[6];
+    static const double wmax[6] = {4, 5, 6, 7, 8, 9};
+    static const double wavg[6] = {2, 3, 4, 5, 6, 7};
+    static const double wdx[10] = {1.0 / 3, 1.0 / 3, 2.0 / 3, 2.0 / 3, 1,
+                                   1,       2.0 / 3, 2.0 / 3, 1.0 / 3, 1.0 / 3};
+    const int64_t win = 3, dil = 2;
+    int64_t dims[3] = {1, 1, 10};
+    int i, ok = 1;
+    clrs_resample_desc *op;
+    clrs_tensor_desc *s = mk(CLRS_F64, 10, 0), *d = mk(CLRS_F64, 6, 0);
+    clrs_tensor_desc *it = mk(CLRS_S8, 6, 0), *s3 = NULL;
+    clrs_host_args args;
+    int8_t idx8[6];
+    for (i = 0; i < 10; ++i)
+        x[i] = i;
+    for (i = 0; i < 6; ++i)
+        dy[i] = 1;
+    op = mkop(CLRS_MODE_MAX);
+    clrs_resample_desc_set_window(op, 1, &win);
+    clrs_resample_desc_set_dilation(op, 1, &dil);
+    clrs_tensor_desc_create(&s3, CLRS_F32, 3, dims, NULL);
+    if (clrs_resample_desc_output_dims(op, s3, 0, dims) != CLRS_SUCCESS)
+        dims[2] = -1;
+    tap_ok(dims[2] == 6, "22: window 3 dilation 2 on 10: O = 6 (got %lld)",
+           (long long)dims[2]);
+    memset(&args, 0, sizeof args);
+    fill(y, 6, POISON);
+    args.src = x;
+    args.dst = y;
+    args.index = idx8;
+    tap_ok(clrs_reference_forward(op, s, d, it, &args) == CLRS_SUCCESS,
+           "22: dilated max runs");
+    check("22: dilated max -> [4, 5, 6, 7, 8, 9]", y, wmax, 6, 0);
+    for (i = 0; i < 6; ++i)
+        ok &= idx8[i] == 2;
+    tap_ok(ok, "22: ... each at window index 2 (the tap x + 4)");
+    clrs_resample_desc_destroy(op);
+    op = mkop(CLRS_MODE_AVG_INCLUDE_PADDING);
+    clrs_resample_desc_set_window(op, 1, &win);
+    clrs_resample_desc_set_dilation(op, 1, &dil);
+    tap_ok(fwd(op, 10, 0, x, 6, 0, y) == CLRS_SUCCESS &&
+               bwd(op, 10, 0, dx, 6, 0, dy) == CLRS_SUCCESS,
+           "22: dilated average runs forward and backward");
+    check("22: dilated average -> [2, 3, 4, 5, 6, 7]", y, wavg, 6, 1e-15);
+    check("22: its gradient of ones -> taps' counts / 3", dx, wdx, 10, 1e-15);
+    clrs_resample_desc_destroy(op);
+    {
+        const clrs_fraction fw = {5, 2};
+        op = mkop(CLRS_MODE_AVG_INCLUDE_PADDING);
+        clrs_resample_desc_set_window_fraction(op, 1, &fw);
+        clrs_resample_desc_set_dilation(op, 1, &dil);
+        tap_ok(fwd(op, 10, 0, x, 6, 0, y) == CLRS_ERR_INVALID_COMBINATION,
+               "22: dilation with a fractional window: "
+               "CLRS_ERR_INVALID_COMBINATION");
+        clrs_resample_desc_destroy(op);
+        op = mkop(CLRS_MODE_LINEAR);
+        clrs_resample_desc_set_dilation(op, 1, &dil);
+        tap_ok(fwd(op, 10, 0, x, 6, 0, y) == CLRS_ERR_INVALID_COMBINATION,
+               "22: dilation on linear mode: CLRS_ERR_INVALID_COMBINATION");
+        clrs_resample_desc_destroy(op);
+    }
+    clrs_tensor_desc_destroy(s);
+    clrs_tensor_desc_destroy(d);
+    clrs_tensor_desc_destroy(it);
+    clrs_tensor_desc_destroy(s3);
+}
+
 int main(void)
 {
     case1();
@@ -766,5 +840,6 @@ int main(void)
     case19();
     case20();
     case21();
+    case22();
     return tap_done();
 }

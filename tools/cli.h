@@ -127,9 +127,14 @@ typedef struct cli_desc {
     int naxes;
     int axes[CLI_MAXAX];
     int pooling;       /* any of k/s/p given */
-    int has_window, has_stride, has_pad;
+    int has_window, has_stride, has_pad, has_dil;
     clrs_fraction k[CLI_SP], s[CLI_SP], p[CLI_SP], post[CLI_SP];
+    clrs_fraction dl[CLI_SP]; /* dilation as benchdnn gives it: the taps
+                                 lie dl + 1 apart */
 } cli_desc;
+
+/* The pixels window k of axis a spans: (k - 1) (dl + 1) + 1. */
+clrs_fraction cli_desc_span(const cli_desc *d, int a);
 
 /* One expanded problem, ready to run. */
 typedef struct cli_prb {
@@ -173,6 +178,7 @@ typedef struct cli_desc_raw {
     int64_t mb, ic, omb, oc;
     int64_t in[CLI_SP], out[CLI_SP];
     clrs_fraction k[CLI_SP], s[CLI_SP], p[CLI_SP];
+    clrs_fraction dl[CLI_SP]; /* dilation, benchdnn's: 0 is dense */
     unsigned set; /* bit per field, see desc.c */
 } cli_desc_raw;
 

@@ -9,12 +9,12 @@
 
 /* Field kinds; each spatial kind has bits for d, h, w. on and oc are the
  * output N and C, for --axes that resample them. */
-enum { F_MB, F_IC, F_I, F_O, F_K, F_S, F_P, F_ON, F_OC };
+enum { F_MB, F_IC, F_I, F_O, F_K, F_S, F_P, F_DL, F_ON, F_OC };
 #define BIT_MB 1u
 #define BIT_IC 2u
 #define BITS(kind, axis) (1u << (2 + 3 * ((kind) - F_I) + (axis)))
-#define BIT_ON (1u << 17)
-#define BIT_OC (1u << 18)
+#define BIT_ON (1u << 20)
+#define BIT_OC (1u << 21)
 #define ANY(kind) (BITS(kind, 0) | BITS(kind, 1) | BITS(kind, 2))
 
 /* Any single size above this is a typo or an attack, not a tensor. */
@@ -30,7 +30,8 @@ static const struct field {
     {"iw", F_I, 2},  {"od", F_O, 0},  {"oh", F_O, 1}, {"ow", F_O, 2},
     {"kd", F_K, 0},  {"kh", F_K, 1},  {"kw", F_K, 2}, {"sd", F_S, 0},
     {"sh", F_S, 1},  {"sw", F_S, 2},  {"pd", F_P, 0}, {"ph", F_P, 1},
-    {"pw", F_P, 2},  {"on", F_ON, 0}, {"oc", F_OC, 0},
+    {"pw", F_P, 2},  {"dd", F_DL, 0}, {"dh", F_DL, 1}, {"dw", F_DL, 2},
+    {"on", F_ON, 0}, {"oc", F_OC, 0},
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])
 
@@ -127,9 +128,10 @@ static int read_value(const char **pp, const struct field *f, int64_t *v,
         return err_at(err, errsz, "'%s' needs a number at '%s'", f->name, p);
     *den = 1;
     if (*p == 'd' && isdigit((unsigned char)p[1])) {
-        if (f->kind < F_K)
+        if (f->kind < F_K || f->kind == F_DL)
             return err_at(err, errsz,
-                          "'%s' is a size and cannot be a fraction", f->name);
+                          "'%s' is %s and cannot be a fraction", f->name,
+                          f->kind == F_DL ? "a dilation" : "a size");
         ++p;
         if (read_num(&p, den) != 0 || *den == 0 || *den > DEN_LIMIT)
             return err_at(err, errsz, "bad denominator of '%s' (1 to %d)",
@@ -152,7 +154,8 @@ static int store_field(cli_desc_raw *raw, const struct field *f, int64_t v,
         return err_at(err, errsz, "'%s' given twice", f->name);
     /* mb and ic may be 0 (an empty tensor, as PyTorch allows); sizes,
      * windows and strides not */
-    if (v == 0 && f->kind != F_P && f->kind != F_MB && f->kind != F_IC)
+    if (v == 0 && f->kind != F_P && f->kind != F_DL && f->kind != F_MB &&
+        f->kind != F_IC)
         return err_at(err, errsz, "'%s' is 0; it must be positive", f->name);
     switch (f->kind) {
     case F_MB: raw->mb = v; break;
@@ -164,6 +167,7 @@ static int store_field(cli_desc_raw *raw, const struct field *f, int64_t v,
     case F_K: raw->k[f->axis].num = v; raw->k[f->axis].den = den; break;
     case F_S: raw->s[f->axis].num = v; raw->s[f->axis].den = den; break;
     case F_P: raw->p[f->axis].num = v; raw->p[f->axis].den = den; break;
+    case F_DL: raw->dl[f->axis].num = v; raw->dl[f->axis].den = 1; break;
     }
     raw->set |= bit;
     return 0;
@@ -246,14 +250,22 @@ static int elems_ok(int64_t mb, int64_t ic, const int64_t *sp, int first)
 
 static const char axis_names[] = "dhw";
 
+clrs_fraction cli_desc_span(const cli_desc *d, int a)
+{
+    clrs_fraction k = d->k[a];
+    if (d->dl[a].num > 0 && k.den == 1)
+        k.num = (k.num - 1) * (d->dl[a].num + 1) + 1;
+    return k;
+}
+
 /* The deepest axis any field names sets the rank: id makes it 3-D. */
 static int spatial_rank(unsigned set)
 {
     if (set & (BITS(F_I, 0) | BITS(F_O, 0) | BITS(F_K, 0) | BITS(F_S, 0) |
-               BITS(F_P, 0)))
+               BITS(F_P, 0) | BITS(F_DL, 0)))
         return 3;
     if (set & (BITS(F_I, 1) | BITS(F_O, 1) | BITS(F_K, 1) | BITS(F_S, 1) |
-               BITS(F_P, 1)))
+               BITS(F_P, 1) | BITS(F_DL, 1)))
         return 2;
     return 1;
 }
@@ -270,8 +282,13 @@ static int fill_axes(unsigned set, const cli_opts *o, cli_desc *d,
     d->has_window = fill_from_first(set, F_K, first, NULL, d->k);
     d->has_stride = fill_from_first(set, F_S, first, NULL, d->s);
     d->has_pad = fill_from_first(set, F_P, first, NULL, d->p);
+    d->has_dil = fill_from_first(set, F_DL, first, NULL, d->dl);
     d->pooling = d->has_window;
     for (a = first; a < CLI_SP; ++a) {
+        if (!d->has_dil) {
+            d->dl[a].num = 0; /* benchdnn's: 0 is a dense window */
+            d->dl[a].den = 1;
+        }
         if (!d->has_stride)
             d->s[a].num = d->s[a].den = 1;
         if (!d->has_pad) {
@@ -421,8 +438,9 @@ static int resolve_output(unsigned set, const cli_opts *o, cli_desc *d,
     if (k < 0) {
         d->out[a] = d->in[a];
     } else if (d->has_window) {
-        st = clrs_pool_output_size(d->in[a], d->k[a], d->s[a], d->p[a],
-                                   d->p[a], o->ceil_mode, &d->out[a]);
+        st = clrs_pool_output_size(d->in[a], cli_desc_span(d, a), d->s[a],
+                                   d->p[a], d->p[a], o->ceil_mode,
+                                   &d->out[a]);
     } else if (o->n_scales > 0) {
         double s = o->scales[o->n_scales == 1 ? 0 : k];
         st = clrs_output_size_from_scale(d->in[a], s, CLRS_SIZE_FLOOR,
@@ -462,7 +480,7 @@ static void post_padding(unsigned set, const cli_opts *o, cli_desc *d)
             d->s[a].den == 1 && d->p[a].den == 1) {
             /* In double first: every term is below 2^40, a product not. */
             double q = (double)(d->out[a] - 1) * (double)d->s[a].num +
-                       (double)d->k[a].num - (double)d->in[a] -
+                       (double)cli_desc_span(d, a).num - (double)d->in[a] -
                        (double)d->p[a].num;
             if (q < 9e15) {
                 d->post[a].num = q > 0 ? (int64_t)q : 0;
@@ -491,6 +509,7 @@ int cli_desc_resolve(const cli_desc_raw *raw, const cli_opts *o,
     memcpy(d->k, raw->k, sizeof d->k);
     memcpy(d->s, raw->s, sizeof d->s);
     memcpy(d->p, raw->p, sizeof d->p);
+    memcpy(d->dl, raw->dl, sizeof d->dl);
     if (fill_axes(set, o, d, err, errsz) != 0 ||
         resolve_axes(o, d, err, errsz) != 0 ||
         check_knob_counts(o, d->naxes, err, errsz) != 0 ||
@@ -526,11 +545,12 @@ static size_t put_frac(char *buf, size_t size, const char *f,
 
 void cli_desc_format(const cli_desc *d, char *buf, size_t size)
 {
-    static const char *const names[5][3] = {{"id", "ih", "iw"},
+    static const char *const names[6][3] = {{"id", "ih", "iw"},
                                             {"od", "oh", "ow"},
                                             {"kd", "kh", "kw"},
                                             {"sd", "sh", "sw"},
-                                            {"pd", "ph", "pw"}};
+                                            {"pd", "ph", "pw"},
+                                            {"dd", "dh", "dw"}};
     size_t used;
     int a, first = CLI_SP - d->nsp, n;
     clrs_fraction f;
@@ -560,6 +580,8 @@ void cli_desc_format(const cli_desc *d, char *buf, size_t size)
         used += put_frac(buf + used, size - used, names[3][a], d->s[a]);
     for (a = first; d->has_pad && a < CLI_SP && used < size; ++a)
         used += put_frac(buf + used, size - used, names[4][a], d->p[a]);
+    for (a = first; d->has_dil && a < CLI_SP && used < size; ++a)
+        used += put_frac(buf + used, size - used, names[5][a], d->dl[a]);
     if (d->name[0] && used < size)
         snprintf(buf + used, size - used, "n\"%s\"", d->name);
 }

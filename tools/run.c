@@ -139,6 +139,13 @@ static int set_geometry(job *j)
         TRY_SET(clrs_resample_desc_set_stride_fraction(j->op, nsp,
                                                        d->s + first),
                 "set_stride");
+    if (d->has_dil) {
+        int64_t dil[CLI_SP];
+        for (a = 0; a < nsp; ++a)
+            dil[a] = d->dl[first + a].num + 1; /* the library's spacing */
+        TRY_SET(clrs_resample_desc_set_dilation(j->op, nsp, dil),
+                "set_dilation");
+    }
     if (d->has_window || d->has_pad) {
         for (a = 0; a < nsp; ++a) {
             pre[a] = d->p[first + a];
