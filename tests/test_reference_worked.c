@@ -5,6 +5,7 @@
 #include "tap.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #define N_(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -821,6 +822,66 @@ static void case22(void)
     clrs_tensor_desc_destroy(s3);
 }
 
+/* 23. Integer gradients sum in float and round once, ties to even,
+ * saturating: nearest 1 -> 3 with s8 dy [100, 100, 100] gives 300 -> 127;
+ * u8 dy [200, 100] of 1 -> 2 gives 255; average window 2 of s8 dy [3]
+ * sends 1.5 to each pixel -> 2 (even), and [5] 2.5 -> 2. */
+static void case23(void)
+{
+    static const int64_t one = 1, three = 3, two = 2;
+    const int8_t dy3[3] = {100, 100, 100}, dyw[1] = {3}, dyw5[1] = {5};
+    const uint8_t dyu[2] = {200, 100};
+    int8_t dx8[2] = {-99, -99}, dx1[1] = {-99};
+    uint8_t dxu[1] = {0};
+    clrs_tensor_desc *s1 = NULL, *d3 = NULL, *u1 = NULL, *u2 = NULL;
+    clrs_tensor_desc *s2 = NULL, *o1 = NULL;
+    clrs_resample_desc *op = mkop(CLRS_MODE_NEAREST);
+    clrs_host_args a;
+    int ok;
+    clrs_tensor_desc_create(&s1, CLRS_S8, 1, &one, NULL);
+    clrs_tensor_desc_create(&d3, CLRS_S8, 1, &three, NULL);
+    clrs_tensor_desc_create(&u1, CLRS_U8, 1, &one, NULL);
+    clrs_tensor_desc_create(&u2, CLRS_U8, 1, &two, NULL);
+    clrs_tensor_desc_create(&s2, CLRS_S8, 1, &two, NULL);
+    clrs_tensor_desc_create(&o1, CLRS_S8, 1, &one, NULL);
+    memset(&a, 0, sizeof a);
+    a.diff_dst = dy3;
+    a.diff_src = dx1;
+    ok = clrs_reference_backward(op, s1, d3, NULL, NULL, &a) == 0;
+    tap_ok(ok && dx1[0] == 127,
+           "23: s8 nearest gradient 100 + 100 + 100 saturates to 127 (got "
+           "%d)",
+           dx1[0]);
+    a.diff_dst = dyu;
+    a.diff_src = dxu;
+    ok = clrs_reference_backward(op, u1, u2, NULL, NULL, &a) == 0;
+    tap_ok(ok && dxu[0] == 255,
+           "23: u8 nearest gradient 200 + 100 saturates to 255 (got %d)",
+           dxu[0]);
+    clrs_resample_desc_destroy(op);
+    op = mkop(CLRS_MODE_AVG_INCLUDE_PADDING);
+    clrs_resample_desc_set_window(op, 1, &two);
+    clrs_resample_desc_set_stride(op, 1, &two);
+    a.diff_dst = dyw;
+    a.diff_src = dx8;
+    ok = clrs_reference_backward(op, s2, o1, NULL, NULL, &a) == 0;
+    tap_ok(ok && dx8[0] == 2 && dx8[1] == 2,
+           "23: s8 average gradient 3 / 2 = 1.5 rounds to 2 (got %d %d)",
+           dx8[0], dx8[1]);
+    a.diff_dst = dyw5;
+    ok = clrs_reference_backward(op, s2, o1, NULL, NULL, &a) == 0;
+    tap_ok(ok && dx8[0] == 2 && dx8[1] == 2,
+           "23: ... and 5 / 2 = 2.5 to 2, ties to even (got %d %d)", dx8[0],
+           dx8[1]);
+    clrs_resample_desc_destroy(op);
+    clrs_tensor_desc_destroy(s1);
+    clrs_tensor_desc_destroy(d3);
+    clrs_tensor_desc_destroy(u1);
+    clrs_tensor_desc_destroy(u2);
+    clrs_tensor_desc_destroy(s2);
+    clrs_tensor_desc_destroy(o1);
+}
+
 int main(void)
 {
     case1();
@@ -841,5 +902,6 @@ int main(void)
     case20();
     case21();
     case22();
+    case23();
     return tap_done();
 }
