@@ -6,6 +6,8 @@
 # GPU launch parameters) under Oclgrind, which checks every kernel
 # for out-of-bounds accesses, uninitialised values, data races and API
 # errors.
+# The clresample tool runs there too: resampled N and C, and antialiased
+# shapes on the span path.
 # TAP: the subset's own results, then "oclgrind reported nothing" (any
 # Oclgrind report fails: it exits 0 whatever it finds, so its log decides).
 
@@ -143,6 +145,44 @@ if test -s "$log"; then
 else
     echo "ok $n - oclgrind reported nothing for clresample --axes"
 fi
+
+# Antialiased linear and cubic on the span path, forward and backward,
+# at 4 lanes (a GPU's default) and at the device's default: 1-D and 2-D
+# shapes whose forward groups hold a tap that no lane reads (the kernel
+# starts it from 0; such shapes once named an undeclared pad) or lanes
+# without a tap, and walked rows (2-D at 4 lanes). Each run must pass,
+# leave no Oclgrind report, and at 4 lanes take the span path.
+aa_shapes="mb1ic1iw17ow7 mb1ic2iw20ow18 mb1ic2iw23ow13 mb1ic2iw24ow10
+    mb1ic2ih10iw20oh6ow13 mb1ic2ih23iw15oh15ow13 mb1ic2ih5iw18oh4ow16"
+for launch in vec=4 default; do
+    log="$tmp/clresample-aa-$launch.log"
+    out="$tmp/clresample-aa-$launch.stdout"
+    CLRS_CACHE=0 CLRS_LAUNCH=${launch#default} \
+        "$top_builddir/libtool" --mode=execute "$OCLGRIND" --uninitialized \
+        --data-races --check-api --log "$log" \
+        "$top_builddir/tools/clresample" --mode=CP --fix-times-per-prb=1 \
+        --dir=FWD_D,BWD_D --alg=linear,cubic --antialias=true $aa_shapes \
+        >"$out" 2>&1
+    status=$?
+    spans=$(grep -c 'vector:span/' "$out")
+    n=$((n + 1))
+    if test "$status" -eq 0 && grep -q '^tests:28 passed:28 ' "$out" &&
+        { test "$launch" = default || test "$spans" -gt 0; }; then
+        echo "ok $n - clresample antialiased at $launch launch passed under oclgrind ($spans on the span path)"
+    else
+        echo "not ok $n - clresample antialiased at $launch launch under oclgrind: exit $status, $spans on the span path"
+        grep -E '^[0-9]+:|^tests:' "$out" | grep -v ':PASSED ' |
+            sed -e 's/^/# /' | head -n 40
+    fi
+    n=$((n + 1))
+    if test -s "$log"; then
+        echo "not ok $n - oclgrind reported nothing for clresample antialiased at $launch launch (log kept in $log)"
+        sed -e 's/^/# oclgrind: /' "$log" | head -n 80
+        keep=1
+    else
+        echo "ok $n - oclgrind reported nothing for clresample antialiased at $launch launch"
+    fi
+done
 
 echo "1..$n"
 test "$keep" -eq 1 || rm -rf "$tmp"
