@@ -135,6 +135,21 @@ for prb in "--dir=FWD_D --alg=linear mb2ic3ih40iw100oh25ow62" \
     fi
 done
 
+# A walked row's work-group shrunk to bound its private arrays (or to the
+# kernel's own limit) still divides the NDRange: 1x9x8 on 9 output rows
+# holds too many walking work-items and becomes 1x3x8, not 1x4x8, which
+# OpenCL 1.2 devices refuse (CL_INVALID_WORK_GROUP_SIZE).
+CLRS_LAUNCH=vec=16,walk=1,local=1x9x8 "$tool" --mode=C --perf-template=json \
+    --alg=linear mb2ic4ih20iw300oh9ow248 >"$tmp/out" 2>&1
+rc=$?
+lws1=$(sed -n 's/.*"lws":\[[0-9]*,\([0-9]*\),.*/\1/p' "$tmp/out" | head -1)
+if [ $rc -eq 0 ] && [ -n "$lws1" ] && [ $((9 % lws1)) -eq 0 ]; then
+    ok "a shrunk work-group divides the NDRange (local 1x9x8 runs as 1x$lws1)"
+else
+    not_ok "shrunk work-group: exit $rc, local size ${lws1:-?} on 9 rows"
+    sed 's/^/# /' "$tmp/out" | head -20
+fi
+
 for bad in vec=3 vec=16x span=2 nt= local=0 local=4x4x4x4 local=x4 \
     local=70000 speed=1 vec mv=3 mv=8 mv= spanv=16 spanv= walk=2 walk=; do
     CLRS_LAUNCH=$bad "$tool" --mode=C mb1ic3ih4iw4oh8ow8 >"$tmp/out" 2>&1
