@@ -214,16 +214,20 @@ int clrs__launch_valid(const clrs_context *ctx, const char *text)
 void clrs__launch_fit_group(clrs_launch *L, size_t max_group)
 {
     for (;;) {
-        size_t n = L->local[0] * L->local[1] * L->local[2];
+        size_t n = L->local[0] * L->local[1] * L->local[2], l;
         int d, big = 0;
         if (n == 0 || n <= max_group)
             return;
         for (d = 1; d < 3; ++d)
             if (L->local[d] > L->local[big])
                 big = d;
-        L->local[big] /= 2; /* a power of two or halved towards 1 */
-        if (L->local[big] == 0)
-            L->local[big] = 1;
+        /* At most half, and still a divisor of the global size: a device
+         * without non-uniform work-groups (rusticl) refuses 9 halved to
+         * 4 on a global size of 9 (CL_INVALID_WORK_GROUP_SIZE). */
+        l = L->local[big] / 2;
+        while (l > 1 && L->global[big] % l != 0)
+            --l;
+        L->local[big] = l ? l : 1;
     }
 }
 

@@ -81,9 +81,9 @@ int clrs__launch_valid(const clrs_context *ctx, const char *text);
 void clrs__launch_local(const clrs_context *ctx,
                         const clrs_launch_request *r, clrs_launch *L);
 
-/* Halves the local size's largest dimension until the work-group holds
- * at most max_group work-items (a kernel's own limit may be below the
- * device's). */
+/* Shrinks the local size's largest dimension, to the largest divisor of
+ * its global size up to half of it, until the work-group holds at most
+ * max_group work-items (a kernel's own limit may be below the device's). */
 void clrs__launch_fit_group(clrs_launch *L, size_t max_group);
 
 #endif /* CLRS_LAUNCH_H */

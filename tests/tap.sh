@@ -3,7 +3,7 @@
 #     . "${top_srcdir:-.}/tests/tap.sh"
 # Gives top_builddir and top_srcdir defaults, the tool, a scratch
 # directory $tmp (tests/tmp-NAME.PID, removed on exit) and the TAP
-# counters n and failed with ok, not_ok and skip.
+# counters n and failed with ok, not_ok and skip, and device_fp64.
 
 : "${top_builddir:=.}"
 : "${top_srcdir:=.}"
@@ -17,3 +17,14 @@ failed=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
 skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
+
+# device_fp64: "yes" or "no", whether the device the tool opens
+# (CLRS_DEVICE, else the first) has fp64, as --list-devices says; empty
+# without a device. A problem SKIPPED for want of fp64 is a skip only
+# where this says no.
+device_fp64() {
+    _pd=$("$tool" --mode=C mb1ic1iw2ow4 2>/dev/null |
+        sed -n 's/^device \([0-9]*:[0-9]*\): .*/\1/p' | head -n 1)
+    [ -n "$_pd" ] && "$tool" --list-devices 2>/dev/null |
+        sed -n "s/^$_pd  .* | fp64 \([a-z]*\) | .*/\1/p" | head -n 1
+}

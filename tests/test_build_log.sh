@@ -33,8 +33,20 @@ if [ $rc -eq 3 ]; then
     exit 0
 fi
 summary=$(grep '^tests:' "$tmp/out")
-if [ $rc -eq 0 ]; then ok "the batch passes: $summary"
-else not_ok "the batch: exit $rc: $summary"; grep -v ':PASSED ' "$tmp/out" | show; fi
+# Skipped: only the f64 problems, only on a device without fp64.
+fp64=$(device_fp64)
+grep ':SKIPPED ' "$tmp/out" >"$tmp/skipped"
+if [ "$fp64" = no ]; then grep -v 'needs fp64' "$tmp/skipped" >"$tmp/bad_skips"
+else cp "$tmp/skipped" "$tmp/bad_skips"; fi
+if [ $rc -eq 0 ] && [ ! -s "$tmp/bad_skips" ]; then
+    ok "the batch passes: $summary"
+else
+    not_ok "the batch: exit $rc: $summary (fp64 $fp64)"
+    grep -v ':PASSED ' "$tmp/out" | show
+fi
+if [ -s "$tmp/skipped" ] && [ "$fp64" = no ]; then
+    skip "the batch's $(wc -l <"$tmp/skipped") f64 problems: the device has no fp64"
+fi
 if grep -q ':build log:' "$tmp/out"; then
     not_ok "no kernel of the batch has a build log"
     grep -A 8 ':build log:' "$tmp/out" | show

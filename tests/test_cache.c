@@ -1,12 +1,13 @@
 /* The program cache: key fields, damaged, forged and non-file entries
- * rebuilt and replaced, read-only directories, a stuck lock, 8 processes
- * and 8 threads at once, LRU eviction, a full disk, the environment. */
+ * rebuilt and replaced without their bytes reaching the driver, read-only
+ * directories, a stuck lock, 8 processes and 8 threads at once, LRU
+ * eviction, a full disk, the environment. */
 
 /* Compiled together with lib/cache.c (Makefile.am) to reach the key and
  * entry functions, which the shared library does not export. Every cache
  * directory lives under $CLRS_CACHE_DIR (the suite points it into the
  * build tree) or, when that is unset, under ./tests/. */
-/* F_OFD_SETLK (the stuck lock) is a GNU extension. */
+/* F_OFD_SETLK (the stuck lock) and RTLD_NEXT are GNU extensions. */
 #define _GNU_SOURCE 1
 
 #include "cache.h"
@@ -14,6 +15,7 @@
 #include "tap.h"
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -66,6 +68,53 @@ ssize_t __wrap_write(int fd, const void *buf, size_t n)
         return -1;
     }
     return __real_write(fd, buf, n);
+}
+
+/* ---- what reaches the driver ---------------------------------------------- */
+
+/* The library's clCreateProgramWithBinary calls come here first (the
+ * program's own definition precedes libOpenCL's), so the damaged entries
+ * can check that no bytes but a stored entry's reach the driver. While
+ * watching, each binary handed on is counted, and junk[] (the payload of
+ * an entry this cache stored itself, a binary the driver must reject) is
+ * counted apart. Mesa's rusticl aborts on such a binary ("unknown
+ * version", core/program.rs) instead of returning CL_INVALID_BINARY: on
+ * it, junk[] is refused here with the error the driver should give. */
+static const char junk[] = "this is not a program binary";
+static pthread_mutex_t seen_lock = PTHREAD_MUTEX_INITIALIZER;
+static int watching, refuse_junk, handed, handed_junk;
+
+typedef cl_program(CL_API_CALL *create_with_binary_fn)(
+    cl_context, cl_uint, const cl_device_id *, const size_t *,
+    const unsigned char **, cl_int *, cl_int *);
+
+CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
+    cl_context context, cl_uint num_devices, const cl_device_id *devices,
+    const size_t *lengths, const unsigned char **binaries,
+    cl_int *binary_status, cl_int *errcode_ret) CL_API_SUFFIX__VERSION_1_0
+{
+    static create_with_binary_fn real;
+    int is_junk = num_devices == 1 && lengths && binaries &&
+                  lengths[0] == sizeof junk &&
+                  memcmp(binaries[0], junk, sizeof junk) == 0;
+
+    pthread_mutex_lock(&seen_lock);
+    if (watching) {
+        ++handed;
+        handed_junk += is_junk;
+    }
+    if (!real)
+        *(void **)&real = dlsym(RTLD_NEXT, "clCreateProgramWithBinary");
+    pthread_mutex_unlock(&seen_lock);
+    if ((is_junk && refuse_junk) || !real) {
+        if (binary_status)
+            binary_status[0] = CL_INVALID_BINARY;
+        if (errcode_ret)
+            *errcode_ret = real ? CL_INVALID_BINARY : CL_OUT_OF_HOST_MEMORY;
+        return NULL;
+    }
+    return real(context, num_devices, devices, lengths, binaries,
+                binary_status, errcode_ret);
 }
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -296,7 +345,6 @@ static const char *const damage_names[] = {
 static int rewrite_entry(const char *dir, const char *hash,
                          const unsigned char *buf, size_t n, damage d)
 {
-    static const char junk[] = "this is not a program binary";
     unsigned char secret[CLRS_CACHE_SECRET_BYTES];
     size_t klen = (size_t)buf[16] | (size_t)buf[17] << 8 |
                   (size_t)buf[18] << 16;
@@ -386,9 +434,15 @@ static int apply_damage(const char *dir, const char *name, damage d)
 static void damaged_entries(void)
 {
     char dir[4096];
+    clrs_context *ctx = NULL;
+    clrs_device_info info;
     listing l;
     int d;
 
+    if (clrs_context_create(&ctx, NULL) >= 0 &&
+        clrs_context_get_device_info(ctx, &info) >= 0)
+        refuse_junk = strstr(info.platform_name, "rusticl") != NULL;
+    clrs_context_destroy(ctx);
     use_dir(dir, sizeof dir, "damaged");
     tap_ok(source_in_new_ctx(1, NULL) == CLRS_CACHE_BUILT,
            "an empty cache builds");
@@ -409,12 +463,37 @@ static void damaged_entries(void)
         }
         /* A FIFO that is opened for reading blocks until a writer comes:
          * never, here. The alarm turns a hang into a failure. */
+        pthread_mutex_lock(&seen_lock);
+        watching = 1;
+        handed = handed_junk = 0;
+        pthread_mutex_unlock(&seen_lock);
         alarm(300);
         s1 = source_in_new_ctx(1, &st);
         alarm(0);
+        pthread_mutex_lock(&seen_lock);
+        watching = 0;
+        pthread_mutex_unlock(&seen_lock);
         tap_ok(st >= 0 && s1 == CLRS_CACHE_BUILT,
                "%s entry: the plan works, built from source (%s)",
                damage_names[d], sname(s1));
+        /* Only an entry this cache stored for this device and driver (its
+         * key compared, its MAC over key and binary checked) is handed to
+         * the driver: here the junk planted with the secret, nothing
+         * else (twice: looked up again once the key's lock is held, in
+         * case another process stored it meanwhile). */
+        if (d == BAD_BINARY)
+            tap_ok(handed >= 1 && handed == handed_junk,
+                   "%s entry: its stored bytes, and only those, reach the "
+                   "driver, which refuses them (%d binaries handed on, %d "
+                   "of them the stored one%s)",
+                   damage_names[d], handed, handed_junk,
+                   refuse_junk ? "; refused before rusticl, which aborts on "
+                                 "a binary it rejects"
+                               : "");
+        else
+            tap_ok(handed == 0,
+                   "%s entry: no binary reaches the driver (%d handed on)",
+                   damage_names[d], handed);
         s2 = source_in_new_ctx(1, NULL);
         list_dir(dir, &after);
         tap_ok(s2 == CLRS_CACHE_DISK && after.entries == 1 &&

@@ -2,8 +2,8 @@
 # make check's run of the correctness batches tests/inputs/test_*_ci
 # through clresample --mode=C: one TAP point per problem, and anything
 # but PASSED (UNIMPLEMENTED included) is a failure, except a problem the
-# device cannot run (CLRS_ERR_UNSUPPORTED: an f64 tensor without fp64),
-# a skip. First each batch runs
+# device cannot run (CLRS_ERR_UNSUPPORTED: an f64 tensor on a device that
+# --list-devices shows without fp64), a skip. First each batch runs
 # on the CPU reference engine as a self-check of the tool itself.
 #   CLRS_CLI_ENGINE=ref   reference self-check only (no device needed)
 
@@ -32,6 +32,7 @@ if [ "${CLRS_CLI_ENGINE:-device}" = ref ]; then
 fi
 
 # The device: one point per problem.
+fp64=$(device_fp64)
 for b in $batches; do
     name=$(basename "$b")
     "$tool" --mode=C --batch="$b" >"$tmp/dev.out" 2>"$tmp/dev.err"
@@ -44,8 +45,11 @@ for b in $batches; do
     while IFS= read -r line; do
         case $line in
         [0-9]*:PASSED\ *) ok "$name ${line%% __REPRO:*} ${line#* __REPRO: }" ;;
-        # What the device lacks (fp64 on Mesa rusticl): a skip, its reason.
-        [0-9]*:SKIPPED*CLRS_ERR_UNSUPPORTED*) skip "$name $line" ;;
+        # What the device lacks (fp64 on Mesa rusticl): a skip, its reason;
+        # on a device with fp64, a failure.
+        [0-9]*:SKIPPED*CLRS_ERR_UNSUPPORTED*needs\ fp64*)
+            if [ "$fp64" = no ]; then skip "$name $line"
+            else not_ok "$name $line (the device has fp64)"; fi ;;
         [0-9]*:*__REPRO:*) not_ok "$name $line" ;;
         \ \ *) echo "# $line" ;; # worst points of a failure
         esac

@@ -9,6 +9,7 @@
 
 #include <ctype.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 #define D(...) ((const int64_t[]){__VA_ARGS__})
@@ -159,17 +160,23 @@ static void selectors(const clrs_device_info *first)
     clrs_context *ctx = NULL;
     clrs_device_info info;
     clrs_status st;
-    char sub[8];
+    char sub[8], idx[32];
     size_t i, n;
 
-    st = clrs_context_create(&ctx, "0:0");
-    tap_ok(st == CLRS_SUCCESS, "selector \"0:0\": %s %s",
+    /* The first listed device's own "P:D": 0:0 only where the first
+     * platform has a device (Mesa's Clover, and rusticl unless
+     * RUSTICL_ENABLE names a driver, list none). */
+    snprintf(idx, sizeof idx, "%u:%u", first->platform_index,
+             first->device_index);
+    st = clrs_context_create(&ctx, idx);
+    tap_ok(st == CLRS_SUCCESS, "selector \"%s\": %s %s", idx,
            clrs_status_name(st), clrs_last_error());
     if (ctx) {
         clrs_context_get_device_info(ctx, &info);
-        tap_ok(info.platform_index == 0 && info.device_index == 0 &&
+        tap_ok(info.platform_index == first->platform_index &&
+                   info.device_index == first->device_index &&
                    strcmp(info.device_name, first->device_name) == 0,
-               "\"0:0\" opens the first listed device");
+               "\"%s\" opens the first listed device", idx);
         clrs_context_destroy(ctx);
         ctx = NULL;
     }
@@ -268,6 +275,20 @@ int main(void)
     st = clrs_list_devices(infos, 0, &again);
     tap_ok(st == CLRS_SUCCESS && again == count,
            "capacity 0 still counts every device");
+    /* The default is the first listed device, whatever platforms without
+     * devices the ICD loader reports before it. */
+    if (!getenv("CLRS_DEVICE")) {
+        clrs_device_info def;
+        clrs_context_get_device_info(ctx, &def);
+        tap_ok(def.platform_index == infos[0].platform_index &&
+                   def.device_index == infos[0].device_index,
+               "the default context opens the first listed device, %u:%u "
+               "(got %u:%u)",
+               infos[0].platform_index, infos[0].device_index,
+               def.platform_index, def.device_index);
+    } else {
+        tap_skip("CLRS_DEVICE is set: the default is the device it names");
+    }
 
     st = clrs_context_get_cache_stats(ctx, &stats);
     tap_ok(st == CLRS_SUCCESS && stats.memory_hits == 0 &&

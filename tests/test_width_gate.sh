@@ -9,7 +9,8 @@
 # halves, N ints or floats, N/2 longs or doubles) and pass its check under
 # CLRS_WERROR. So a host with wide vectors (AVX-512) checks what a
 # narrower one (AVX2: N = 8, SSE: N = 4) would build. A device that states
-# no native width (a GPU) is not bounded, and the test skips.
+# no native width (1: GPUs, and rusticl's llvmpipe) is not bounded, and the
+# test skips.
 
 tap_name=width-gate
 . "${top_srcdir:-.}/tests/tap.sh"
@@ -25,7 +26,7 @@ fi
 CLRS_TEST_NATIVE_WIDTH=4 "$tool" --mode=P --fix-times-per-prb=1 \
     --tag=aBx16b mb1ic16ih4iw4oh8ow8 >"$tmp/probe" 2>&1
 if ! grep -q 'vector:block/4,' "$tmp/probe"; then
-    echo "1..0 # SKIP the device states no native vector width (a GPU): nothing bounds its vectors"
+    echo "1..0 # SKIP the device states no native vector width (1: a GPU, or rusticl's llvmpipe): nothing bounds its vectors"
     exit 0
 fi
 

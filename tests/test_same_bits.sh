@@ -1,0 +1,104 @@
+#!/bin/sh
+# The same bits on every implementation: taps and weights come from the
+# host and every sum has a fixed order, so PoCL and Mesa's rusticl
+# (llvmpipe) write identical bytes. Each conformance batch
+# tests/inputs/test_*_ci runs on both through clresample --mode=C
+# --perf-template=json, and the output digests (SHA-256 of every output's
+# bytes) are compared problem by problem: one TAP point per problem, a
+# skip with its reason for the problems clresample(3) does not cover
+# (SAME BITS ON EVERY DEVICE):
+#   - a device without fp64 (rusticl) runs no f64 tensor;
+#   - post-ops through OpenCL built-ins that may differ by some ulp
+#     (tanh, exp, expm1, log, log1p, erf, sqrt, and division: logistic,
+#     elu, gelu_tanh, gelu_erf, swish, sqrt, exp, log, mish, binary_div);
+#   - forward s32 sources through a weighted sum (linear, cubic, average
+#     pooling) where one device has fp64 and the other not: they
+#     accumulate in double on the first, in float on the second.
+# Skipped as a whole unless both are installed; rusticl lists llvmpipe
+# only where RUSTICL_ENABLE names it, which this test does when unset.
+
+tap_name=same-bits
+. "${top_srcdir:-.}/tests/tap.sh"
+
+: "${RUSTICL_ENABLE:=llvmpipe}"
+export RUSTICL_ENABLE
+unset CLRS_DEVICE
+
+"$tool" --list-devices >"$tmp/devs" 2>&1
+# P:D of the first device of a platform; $2: a text the line must hold.
+find_dev() {
+    grep " | $1 | " "$tmp/devs" | grep -e "$2" | head -n 1 |
+        sed -n 's/^\([0-9]*:[0-9]*\)  .*/\1/p'
+}
+pocl=$(find_dev "Portable Computing Language" "")
+rusticl=$(find_dev rusticl llvmpipe)
+if [ -z "$pocl" ] || [ -z "$rusticl" ]; then
+    echo "1..0 # SKIP needs PoCL and Mesa rusticl's llvmpipe (mesa-opencl-icd) both: PoCL ${pocl:-absent}, rusticl llvmpipe ${rusticl:-absent}"
+    exit 0
+fi
+fp64_of() { sed -n "s/^$1  .* | fp64 \([a-z]*\) | .*/\1/p" "$tmp/devs"; }
+fp64_pocl=$(fp64_of "$pocl")
+fp64_rusticl=$(fp64_of "$rusticl")
+echo "# PoCL $pocl (fp64 $fp64_pocl), rusticl $rusticl (fp64 $fp64_rusticl)"
+
+# index|status|digest|repro of each problem of a JSON run
+problems() {
+    sed -n 's/^{"index":\([0-9]*\),.*"repro":"\([^"]*\)".*"status":"\([A-Z_]*\)".*"digest":"\([0-9a-f]*\)"}$/\1|\3|\4|\2/p' "$1"
+}
+
+# Why a problem is not covered, or nothing.
+not_covered() {
+    case "$1" in
+    *eltwise_tanh* | *eltwise_logistic* | *eltwise_elu* | *eltwise_gelu_* | \
+        *eltwise_swish* | *eltwise_sqrt* | *eltwise_exp* | *eltwise_log* | \
+        *eltwise_mish* | *binary_div*)
+        echo "a post-op through OpenCL built-ins with ulp allowances"
+        return ;;
+    esac
+    if [ "$fp64_pocl" != "$fp64_rusticl" ]; then
+        case "$1" in
+        *--dir=FWD*--alg=linear*--sdt=s32* | *--dir=FWD*--alg=cubic*--sdt=s32* | \
+            *--dir=FWD*--alg=avg_*--sdt=s32*)
+            echo "an s32 source summed in double on the device with fp64, in float on the other"
+            return ;;
+        esac
+    fi
+}
+
+for b in "$top_srcdir"/tests/inputs/test_*_ci; do
+    name=$(basename "$b")
+    for d in pocl rusticl; do
+        eval dev=\$$d
+        "$tool" --mode=C --perf-template=json --device="$dev" --batch="$b" \
+            >"$tmp/$d.json" 2>"$tmp/$d.err"
+        rc=$?
+        problems "$tmp/$d.json" >"$tmp/$d.list"
+        if [ $rc -gt 1 ] || [ ! -s "$tmp/$d.list" ]; then
+            not_ok "$name on $d ($dev): exit $rc, no problem ran"
+            sed 's/^/# /' "$tmp/$d.err" | head -n 20
+        fi
+    done
+    if [ "$(cut -d'|' -f1,4 "$tmp/pocl.list")" != \
+        "$(cut -d'|' -f1,4 "$tmp/rusticl.list")" ]; then
+        not_ok "$name: the two runs list different problems"
+        continue
+    fi
+    paste -d'|' "$tmp/pocl.list" "$tmp/rusticl.list" >"$tmp/both"
+    # i|status|digest|repro|i|status|digest|repro
+    while IFS='|' read -r i s1 d1 repro _ s2 d2 _; do
+        what="$name $i $repro"
+        why=$(not_covered "$repro")
+        if [ "$s1" = SKIPPED ] || [ "$s2" = SKIPPED ]; then
+            skip "$what: not run on both (PoCL $s1, rusticl $s2: f64 needs fp64)"
+        elif [ -n "$why" ]; then
+            skip "$what: $why"
+        elif [ -n "$d1" ] && [ "$d1" = "$d2" ]; then
+            ok "$what: $d1 on both"
+        else
+            not_ok "$what: PoCL $s1 ${d1:-no digest}, rusticl $s2 ${d2:-no digest}"
+        fi
+    done <"$tmp/both"
+done
+
+echo "1..$n"
+exit $failed
