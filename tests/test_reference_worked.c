@@ -685,7 +685,7 @@ static void case18(void)
         clrs_resample_desc_destroy(op);
         op = mkop(CLRS_MODE_LINEAR);
         clrs_resample_desc_set_divisor_override(op, 3);
-        tap_ok(fwd(op, 2, 0, q, 4, 0, y) == CLRS_ERR_INVALID_COMBINATION,
+        tap_ok(fwd(op, 2, 0, q, 2, 0, y) == CLRS_ERR_INVALID_COMBINATION,
                "18: an override on linear mode: CLRS_ERR_INVALID_COMBINATION");
         clrs_resample_desc_destroy(op);
     }
