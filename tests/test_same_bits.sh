@@ -14,6 +14,8 @@
 #   - forward s32 sources through a weighted sum (linear, cubic, average
 #     pooling) where one device has fp64 and the other not: they
 #     accumulate in double on the first, in float on the second.
+# Every problem must also pass --mode=C on both devices: this is the run of
+# the batches on rusticl that CI's rusticl job relies on.
 # Skipped as a whole unless both are installed; rusticl lists llvmpipe
 # only where RUSTICL_ENABLE names it, which this test does when unset.
 
@@ -88,8 +90,13 @@ for b in "$top_srcdir"/tests/inputs/test_*_ci; do
     while IFS='|' read -r i s1 d1 repro _ s2 d2 _; do
         what="$name $i $repro"
         why=$(not_covered "$repro")
-        if [ "$s1" = SKIPPED ] || [ "$s2" = SKIPPED ]; then
+        if { [ "$s1" = SKIPPED ] && [ "$fp64_pocl" = no ]; } ||
+            { [ "$s2" = SKIPPED ] && [ "$fp64_rusticl" = no ]; }; then
             skip "$what: not run on both (PoCL $s1, rusticl $s2: f64 needs fp64)"
+        elif [ "$s1" != PASSED ] || [ "$s2" != PASSED ]; then
+            # Each run is also the batch's --mode=C check on its device
+            # (the rusticl job runs no test_cli_batches.sh of its own).
+            not_ok "$what: PoCL $s1, rusticl $s2 (both must pass --mode=C)"
         elif [ -n "$why" ]; then
             skip "$what: $why"
         elif [ -n "$d1" ] && [ "$d1" = "$d2" ]; then
