@@ -14,6 +14,9 @@
 #define CLI_SP 3
 /* Tensor axes of a descriptor: N, C and the spatial ones. */
 #define CLI_MAXAX (CLI_SP + 2)
+/* The longest problem name (n"..."): benchdnn's inputs have names of
+ * a hundred characters (two digests joined). */
+#define CLI_NAME_MAX 200
 /* Exit statuses (clresample(1), EXIT STATUS). */
 #define CLI_EXIT_OK 0
 #define CLI_EXIT_FAIL 1
@@ -38,6 +41,9 @@ typedef struct cli_tag {
     clrs_tag tag;
     int rank;
     int blocked;
+    /* A oneDNN tag the library has no layout for (a double-blocked
+     * ABcd32a16b): problems with it are skipped with this reason. */
+    const char *refused;
 } cli_tag;
 
 /* Everything one problem's knobs can say, already parsed. */
@@ -117,7 +123,7 @@ typedef struct cli_global {
 
 /* Resolved problem descriptor. */
 typedef struct cli_desc {
-    char name[64];
+    char name[CLI_NAME_MAX + 1];
     int nsp;           /* spatial rank 1..3; axes CLI_SP-nsp .. CLI_SP-1 */
     int64_t mb, ic;
     int64_t omb, oc;   /* output N and C: mb and ic unless resampled */
@@ -142,8 +148,11 @@ typedef struct cli_prb {
     cli_opts o;
     cli_global g;
     cli_desc d;
-    char repro[1024]; /* knobs that differ from defaults + descriptor */
-    char shape[256];  /* canonical descriptor alone */
+    char repro[1280]; /* knobs that differ from defaults + descriptor */
+    char shape[384];  /* canonical descriptor alone */
+    /* Why the problem is skipped without running, "" to run it: what the
+     * parser accepts but the library cannot express (--tag=ABcd32a16b). */
+    char skip[160];
 } cli_prb;
 
 typedef struct cli_prb_list {
@@ -174,7 +183,7 @@ clrs_mode cli_alg_mode(int alg);
 
 /* ---- desc.c: the benchdnn descriptor grammar ---- */
 typedef struct cli_desc_raw {
-    char name[64];
+    char name[CLI_NAME_MAX + 1];
     int64_t mb, ic, omb, oc;
     int64_t in[CLI_SP], out[CLI_SP];
     clrs_fraction k[CLI_SP], s[CLI_SP], p[CLI_SP];

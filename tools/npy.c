@@ -245,9 +245,6 @@ static int check_header(const npy_header *h, const char *path,
                         const char *descr, int ndim, const int64_t *shape,
                         char *err, size_t errsz)
 {
-    if (h->fortran)
-        return fail(err, errsz, "%s: array is in Fortran order; save it in "
-                    "C order (numpy.ascontiguousarray)", path);
     if (!same_descr(h->descr, descr))
         return fail(err, errsz, "%s: dtype '%s', but this tensor needs '%s'",
                     path, h->descr, descr);
@@ -287,6 +284,34 @@ static FILE *open_regular(const char *path, char *err, size_t errsz)
     return f;
 }
 
+/* Fortran order (what NumPy writes for a transposed or asfortranarray
+ * array) is the same elements with the first index fastest: src's
+ * elements moved to dst in C order. */
+static void from_fortran(const unsigned char *src, unsigned char *dst,
+                         size_t esize, int ndim, const int64_t *shape,
+                         size_t count)
+{
+    int64_t idx[NPY_MAX_DIMS], stride[NPY_MAX_DIMS];
+    size_t i, off = 0;
+    int d;
+
+    for (d = 0; d < ndim; ++d) {
+        idx[d] = 0;
+        stride[d] = d ? stride[d - 1] * shape[d - 1] : 1;
+    }
+    for (i = 0; i < count; ++i) {
+        memcpy(dst + i * esize, src + off * esize, esize);
+        /* the next C-order index, last axis fastest */
+        for (d = ndim - 1; d >= 0; --d) {
+            off += (size_t)stride[d];
+            if (++idx[d] < shape[d])
+                break;
+            off -= (size_t)(stride[d] * shape[d]);
+            idx[d] = 0;
+        }
+    }
+}
+
 int npy_read(const char *path, const char *descr, size_t esize, int ndim,
              const int64_t *shape, void *data, char *err, size_t errsz)
 {
@@ -304,11 +329,20 @@ int npy_read(const char *path, const char *descr, size_t esize, int ndim,
     if (rc == 0)
         rc = check_header(&h, path, descr, ndim, shape, err, errsz);
     if (rc == 0) {
+        unsigned char *buf = data;
         for (i = 0; i < ndim; ++i)
             count *= (size_t)shape[i];
-        if (fread(data, esize, count, f) != count)
+        if (h.fortran && ndim > 1 && count > 1 &&
+            (buf = malloc(count * esize)) == NULL)
+            rc = fail(err, errsz, "%s: out of memory reading a Fortran-"
+                      "order array", path);
+        else if (fread(buf, esize, count, f) != count)
             rc = fail(err, errsz, "%s: file holds fewer than the %zu "
                       "elements its header promises", path, count);
+        else if (buf != data)
+            from_fortran(buf, data, esize, ndim, shape, count);
+        if (buf != data)
+            free(buf);
     }
     fclose(f);
     return rc;

@@ -1,5 +1,6 @@
 /* clresample tool: a small reader and writer of NumPy .npy files (format
- * 1.0, 2.0 and 3.0, little-endian, C order) for the tool's --*-file knobs. */
+ * 1.0, 2.0 and 3.0, little-endian; C order written, C or Fortran order
+ * read) for the tool's --*-file knobs. */
 #ifndef CLRS_TOOL_NPY_H
 #define CLRS_TOOL_NPY_H
 
@@ -8,7 +9,8 @@
 
 #define NPY_MAX_DIMS 8
 
-/* Reads path into data (prod(shape) elements of esize bytes, C order).
+/* Reads path into data (prod(shape) elements of esize bytes, in C order
+ * whichever order the file holds).
  * path must be a regular file; its header dict may list its three keys
  * (descr, fortran_order, shape) in any order, each once.
  * The file's descr must equal `descr` ('<f4', '|u1', ...; '<' and '|'

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <regex.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -103,15 +104,45 @@ static const choice engines[] = {
 static const choice templates[] = {
     {"def", TPL_DEF}, {"csv", TPL_CSV}, {"json", TPL_JSON}, {NULL, 0}};
 
+/* The layout classes, benchdnn's rank-free names and the rank-fixed ones
+ * (oneDNN's format tags: nchw, and the explicit abcd, acdb, aBcd16b). */
 static const cli_tag tags[] = {
-    {"abx", CLRS_TAG_ABX, 0, 0},       {"axb", CLRS_TAG_AXB, 0, 0},
-    {"aBx8b", CLRS_TAG_ABX8B, 0, 1},   {"aBx16b", CLRS_TAG_ABX16B, 0, 1},
-    {"ncw", CLRS_TAG_ABX, 3, 0},       {"nwc", CLRS_TAG_AXB, 3, 0},
-    {"nchw", CLRS_TAG_ABX, 4, 0},      {"nhwc", CLRS_TAG_AXB, 4, 0},
-    {"ncdhw", CLRS_TAG_ABX, 5, 0},     {"ndhwc", CLRS_TAG_AXB, 5, 0},
-    {"nChw8c", CLRS_TAG_ABX8B, 4, 1},  {"nChw16c", CLRS_TAG_ABX16B, 4, 1},
-    {"nCdhw8c", CLRS_TAG_ABX8B, 5, 1}, {"nCdhw16c", CLRS_TAG_ABX16B, 5, 1},
-    {NULL, CLRS_TAG_ABX, 0, 0}};
+    {"abx", CLRS_TAG_ABX, 0, 0, NULL},
+    {"axb", CLRS_TAG_AXB, 0, 0, NULL},
+    {"aBx8b", CLRS_TAG_ABX8B, 0, 1, NULL},
+    {"aBx16b", CLRS_TAG_ABX16B, 0, 1, NULL},
+    {"ncw", CLRS_TAG_ABX, 3, 0, NULL},
+    {"nwc", CLRS_TAG_AXB, 3, 0, NULL},
+    {"nchw", CLRS_TAG_ABX, 4, 0, NULL},
+    {"nhwc", CLRS_TAG_AXB, 4, 0, NULL},
+    {"ncdhw", CLRS_TAG_ABX, 5, 0, NULL},
+    {"ndhwc", CLRS_TAG_AXB, 5, 0, NULL},
+    {"nChw8c", CLRS_TAG_ABX8B, 4, 1, NULL},
+    {"nChw16c", CLRS_TAG_ABX16B, 4, 1, NULL},
+    {"nCdhw8c", CLRS_TAG_ABX8B, 5, 1, NULL},
+    {"nCdhw16c", CLRS_TAG_ABX16B, 5, 1, NULL},
+    {"abc", CLRS_TAG_ABX, 3, 0, NULL},
+    {"abcd", CLRS_TAG_ABX, 4, 0, NULL},
+    {"abcde", CLRS_TAG_ABX, 5, 0, NULL},
+    {"acb", CLRS_TAG_AXB, 3, 0, NULL},
+    {"acdb", CLRS_TAG_AXB, 4, 0, NULL},
+    {"acdeb", CLRS_TAG_AXB, 5, 0, NULL},
+    {"aBc8b", CLRS_TAG_ABX8B, 3, 1, NULL},
+    {"aBc16b", CLRS_TAG_ABX16B, 3, 1, NULL},
+    {"aBcd8b", CLRS_TAG_ABX8B, 4, 1, NULL},
+    {"aBcd16b", CLRS_TAG_ABX16B, 4, 1, NULL},
+    {"aBcde8b", CLRS_TAG_ABX8B, 5, 1, NULL},
+    {"aBcde16b", CLRS_TAG_ABX16B, 5, 1, NULL},
+    {NULL, CLRS_TAG_ABX, 0, 0, NULL}};
+/* Any other well-formed oneDNN tag: parsed, then skipped per problem. */
+static const cli_tag refused_blocks = {
+    "unsupported", CLRS_TAG_ABX, 0, 0,
+    "a layout blocked on more than one axis (oneDNN's ABcd32a16b) has no "
+    "equivalent in this library"};
+static const cli_tag refused_order = {
+    "unsupported", CLRS_TAG_ABX, 0, 0,
+    "this axis order or block has no equivalent in this library (abx, "
+    "axb, aBx8b and aBx16b do)"};
 
 static const char *choice_name(const choice *c, int v)
 {
@@ -284,20 +315,63 @@ static int set_ddt(const char *v, cli_opts *o, char *err)
     return 0;
 }
 
+/* Whether v is a oneDNN format tag: each of the letters a, b, c, ...
+ * once (upper case for a blocked axis) for a rank of 3 to 5, then one
+ * block size and lower-case letter per upper-case one ("ABcd32a16b").
+ * Returns the number of blocked axes, or -1. */
+static int onednn_tag_blocks(const char *v)
+{
+    unsigned seen = 0, upper = 0, blocked = 0;
+    int rank = 0, nblocks = 0;
+    const char *p = v;
+
+    for (; isalpha((unsigned char)*p); ++p, ++rank) {
+        int c = tolower((unsigned char)*p) - 'a';
+        if (c < 0 || c >= 5 || (seen >> c & 1u))
+            return -1;
+        seen |= 1u << c;
+        if (isupper((unsigned char)*p))
+            upper |= 1u << c;
+    }
+    if (rank < 3 || rank > 5 || seen != (1u << rank) - 1)
+        return -1;
+    while (*p) {
+        int c;
+        if (!isdigit((unsigned char)*p) || *p == '0')
+            return -1;
+        while (isdigit((unsigned char)*p))
+            ++p;
+        c = *p - 'a';
+        if (c < 0 || c >= rank || !(upper >> c & 1u))
+            return -1;
+        blocked |= 1u << c;
+        ++nblocks;
+        ++p;
+    }
+    return blocked == upper ? nblocks : -1;
+}
+
 static int set_tag(const char *v, cli_opts *o, char *err)
 {
     const cli_tag *t;
     size_t used;
+    int blocks;
     for (t = tags; t->name; ++t)
         if (strcmp(t->name, v) == 0) {
             o->tag = t;
             return 0;
         }
+    blocks = onednn_tag_blocks(v);
+    if (blocks >= 0) {
+        o->tag = blocks > 1 ? &refused_blocks : &refused_order;
+        return 0;
+    }
     used = (size_t)snprintf(err, ERRSZ, "unknown tag '%s' (one of", v);
     for (t = tags; t->name && used < ERRSZ; ++t)
         used += (size_t)snprintf(err + used, ERRSZ - used, " %s", t->name);
     if (used < ERRSZ)
-        snprintf(err + used, ERRSZ - used, ")");
+        snprintf(err + used, ERRSZ - used, ", or another of oneDNN's "
+                 "format tags, skipped)");
     return -1;
 }
 
@@ -375,16 +449,54 @@ static const choice binary_algs[] = {
  * (bit a: operand dim a is dst's, else 1); 0xFC = every spatial axis. */
 static const choice policies[] = {
     {"common", 0},        {"per_oc", 2},          {"per_dim_0", 1},
-    {"per_dim_1", 2},     {"per_dim_01", 3},      {"per_spatial", 0xFC},
+    {"per_dim_1", 2},     {"per_dim_01", 3},      {"per_dim_2", 4},
+    {"per_dim_3", 8},     {"per_spatial", 0xFC},
     {"per_mb_spatial", 0xFD}, {"per_tensor", 0xFF}, {NULL, 0}};
 
+/* Binary ALG:DT[:POLICY|MASK[:TAG]] after the name; f[1] is the type. */
+static int binary_fields(char **f, int n, struct cli_post *q, char *err)
+{
+    const cli_dtype *dt;
+    int x;
+
+    if (n < 2)
+        return fail(err, "%s needs a data type: binary_ALG:DT[:POLICY]",
+                    f[0]);
+    dt = cli_dtype_find(f[1]);
+    if (!dt || dt->dt == CLRS_S64)
+        return fail(err, "unknown operand data type '%s' (one of f32 "
+                    "f16 bf16 f64 s32 s8 u8)", f[1]);
+    q->dt = dt->dt;
+    q->mask = 0; /* benchdnn's default policy: common, one scalar */
+    if (n > 2) {
+        int64_t m;
+        if (isdigit((unsigned char)f[2][0])) {
+            /* benchdnn's MASK: bit a set = operand dim a is dst's */
+            if (parse_int(f[2], 0, 0xFFFF, &m, err) != 0)
+                return -1;
+            q->mask = (unsigned)m & 0xFF; /* no tensor has 8 axes */
+        } else if (find_choice(policies, f[2], 1, &x) != 0) {
+            return fail_choice(err, f[2], policies);
+        } else {
+            q->mask = (unsigned)x;
+        }
+    }
+    if (n > 3 && strcmp(f[3], "any") != 0)
+        return fail(err, "%s: operand tag '%s': an operand takes the "
+                    "problem's layout (only 'any' is accepted)", f[0], f[3]);
+    return 0;
+}
+
 /* One entry of the chain: "sum:0.5", "eltwise_relu:0.1", "binary_add:f32:
- * per_oc". Fields after the name are ':'-separated. */
+ * per_oc", or benchdnn's short names ("relu:0.1", "add:f32"). Fields after
+ * the name are ':'-separated. */
 static int post_entry(char *e, struct cli_post *q, char *err)
 {
-    char *f[4] = {NULL, NULL, NULL, NULL}, *save = NULL, *t;
-    int n = 0, x;
-    for (t = strtok_r(e, ":", &save); t && n < 4; t = strtok_r(NULL, ":", &save))
+    char *f[5] = {NULL, NULL, NULL, NULL, NULL}, *save = NULL, *t;
+    const char *alg;
+    double ignored;
+    int n = 0, x, elt, bin;
+    for (t = strtok_r(e, ":", &save); t && n < 5; t = strtok_r(NULL, ":", &save))
         f[n++] = t;
     if (n == 0)
         return fail(err, "empty post-op");
@@ -398,43 +510,37 @@ static int post_entry(char *e, struct cli_post *q, char *err)
             return fail(err, "sum takes one field, sum[:scale]");
         return n > 1 ? parse_double(f[1], &q->scale, err) : 0;
     }
-    if (strncmp(f[0], "eltwise_", 8) == 0) {
+    elt = strncmp(f[0], "eltwise_", 8) == 0;
+    bin = strncmp(f[0], "binary_", 7) == 0;
+    alg = elt ? f[0] + 8 : bin ? f[0] + 7 : f[0];
+    if (!bin && find_choice(eltwise_algs, alg, 0, &x) == 0) {
         q->kind = CLI_POST_ELTWISE;
-        if (find_choice(eltwise_algs, f[0] + 8, 0, &x) != 0)
-            return fail_choice(err, f[0] + 8, eltwise_algs);
         q->alg = x;
-        if (n > 3)
-            return fail(err, "%s takes eltwise_ALG[:alpha[:beta]]", f[0]);
+        /* benchdnn's ALG[:ALPHA[:BETA[:SCALE]]]: it reads no SCALE
+         * either (oneDNN's eltwise post-op has none). */
+        if (n > 4)
+            return fail(err, "%s takes eltwise_ALG[:alpha[:beta[:scale]]] "
+                        "(scale is read and ignored, as benchdnn does)",
+                        f[0]);
         if (n > 1 && parse_double(f[1], &q->alpha, err) != 0)
             return -1;
         if (n > 2 && parse_double(f[2], &q->beta, err) != 0)
             return -1;
+        if (n > 3 && parse_double(f[3], &ignored, err) != 0)
+            return -1;
         return 0;
     }
-    if (strncmp(f[0], "binary_", 7) == 0) {
-        const cli_dtype *dt;
+    if (!elt && find_choice(binary_algs, alg, 0, &x) == 0) {
         q->kind = CLI_POST_BINARY;
-        if (find_choice(binary_algs, f[0] + 7, 0, &x) != 0)
-            return fail_choice(err, f[0] + 7, binary_algs);
         q->alg = x;
-        if (n < 2)
-            return fail(err, "%s needs a data type: binary_ALG:DT[:POLICY]",
-                        f[0]);
-        dt = cli_dtype_find(f[1]);
-        if (!dt || dt->dt == CLRS_S64)
-            return fail(err, "unknown operand data type '%s' (one of f32 "
-                        "f16 bf16 f64 s32 s8 u8)", f[1]);
-        q->dt = dt->dt;
-        q->mask = 0xFF;
-        if (n > 2) {
-            if (find_choice(policies, f[2], 0, &x) != 0)
-                return fail_choice(err, f[2], policies);
-            q->mask = (unsigned)x;
-        }
-        return 0;
+        return binary_fields(f, n, q, err);
     }
-    return fail(err, "unknown post-op '%s' (sum, eltwise_ALG, binary_ALG)",
-                f[0]);
+    if (elt)
+        return fail_choice(err, alg, eltwise_algs);
+    if (bin)
+        return fail_choice(err, alg, binary_algs);
+    return fail(err, "unknown post-op '%s' (sum, eltwise_ALG or ALG, "
+                "binary_ALG or ALG)", f[0]);
 }
 
 static int set_post_ops(const char *v, cli_opts *o, char *err)
@@ -501,6 +607,18 @@ static const knob knobs[] = {
     {"attr-post-ops", "none", K_CUSTOM, 0, NULL, set_post_ops, 0, 0},
 };
 #define NKNOBS ((int)(sizeof knobs / sizeof knobs[0]))
+
+static int knob_index(const char *name)
+{
+    int i;
+    for (i = 0; i < NKNOBS; ++i)
+        if (strcmp(knobs[i].name, name) == 0)
+            return i;
+    return -1;
+}
+#define TAG_KNOB knob_index("tag")
+#define VENDOR_KNOB knob_index("vendor")
+#define POST_OPS_KNOB knob_index("attr-post-ops")
 
 static int knob_apply(const knob *k, const char *v, cli_opts *o, char *err)
 {
@@ -578,6 +696,12 @@ typedef struct state {
     int files;         /* batch files read so far */
     size_t batch_bytes; /* and their bytes */
     const char *where; /* "argument" or "file:line" for messages */
+    /* --match: problems whose repro line the regex finds nothing in are
+     * left out, as benchdnn does; --reset clears it. */
+    regex_t match;
+    int has_match;
+    /* --preset: the --vendor that --reset restores (NULL: none). */
+    const char *preset;
 } state;
 
 static void global_defaults(cli_global *g, int keep_run_knobs)
@@ -600,12 +724,22 @@ static void global_defaults(cli_global *g, int keep_run_knobs)
     }
 }
 
+static void clear_match(state *s)
+{
+    if (s->has_match)
+        regfree(&s->match);
+    s->has_match = 0;
+}
+
 static void state_reset(state *s, int keep_run_knobs)
 {
     int i;
     for (i = 0; i < NKNOBS; ++i)
         s->val[i] = knobs[i].def;
+    if (s->preset)
+        s->val[VENDOR_KNOB] = s->preset;
     global_defaults(&s->g, keep_run_knobs);
+    clear_match(s);
 }
 
 static int usage_error(const state *s, const char *tok, const char *msg)
@@ -701,7 +835,7 @@ static int expand(state *s, const char *tok, const cli_desc_raw *raw)
     for (;;) {
         cli_prb p;
         size_t used = 0;
-        char shape[256];
+        char shape[sizeof p.shape];
 
         memset(&p, 0, sizeof p);
         opts_defaults(&p.o);
@@ -712,12 +846,6 @@ static int expand(state *s, const char *tok, const cli_desc_raw *raw)
             p.o.alg = cli_desc_raw_has_window(raw) ? ALG_MAX : ALG_NEAREST;
         if (cli_desc_resolve(raw, &p.o, &p.d, err, sizeof err) != 0)
             return usage_error(s, tok, err);
-        if (p.o.tag->rank && p.o.tag->rank != p.d.nsp + 2) {
-            snprintf(err, sizeof err, "--tag=%s needs a %d-D tensor; this "
-                     "descriptor is %d-D", p.o.tag->name, p.o.tag->rank,
-                     p.d.nsp + 2);
-            return usage_error(s, tok, err);
-        }
         p.g = s->g;
         cli_desc_format(&p.d, shape, sizeof shape);
         snprintf(p.shape, sizeof p.shape, "%s", shape);
@@ -736,8 +864,20 @@ static int expand(state *s, const char *tok, const cli_desc_raw *raw)
                                      " --engine=ref");
         if (used < sizeof p.repro)
             snprintf(p.repro + used, sizeof p.repro - used, " %s", shape);
+        if (p.o.tag->refused)
+            snprintf(p.skip, sizeof p.skip, "--tag=%s: %s",
+                     parts[TAG_KNOB][pick[TAG_KNOB]], p.o.tag->refused);
+        if (s->has_match && regexec(&s->match, p.repro, 0, NULL, 0) != 0)
+            goto next; /* --match: not a problem of this run */
+        if (p.o.tag->rank && p.o.tag->rank != p.d.nsp + 2) {
+            snprintf(err, sizeof err, "--tag=%s needs a %d-D tensor; this "
+                     "descriptor is %d-D", p.o.tag->name, p.o.tag->rank,
+                     p.d.nsp + 2);
+            return usage_error(s, tok, err);
+        }
         if (push_problem(s->out, &p) != 0)
             return usage_error(s, tok, "out of memory");
+    next:
 
         /* Odometer over the knob lists, last knob fastest. */
         for (i = NKNOBS - 1; i >= 0; --i) {
@@ -845,12 +985,87 @@ static int batch_token(state *s, const char *path, const char *tok)
     return pr ? read_batch(s, pr, tok) : usage_error(s, tok, "out of memory");
 }
 
+/* A token of a batch file held back until the next one shows whether a
+ * backslash joins them, with the line it started on. benchdnn's line
+ * continuation: a token ending in a backslash, or a backslash standing
+ * alone, joins the tokens before and after it ("--x=a, BACKSLASH" then
+ * "b" on the next line is "--x=a,b"). */
+typedef struct held_tok {
+    char *text;
+    size_t len, cap;
+    int line, open; /* open: a token is held */
+} held_tok;
+
+static int held_append(held_tok *h, const char *t, size_t n)
+{
+    if (h->len + n + 1 > h->cap) {
+        size_t cap = (h->len + n + 1) * 2;
+        char *nt = realloc(h->text, cap);
+        if (!nt)
+            return -1;
+        h->text = nt;
+        h->cap = cap;
+    }
+    memcpy(h->text + h->len, t, n);
+    h->len += n;
+    h->text[h->len] = '\0';
+    return 0;
+}
+
+/* Runs the held token, if any, as from path:line. */
+static int held_run(state *s, const char *path, held_tok *h, char *where,
+                    size_t wsize)
+{
+    int rc;
+    if (!h->open)
+        return 0;
+    snprintf(where, wsize, "%s:%d", path, h->line);
+    s->where = where;
+    rc = batch_token(s, path, h->text);
+    h->open = 0;
+    h->len = 0;
+    return rc;
+}
+
+/* One whitespace-separated token t (n bytes, NUL-terminated) of the
+ * file: joined to the held one after a backslash, else the held one runs
+ * and t is held. */
+static int held_take(state *s, const char *path, held_tok *h, int *joined,
+                     const char *t, size_t n, int line, char *where,
+                     size_t wsize)
+{
+    int cont = t[n - 1] == '\\', rc = 0;
+
+    if (*joined) {
+        if (!h->open) {
+            snprintf(where, wsize, "%s:%d", path, line);
+            s->where = where;
+            return usage_error(s, t, "a line continuation ('\\') with no "
+                               "token before it");
+        }
+    } else if (cont && n == 1) {
+        *joined = 1; /* a lone backslash: the held token and the next join */
+        return 0;
+    } else {
+        rc = held_run(s, path, h, where, wsize);
+        if (rc != 0)
+            return rc;
+        h->open = 1;
+        h->line = line;
+    }
+    *joined = cont;
+    if (held_append(h, t, n - (size_t)cont) != 0)
+        return usage_error(s, t, "out of memory");
+    return 0;
+}
+
 static int read_batch(state *s, const char *path, const char *tok)
 {
     char *buf = NULL, *p;
-    int line = 1, rc;
+    int line = 1, rc, joined = 0;
     char where[600];
     const char *saved_where = s->where;
+    held_tok h;
 
     if (s->depth >= MAX_BATCH_DEPTH)
         return usage_error(s, tok, "batch files nest more than 16 deep (a "
@@ -859,6 +1074,7 @@ static int read_batch(state *s, const char *path, const char *tok)
     if (rc != 0)
         return rc;
 
+    memset(&h, 0, sizeof h);
     ++s->depth;
     p = buf;
     while (*p && rc == 0) {
@@ -882,13 +1098,15 @@ static int read_batch(state *s, const char *path, const char *tok)
             ++p;
         save = *p;
         *p = '\0';
-        snprintf(where, sizeof where, "%s:%d", path, line);
-        s->where = where;
-        rc = batch_token(s, path, start);
+        rc = held_take(s, path, &h, &joined, start, (size_t)(p - start),
+                       line, where, sizeof where);
         *p = save;
     }
+    if (rc == 0)
+        rc = held_run(s, path, &h, where, sizeof where);
     --s->depth;
     s->where = saved_where;
+    free(h.text);
     free(buf);
     return rc;
 }
@@ -896,7 +1114,8 @@ static int read_batch(state *s, const char *path, const char *tok)
 static const char *const global_names[] = {
     "batch", "mode", "engine", "perf-template", "max-ms-per-prb", "tune-ms",
     "fix-times-per-prb", "seed", "device", "verbose", "src-file",
-    "dst-file", "diff-dst-file", "diff-src-file", "ws-file", NULL};
+    "dst-file", "diff-dst-file", "diff-src-file", "ws-file", "match",
+    "preset", "allow-enum-tags-only", NULL};
 
 /* Knobs about how to run, not what: not expanded, not in the repro. */
 static int do_global(state *s, const char *tok, const char *name,
@@ -949,6 +1168,33 @@ static int do_global(state *s, const char *tok, const char *name,
         if (parse_int(v, 0, 10, &n, err) != 0)
             return usage_error(s, tok, err);
         s->run->verbose = (int)n;
+    } else if (strcmp(name, "match") == 0) {
+        int e;
+        clear_match(s);
+        if (!*v)
+            return 0; /* benchdnn's default: every problem */
+        e = regcomp(&s->match, v, REG_EXTENDED | REG_NOSUB);
+        if (e != 0) {
+            char why[200];
+            regerror(e, &s->match, why, sizeof why);
+            snprintf(err, sizeof err, "not a regular expression: %s", why);
+            return usage_error(s, tok, err);
+        }
+        s->has_match = 1;
+    } else if (strcmp(name, "preset") == 0) {
+        /* The default --vendor from here on, kept by --reset: a whole
+         * benchdnn file (each starts with --reset) under one preset. */
+        if (find_choice(vendors, v, 0, &x) != 0)
+            return fail_choice(err, v, vendors), usage_error(s, tok, err);
+        s->preset = x < 0 ? NULL : pool_dup(v, strlen(v));
+        if (x >= 0 && !s->preset)
+            return usage_error(s, tok, "out of memory");
+        s->val[VENDOR_KNOB] = s->preset ? s->preset : knobs[VENDOR_KNOB].def;
+    } else if (strcmp(name, "allow-enum-tags-only") == 0) {
+        /* benchdnn's switch for tags outside oneDNN's enumeration: every
+         * tag this tool knows is taken either way. */
+        if (find_choice(bools, v, 0, &x) != 0)
+            return fail_choice(err, v, bools), usage_error(s, tok, err);
     } else if (strcmp(name, "roofline") == 0) {
         if (find_choice(bools, v, 0, &x) != 0)
             return fail_choice(err, v, bools), usage_error(s, tok, err);
@@ -1033,6 +1279,39 @@ static int do_flag(state *s, const char *tok, const char *name)
     return usage_error(s, tok, "unknown option");
 }
 
+/* --attr-post-ops: as benchdnn, an empty value or an empty item of the
+ * comma list is a problem without post-ops ("--attr-post-ops=,sum");
+ * kept as "none", the default, so that the repro line leaves it out. */
+static int do_post_ops(state *s, const char *tok, const char *v)
+{
+    const char *parts[MAX_LIST];
+    char err[ERRSZ], *list, *w;
+    cli_opts scratch;
+    size_t len = 0;
+    int n, j, k = POST_OPS_KNOB;
+
+    n = split(v, parts, MAX_LIST);
+    if (n < 0)
+        return usage_error(s, tok, "more than 64 comma-separated values");
+    for (j = 0; j < n; ++j)
+        len += (*parts[j] ? strlen(parts[j]) : 4) + 1;
+    list = malloc(len);
+    if (!list)
+        return usage_error(s, tok, "out of memory");
+    opts_defaults(&scratch);
+    for (j = 0, w = list; j < n; ++j) {
+        const char *e = *parts[j] ? parts[j] : knobs[k].def;
+        if (knob_apply(&knobs[k], e, &scratch, err) != 0) {
+            free(list);
+            return usage_error(s, tok, err);
+        }
+        w += sprintf(w, "%s%s", j ? "," : "", e);
+    }
+    s->val[k] = pool_dup(list, strlen(list));
+    free(list);
+    return s->val[k] ? 0 : usage_error(s, tok, "out of memory");
+}
+
 /* A problem knob's comma list: every item is checked now, so a typo
  * stops the run before anything runs; expansion happens per descriptor. */
 static int do_knob(state *s, const char *tok, int k, const char *v)
@@ -1042,6 +1321,8 @@ static int do_knob(state *s, const char *tok, int k, const char *v)
     cli_opts scratch;
     int n, j;
 
+    if (k == POST_OPS_KNOB)
+        return do_post_ops(s, tok, v);
     if (!*v)
         return usage_error(s, tok, "empty value");
     n = split(v, parts, MAX_LIST);
@@ -1098,7 +1379,7 @@ static int do_token(state *s, const char *tok)
 int cli_parse(int argc, char **argv, cli_prb_list *out, cli_run *run)
 {
     state s;
-    int i, rc;
+    int i, rc = 0;
 
     memset(&s, 0, sizeof s);
     memset(run, 0, sizeof *run);
@@ -1109,9 +1390,10 @@ int cli_parse(int argc, char **argv, cli_prb_list *out, cli_run *run)
     for (i = 1; i < argc; ++i) {
         rc = do_token(&s, argv[i]);
         if (rc != 0)
-            return rc;
+            break;
     }
-    return 0;
+    clear_match(&s);
+    return rc;
 }
 
 void cli_free_problems(cli_prb_list *l)

@@ -1195,6 +1195,10 @@ void cli_run_problem(const cli_prb *p, cli_env *env, cli_result *r)
         r->status = ST_LISTED;
         return;
     }
+    if (p->skip[0]) {
+        set_status(r, ST_SKIPPED, "%s", p->skip);
+        return;
+    }
     if (build_op(&j) != 0 || build_tensors(&j) != 0)
         goto out;
     perf_bytes(&j);
