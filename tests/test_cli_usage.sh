@@ -243,6 +243,20 @@ else not_ok "a key given twice"; sed 's/^/# /' "$tmp/out"; fi
 if grep -F "is a directory" "$tmp/out" >/dev/null; then
     ok "--src-file naming a directory says so"
 else not_ok "--src-file naming a directory"; sed 's/^/# /' "$tmp/out"; fi
+# Fortran order, as NumPy writes a transposed or asfortranarray array: the
+# logical (1, 2, 3) array 1..6 is stored first index fastest (1 4 2 5 3 6);
+# an identity resample writes it back in C order, 1..6.
+{ npy_dict "{'descr': '<f4', 'fortran_order': True, 'shape': (1, 2, 3), }"
+  printf '\000\000\200\077\000\000\200\100\000\000\000\100'
+  printf '\000\000\240\100\000\000\100\100\000\000\300\100'; } >"$tmp/fortran.npy"
+"$tool" --engine=ref --mode=R --alg=nearest --src-file="$tmp/fortran.npy" \
+    --dst-file="$tmp/dstf.npy" mb1ic2iw3ow3 >"$tmp/out" 2>&1
+rc=$?
+hlen=$(od -A n -t u2 -j 8 -N 2 "$tmp/dstf.npy" 2>/dev/null | tr -d ' ')
+vals=$(od -A n -t f4 -j $((10 + ${hlen:-0})) "$tmp/dstf.npy" 2>/dev/null | tr -s ' \n' '  ' | sed 's/^ //; s/ $//')
+if [ $rc -eq 0 ] && [ "$vals" = "1 2 3 4 5 6" ]; then
+    ok "a Fortran-order .npy is read in its logical order"
+else not_ok "Fortran order: exit $rc, values '$vals'"; sed 's/^/# /' "$tmp/out"; fi
 # Layout conversion: channels-last in, same logical array out.
 { npy_f32 '(1, 2, 1, 2)'; printf '\000\000\200\077\000\000\000\100\000\000\100\100\000\000\200\100'; } >"$tmp/src4.npy"
 "$tool" --engine=ref --mode=R --alg=nearest --tag=axb --src-file="$tmp/src4.npy" \
