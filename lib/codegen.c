@@ -454,36 +454,20 @@ static void emit_group_lanes(sbuf *b, const clrs_gen_config *c)
         sb_add(b, "    }\n");
 }
 
-/* A work-item of gn span groups (c->walk at most) along kernel axis 0,
- * from i0 on: the outer slots' loops outermost, and inside each entry
- * every group's last-slot taps (forward) or entries (backward), into one
- * accumulator per group (wacc). Each row the outer slots name is then
- * read once, front to back, for all the groups, where a work-item per
- * group reads its slice of each row in turn: on a CPU the hardware
- * prefetcher follows one sequential stream far better than several
- * interleaved ones (PoCL, AVX-512 host, bilinear 2x down channels-first
- * 33 -> 20 ms). Each group's sum runs in the order of the one-group
- * path (backward: a partial sum per entry of the last outer slot, added
- * to the running one), so results are bit-identical. Then per group the
- * store, or the lane-by-lane body of a group without a pattern. Group g
- * is at i0 + g * vec of the read and written tensors (both contiguous
- * along the last slot) and of binary operands (their axis-0 stride). */
-static void emit_walk(sbuf *b, const clrs_gen_config *c)
+/* A walked row's accumulators, one per group: zeros, or (backward,
+ * accumulating) diff_src's values for the pattern groups. */
+static void emit_walk_init(sbuf *b, const clrs_gen_config *c, const char *at)
 {
     const char *off = off_type(c);
-    const int V = c->vec, n = c->nslots, G = walk_of(c), bwd = c->backward;
-    const int in = 4 * (n - 1) + 8; /* the group loop's indentation */
-    char at[16], ind[64];
-    int q, k;
+    const int V = c->vec;
+    int k;
 
-    vtype(at, sizeof at, acc_type(c), V);
-    snprintf(ind, sizeof ind, "%*s", in + 8, "");
     sb_add(b, "    const %s i0w = i0, dofw = dof;\n", off);
     for (k = 0; k < c->npost; ++k)
         if (c->post[k].kind == CLRS_POST_BINARY)
             sb_add(b, "    const %s bo%dw = bo%d;\n", off, k, k);
-    sb_add(b, "    %s wacc[%d];\n", at, G);
-    if (bwd && c->accumulate) {
+    sb_add(b, "    %s wacc[%d];\n", at, walk_of(c));
+    if (c->backward && c->accumulate) {
         /* Only a pattern group is whole: the others load their own. */
         char o[32], ld[192];
         snprintf(o, sizeof o, "dofw + g * %d", V);
@@ -498,6 +482,19 @@ static void emit_walk(sbuf *b, const clrs_gen_config *c)
                "    for (%s g = 0; g < gn; ++g)\n        wacc[g] = (%s)(0);\n",
                off, at);
     }
+}
+
+/* The row's reads: the loops over the outer slots, each row they name
+ * read once for every pattern group of the work-item. */
+static void emit_walk_sum(sbuf *b, const clrs_gen_config *c, const char *at)
+{
+    const char *off = off_type(c);
+    const int V = c->vec, n = c->nslots, bwd = c->backward;
+    const int in = 4 * (n - 1) + 8; /* the group loop's indentation */
+    char ind[64];
+    int q;
+
+    snprintf(ind, sizeof ind, "%*s", in + 8, "");
     sb_add(b, "    {\n");
     if (!bwd)
         sb_add(b, "    if (!none) {\n");
@@ -534,6 +531,17 @@ static void emit_walk(sbuf *b, const clrs_gen_config *c)
     if (!bwd)
         sb_add(b, "    }\n");
     sb_add(b, "    }\n");
+}
+
+/* Each group's post-ops and store; groups without a pattern go lane by
+ * lane. */
+static void emit_walk_store(sbuf *b, const clrs_gen_config *c,
+                            const char *at)
+{
+    const char *off = off_type(c);
+    const int V = c->vec;
+    int k;
+
     sb_add(b,
            "    for (%s g = 0; g < gn; ++g) {\n"
            "    const %s gq = gq0 + g;\n"
@@ -546,7 +554,7 @@ static void emit_walk(sbuf *b, const clrs_gen_config *c)
             sb_add(b, "    const %s bo%d = bo%dw + g * %d * b%ds0;\n", off,
                    k, k, V, k);
     sb_add(b, "    if (pgp >= 0) {\n    {\n");
-    if (bwd)
+    if (c->backward)
         sb_add(b, "        const %s acc = wacc[g];\n", at);
     else
         sb_add(b,
@@ -559,6 +567,30 @@ static void emit_walk(sbuf *b, const clrs_gen_config *c)
     sb_add(b, "    }\n    } else {\n");
     emit_group_lanes(b, c);
     sb_add(b, "    }\n    }\n");
+}
+
+/* A work-item of gn span groups (c->walk at most) along kernel axis 0,
+ * from i0 on: the outer slots' loops outermost, and inside each entry
+ * every group's last-slot taps (forward) or entries (backward), into one
+ * accumulator per group (wacc). Each row the outer slots name is then
+ * read once, front to back, for all the groups, where a work-item per
+ * group reads its slice of each row in turn: on a CPU the hardware
+ * prefetcher follows one sequential stream far better than several
+ * interleaved ones (PoCL, AVX-512 host, bilinear 2x down channels-first
+ * 33 -> 20 ms). Each group's sum runs in the order of the one-group
+ * path (backward: a partial sum per entry of the last outer slot, added
+ * to the running one), so results are bit-identical. Then per group the
+ * store, or the lane-by-lane body of a group without a pattern. Group g
+ * is at i0 + g * vec of the read and written tensors (both contiguous
+ * along the last slot) and of binary operands (their axis-0 stride). */
+static void emit_walk(sbuf *b, const clrs_gen_config *c)
+{
+    char at[16];
+
+    vtype(at, sizeof at, acc_type(c), c->vec);
+    emit_walk_init(b, c, at);
+    emit_walk_sum(b, c, at);
+    emit_walk_store(b, c, at);
 }
 
 /* The work-item: indices, offsets, then its body. Span path groups
