@@ -76,65 +76,46 @@ void emit_span_weights(sbuf *b, const clrs_gen_config *c, int q,
                    ind, at, t, acc, c->vec, c->ntaps, t, c->vec);
 }
 
-/* The gather of one diff_src element (w == 1) or w consecutive ones into
- * the declared acc: the loop nest over every slot's transposed entries,
- * the last slot's replaced by pattern q's shuffles on the span path. */
-void emit_gather(sbuf *b, const clrs_gen_config *c, int w,
-                 const char *so, const char *io, const char *xo,
-                 int q)
+/* Weighted sums: one entry's weight serves every vector of the
+ * work-item: acc, acc1, ... at o, o + w, ... (one vector: acc and v at
+ * o). */
+static void emit_gather_wsum(sbuf *b, const clrs_gen_config *c, int w,
+                             const char *o, const char *ind)
 {
-    const char *off = off_type(c), *acc = acc_type(c);
-    char at[16], mt[16], ind[96], o[16], ok[24], code[24];
-    int n = c->nslots, wsum = c->cls == CLRS_GEN_WSUM;
-    int window = c->has_index && !c->plane;
-    int phase = c->phase && w > 1, nloops = phase ? n - 1 : n;
+    const int M = mvec_of(c, w), n = c->nslots;
+    int mm;
+    char om[48], vm[16];
 
-    vtype(at, sizeof at, acc, w);
-    vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", w);
-    /* The group's weights, once for every entry of the other slots. */
-    if (phase && wsum)
-        emit_span_weights(b, c, q, "        ");
-    emit_split_open(b, c, so, io, nloops, "i0", 8, wsum, w);
-    if (phase) {
-        snprintf(ind, sizeof ind, "%*s", 8 + 4 * nloops, "");
-        emit_span_gather(b, c, so, io, ind, q);
-        emit_split_close(b, c, nloops, 8, wsum, w);
-        return;
-    }
-    snprintf(ind, sizeof ind, "%*s", 8 + 4 * n, "");
-    if (n)
-        snprintf(o, sizeof o, "o%d", n - 1);
-    else
-        snprintf(o, sizeof o, "%s", so);
-    if (wsum) {
-        /* One entry's weight serves every vector of the work-item: acc,
-         * acc1, ... at o, o + w, ... (one vector: acc and v at o). */
-        const int M = mvec_of(c, w);
-        int mm;
-        char om[48], vm[16];
-        for (mm = 0; mm < M; ++mm) {
-            if (M > 1) {
-                snprintf(om, sizeof om, "(%s + %d)", o, mm * w);
-                snprintf(vm, sizeof vm, "v%d", mm);
-            } else {
-                snprintf(om, sizeof om, "%s", o);
-                snprintf(vm, sizeof vm, "v");
-            }
-            emit_value(b, c, row_of(c->src), "src", vm, w, om, ind, 0);
-            if (n)
-                sb_add(b, "%sCLRS_WSUM_STEP(%s, w%d, %s);\n", ind,
-                       acc_name(mm), n - 1, vm);
-            else
-                sb_add(b, "%s%s += %s;\n", ind, acc_name(mm), vm);
+    for (mm = 0; mm < M; ++mm) {
+        if (M > 1) {
+            snprintf(om, sizeof om, "(%s + %d)", o, mm * w);
+            snprintf(vm, sizeof vm, "v%d", mm);
+        } else {
+            snprintf(om, sizeof om, "%s", o);
+            snprintf(vm, sizeof vm, "v");
         }
-        emit_split_close(b, c, nloops, 8, wsum, w);
-        return;
+        emit_value(b, c, row_of(c->src), "src", vm, w, om, ind, 0);
+        if (n)
+            sb_add(b, "%sCLRS_WSUM_STEP(%s, w%d, %s);\n", ind,
+                   acc_name(mm), n - 1, vm);
+        else
+            sb_add(b, "%s%s += %s;\n", ind, acc_name(mm), vm);
     }
+}
+
+/* Max: dy[o] goes to this element when o's argmax is this element. An
+ * index value no tap has (out of range, or a padding tap's) matches no
+ * element: it sends nowhere and is never used as an address. */
+static void emit_gather_max(sbuf *b, const clrs_gen_config *c, int w,
+                            const char *io, const char *xo, const char *o,
+                            const char *ind)
+{
+    const char *off = off_type(c);
+    const int n = c->nslots, window = c->has_index && !c->plane;
+    char mt[16], ok[24], code[24];
+
+    vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", w);
     emit_value(b, c, row_of(c->src), "src", "v", w, o, ind, 0);
-    /* Max: dy[o] goes to this element when o's argmax is this
-     * element. An index value no tap has (out of range, or a padding
-     * tap's) matches no element: it sends nowhere and is never used
-     * as an address. */
     if (c->recompute) {
         emit_argmax(b, c, w, xo, 8 + 4 * n);
         snprintf(code, sizeof code, "myp");
@@ -166,5 +147,39 @@ void emit_gather(sbuf *b, const clrs_gen_config *c, int w,
         sb_add(b, "%sif ((long)index[%s] == (long)(%s))\n%s    acc += v;\n",
                ind, ok, code, ind);
     }
+}
+
+/* The gather of one diff_src element (w == 1) or w consecutive ones into
+ * the declared acc: the loop nest over every slot's transposed entries,
+ * the last slot's replaced by pattern q's shuffles on the span path. */
+void emit_gather(sbuf *b, const clrs_gen_config *c, int w,
+                 const char *so, const char *io, const char *xo,
+                 int q)
+{
+    char ind[96], o[16];
+    int n = c->nslots, wsum = c->cls == CLRS_GEN_WSUM;
+    int phase = c->phase && w > 1, nloops = phase ? n - 1 : n;
+
+    /* The group's weights, once for every entry of the other slots. */
+    if (phase && wsum)
+        emit_span_weights(b, c, q, "        ");
+    emit_split_open(b, c, so, io, nloops, "i0", 8, wsum, w);
+    if (phase) {
+        snprintf(ind, sizeof ind, "%*s", 8 + 4 * nloops, "");
+        emit_span_gather(b, c, so, io, ind, q);
+        emit_split_close(b, c, nloops, 8, wsum, w);
+        return;
+    }
+    snprintf(ind, sizeof ind, "%*s", 8 + 4 * n, "");
+    if (n)
+        snprintf(o, sizeof o, "o%d", n - 1);
+    else
+        snprintf(o, sizeof o, "%s", so);
+    if (wsum) {
+        emit_gather_wsum(b, c, w, o, ind);
+        emit_split_close(b, c, nloops, 8, wsum, w);
+        return;
+    }
+    emit_gather_max(b, c, w, io, xo, o, ind);
     emit_close_loops(b, n, 8);
 }
