@@ -6,36 +6,85 @@
 
 static const char *const class_names[] = {"wsum", "max"};
 
+/* The kernel axes: r<slot>[k<fixed>] or i, and their blocks. */
+static void key_axes(sbuf *b, const clrs_gen_config *c)
+{
+    int p, i;
+
+    for (p = 0; p < c->rank; ++p) {
+        const clrs_gen_axis *a = &c->ax[p];
+        if (a->slot >= 0 && c->fixed[a->slot])
+            sb_add(b, "%sr%dk%d", p ? "," : "", a->slot, c->fixed[a->slot]);
+        else if (a->slot >= 0)
+            sb_add(b, "%sr%d", p ? "," : "", a->slot);
+        else
+            sb_add(b, "%si", p ? "," : "");
+        if (a->src_block)
+            sb_add(b, "/s%d", a->src_block);
+        if (a->dst_block)
+            sb_add(b, "/d%d", a->dst_block);
+        if (a->idx_block)
+            sb_add(b, "/x%d", a->idx_block);
+        if (a->x_block)
+            sb_add(b, "/g%d", a->x_block);
+        for (i = 0; i < c->npost; ++i)
+            if (a->op_block[i])
+                sb_add(b, "/b%d:%d", i, a->op_block[i]);
+    }
+}
+
+/* The span path's tap patterns (and window codes). */
+static void key_span(sbuf *b, const clrs_gen_config *c)
+{
+    int q, t, l, K = c->ntaps;
+
+    sb_add(b, " span=%d", c->nspan);
+    for (q = 0; q < c->npat; ++q) {
+        sb_add(b, " pat%d=", q);
+        for (t = 0; t < K; ++t)
+            for (l = 0; l < c->vec; ++l)
+                sb_add(b, "%s%d", t || l ? "," : "", c->rel[q][t][l]);
+        if (c->has_index && !c->plane) {
+            sb_add(b, "/");
+            for (t = 0; t < K; ++t)
+                for (l = 0; l < c->vec; ++l)
+                    sb_add(b, "%s%d", t || l ? "," : "", c->code[q][t][l]);
+        }
+    }
+}
+
+static clrs_status key_posts(sbuf *b, const clrs_gen_config *c)
+{
+    int i;
+
+    for (i = 0; i < c->npost; ++i) {
+        const clrs_gen_post *q = &c->post[i];
+        const post_row *r = post_row_of(q->kind, q->alg);
+        CLRS_CHECK(clrs__gen_post_supported(q->kind, q->alg) &&
+                       (q->kind != CLRS_POST_BINARY || row_of(q->dt)),
+                   CLRS_ERR_NOT_IMPLEMENTED, "no kernel for post-op %d", i);
+        if (q->kind == CLRS_POST_SUM)
+            sb_add(b, "%ssum", i ? "+" : " post=");
+        else if (q->kind == CLRS_POST_ELTWISE)
+            sb_add(b, "%seltwise_%s", i ? "+" : " post=", r->name);
+        else
+            sb_add(b, "%sbinary_%s:%s:v%d", i ? "+" : " post=", r->name,
+                   row_of(q->dt)->name, (int)q->bvec);
+    }
+    return CLRS_SUCCESS;
+}
+
 clrs_status clrs__gen_key(const clrs_gen_config *c, char **key)
 {
     sbuf b = {0};
-    int p, i;
+    clrs_status st;
 
     CLRS_CHECK(row_of(c->src) && row_of(c->dst), CLRS_ERR_NOT_IMPLEMENTED,
                "no kernel for dtypes %s -> %s", clrs_dtype_name(c->src),
                clrs_dtype_name(c->dst));
     sb_add(&b, "clrs%d %s %s rank=%d axes=[", CLRS_GEN_VERSION,
            c->backward ? "bwd" : "fwd", class_names[c->cls], c->rank);
-    for (p = 0; p < c->rank; ++p) {
-        const clrs_gen_axis *a = &c->ax[p];
-        if (a->slot >= 0 && c->fixed[a->slot])
-            sb_add(&b, "%sr%dk%d", p ? "," : "", a->slot, c->fixed[a->slot]);
-        else if (a->slot >= 0)
-            sb_add(&b, "%sr%d", p ? "," : "", a->slot);
-        else
-            sb_add(&b, "%si", p ? "," : "");
-        if (a->src_block)
-            sb_add(&b, "/s%d", a->src_block);
-        if (a->dst_block)
-            sb_add(&b, "/d%d", a->dst_block);
-        if (a->idx_block)
-            sb_add(&b, "/x%d", a->idx_block);
-        if (a->x_block)
-            sb_add(&b, "/g%d", a->x_block);
-        for (i = 0; i < c->npost; ++i)
-            if (a->op_block[i])
-                sb_add(&b, "/b%d:%d", i, a->op_block[i]);
-    }
+    key_axes(&b, c);
     sb_add(&b, "] src=%s dst=%s acc=%s", row_of(c->src)->name,
            row_of(c->dst)->name, acc_type(c));
     if (c->has_index)
@@ -56,36 +105,12 @@ clrs_status clrs__gen_key(const clrs_gen_config *c, char **key)
         sb_add(&b, " mv=%d", c->mvec);
     if (c->walk > 1)
         sb_add(&b, " walk=%d", c->walk);
-    if (c->phase) {
-        int q, t, l, K = c->ntaps;
-        sb_add(&b, " span=%d", c->nspan);
-        for (q = 0; q < c->npat; ++q) {
-            sb_add(&b, " pat%d=", q);
-            for (t = 0; t < K; ++t)
-                for (l = 0; l < c->vec; ++l)
-                    sb_add(&b, "%s%d", t || l ? "," : "", c->rel[q][t][l]);
-            if (c->has_index && !c->plane) {
-                sb_add(&b, "/");
-                for (t = 0; t < K; ++t)
-                    for (l = 0; l < c->vec; ++l)
-                        sb_add(&b, "%s%d", t || l ? "," : "",
-                               c->code[q][t][l]);
-            }
-        }
-    }
-    for (i = 0; i < c->npost; ++i) {
-        const clrs_gen_post *q = &c->post[i];
-        const post_row *r = post_row_of(q->kind, q->alg);
-        CLRS_CHECK(clrs__gen_post_supported(q->kind, q->alg) &&
-                       (q->kind != CLRS_POST_BINARY || row_of(q->dt)),
-                   CLRS_ERR_NOT_IMPLEMENTED, "no kernel for post-op %d", i);
-        if (q->kind == CLRS_POST_SUM)
-            sb_add(&b, "%ssum", i ? "+" : " post=");
-        else if (q->kind == CLRS_POST_ELTWISE)
-            sb_add(&b, "%seltwise_%s", i ? "+" : " post=", r->name);
-        else
-            sb_add(&b, "%sbinary_%s:%s:v%d", i ? "+" : " post=", r->name,
-                   row_of(q->dt)->name, (int)q->bvec);
+    if (c->phase)
+        key_span(&b, c);
+    st = key_posts(&b, c);
+    if (st < 0) {
+        free(b.s);
+        return st;
     }
     return sb_finish(&b, key);
 }
