@@ -432,91 +432,117 @@ static int tune_texts(char texts[][48])
     return n;
 }
 
+/* The tuner's progress: the fastest plan so far and the launches timed
+ * (each distinct launch once). */
+typedef struct tune_run {
+    clrs_plan *best;
+    double best_ms;
+    char best_text[48];
+    char *seen[TUNE_NCAND];
+    int nseen, timed;
+} tune_run;
+
+/* Candidate text: built, timed unless its launch was timed already, and
+ * kept if the fastest. Only the first (the defaults) must work: another
+ * that this device cannot build or run is passed over. */
+static clrs_status tune_one(clrs_plan *plan, const char *text, int first,
+                            cl_command_queue q, tune_bufs *bufs,
+                            tune_run *r)
+{
+    clrs_plan *c = NULL;
+    char *sig;
+    double ms;
+    int j;
+    clrs_status st = tune_candidate(plan, text, &c);
+
+    if (st < 0) {
+        if (!first)
+            clrs__clear_error();
+        return first ? st : CLRS_SUCCESS;
+    }
+    sig = launch_sig(c);
+    for (j = 0; sig && j < r->nseen && strcmp(r->seen[j], sig) != 0; ++j)
+        ;
+    if (sig && j < r->nseen) { /* the same launch as an earlier one */
+        free(sig);
+        clrs_plan_destroy(c);
+        return CLRS_SUCCESS;
+    }
+    if (sig)
+        r->seen[r->nseen++] = sig;
+    ++r->timed;
+    st = tune_time(c, q, &bufs->args, &ms);
+    if (st < 0 && !first) {
+        clrs__clear_error();
+        st = CLRS_SUCCESS;
+        ms = INFINITY;
+    }
+    if (st >= 0 && ms < r->best_ms) {
+        size_t len = strlen(text);
+        if (len >= sizeof r->best_text)
+            len = sizeof r->best_text - 1;
+        clrs_plan_destroy(r->best);
+        r->best = c;
+        r->best_ms = ms;
+        memcpy(r->best_text, text, len);
+        r->best_text[len] = '\0';
+    } else {
+        clrs_plan_destroy(c);
+    }
+    return st;
+}
+
+static double ms_since(const struct timespec *t0)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (double)(t1.tv_sec - t0->tv_sec) * 1e3 +
+           (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
 /* Every candidate in turn within the context's budget, the fastest kept
  * as plan's kernel and stored in the database. */
 static clrs_status tune(clrs_plan *plan, const clrs_tune_key *k,
                         double budget)
 {
-    char texts[TUNE_NCAND][48], best_text[48], *seen[TUNE_NCAND];
-    struct timespec t0, t1;
-    clrs_plan *best = NULL;
+    char texts[TUNE_NCAND][48];
+    struct timespec t0;
+    tune_run r;
     tune_bufs bufs;
     cl_command_queue q;
     cl_int err;
-    double best_ms = INFINITY;
-    int n, nseen = 0, timed = 0, i, j;
+    int n, i;
     clrs_status st = CLRS_SUCCESS;
 
     n = tune_texts(texts);
     memset(&bufs, 0, sizeof bufs);
+    memset(&r, 0, sizeof r);
+    r.best_ms = INFINITY;
     q = clCreateCommandQueue(plan->ctx->cl_ctx, plan->ctx->device,
                              CL_QUEUE_PROFILING_ENABLE, &err);
     if (!q)
         return clrs__cl_error(err, "tuning: clCreateCommandQueue");
     clock_gettime(CLOCK_MONOTONIC, &t0);
     st = tune_bufs_make(plan, q, &bufs);
-    for (i = 0; i < n && st >= 0; ++i) {
-        clrs_plan *c = NULL;
-        char *sig;
-        double ms, spent;
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        spent = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
-                (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
-        if (i > 0 && spent > budget)
-            break;
-        /* A candidate this device cannot build or run is passed over;
-         * the defaults (the first) must work. */
-        st = tune_candidate(plan, texts[i], &c);
-        if (st < 0 && i > 0) {
-            clrs__clear_error();
-            st = CLRS_SUCCESS;
-            continue;
-        }
-        if (st < 0)
-            break;
-        sig = launch_sig(c);
-        for (j = 0; sig && j < nseen && strcmp(seen[j], sig) != 0; ++j)
-            ;
-        if (sig && j < nseen) { /* the same launch as an earlier one */
-            free(sig);
-            clrs_plan_destroy(c);
-            continue;
-        }
-        if (sig)
-            seen[nseen++] = sig;
-        ++timed;
-        st = tune_time(c, q, &bufs.args, &ms);
-        if (st < 0 && i > 0) {
-            clrs__clear_error();
-            st = CLRS_SUCCESS;
-            ms = INFINITY;
-        }
-        if (st >= 0 && ms < best_ms) {
-            clrs_plan_destroy(best);
-            best = c;
-            best_ms = ms;
-            memcpy(best_text, texts[i], sizeof best_text);
-            best_text[sizeof best_text - 1] = '\0';
-        } else {
-            clrs_plan_destroy(c);
-        }
-    }
+    for (i = 0; i < n && st >= 0 && (i == 0 || ms_since(&t0) <= budget);
+         ++i)
+        st = tune_one(plan, texts[i], i == 0, q, &bufs, &r);
     for (i = 0; i < bufs.n; ++i)
         clReleaseMemObject(bufs.all[i]);
-    for (i = 0; i < nseen; ++i)
-        free(seen[i]);
+    for (i = 0; i < r.nseen; ++i)
+        free(r.seen[i]);
     clReleaseCommandQueue(q);
-    if (st >= 0 && !best)
+    if (st >= 0 && !r.best)
         st = clrs__error(CLRS_ERR_OPENCL, "tuning: no candidate ran");
     if (st >= 0) {
-        adopt(plan, best);
-        plan->tuned_launches = timed;
-        if (clrs__tunedb_store(plan->ctx, k, best_text, best_ms) != 0)
+        adopt(plan, r.best);
+        plan->tuned_launches = r.timed;
+        if (clrs__tunedb_store(plan->ctx, k, r.best_text, r.best_ms) != 0)
             clrs__ctx_note(plan->ctx, "the tuning database could not be "
                                       "written; the tuned launch holds for "
                                       "this plan only");
     }
-    clrs_plan_destroy(best);
+    clrs_plan_destroy(r.best);
     return st;
 }
 
