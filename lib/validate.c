@@ -133,11 +133,10 @@ static clrs_coord default_coord(const clrs_resample_desc *op)
 }
 
 /* Padding, coordinate mode and the option combinations they allow. */
-static clrs_status resolve_options(clrs_problem *p,
+/* The padding mode and the value a padding tap reads. */
+static clrs_status resolve_padding(clrs_problem *p,
                                    const clrs_resample_desc *op)
 {
-    int pool = is_pooling(op->mode);
-
     p->padding = op->padding;
     if (p->padding == CLRS_PAD_DEFAULT)
         p->padding = clrs__mode_default_padding((int)op->mode);
@@ -157,11 +156,16 @@ static clrs_status resolve_options(clrs_problem *p,
         break;
     }
 
-    p->coord = op->coord;
-    if (p->coord == CLRS_COORD_DEFAULT)
-        p->coord = default_coord(op);
-    if (isnan(p->cubic_a)) /* a preset's: PyTorch's antialias uses PIL's */
-        p->cubic_a = op->antialias ? -0.5 : -0.75;
+    return CLRS_SUCCESS;
+}
+
+/* Windows, strides, paddings and dilations: pooling's, or (on
+ * interpolation) only under the window coordinate mode. */
+static clrs_status check_windows(const clrs_problem *p,
+                                 const clrs_resample_desc *op)
+{
+    int pool = is_pooling(op->mode);
+
     if (pool) {
         CLRS_CHECK(p->coord == CLRS_COORD_WINDOW,
                    CLRS_ERR_INVALID_COMBINATION,
@@ -200,6 +204,14 @@ static clrs_status resolve_options(clrs_problem *p,
                    "need the window coordinate mode",
                    mode_name(op->mode));
     }
+    return CLRS_SUCCESS;
+}
+
+/* The options each mode takes (antialias, exclude_outside, a divisor
+ * override, crop and pixel offsets). */
+static clrs_status check_mode_options(const clrs_problem *p,
+                                      const clrs_resample_desc *op)
+{
     CLRS_CHECK(!op->antialias ||
                    clrs__mode_antialiased((int)op->mode, op->antialias),
                CLRS_ERR_INVALID_COMBINATION,
@@ -229,6 +241,19 @@ static clrs_status resolve_options(clrs_problem *p,
                CLRS_ERR_MISSING_INPUT,
                "pixel_offsets coordinate mode needs set_pixel_offsets");
     return CLRS_SUCCESS;
+}
+
+static clrs_status resolve_options(clrs_problem *p,
+                                   const clrs_resample_desc *op)
+{
+    CLRS_TRY(resolve_padding(p, op));
+    p->coord = op->coord;
+    if (p->coord == CLRS_COORD_DEFAULT)
+        p->coord = default_coord(op);
+    if (isnan(p->cubic_a)) /* a preset's: PyTorch's antialias uses PIL's */
+        p->cubic_a = op->antialias ? -0.5 : -0.75;
+    CLRS_TRY(check_windows(p, op));
+    return check_mode_options(p, op);
 }
 
 static int same_dims(const struct clrs_tensor_desc *a,
