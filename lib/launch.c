@@ -7,17 +7,57 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Lanes a GPU work-item reads at once along a contiguous axis: 16-byte
- * accesses, the widest one load instruction issues (measured on an H100:
- * 4 f32 lanes ran 1.5-4x faster than 16). */
-#define CLRS_GPU_VECTOR_BYTES 16
-
 /* GPU local sizes that keep each warp's accesses contiguous along the
- * fastest axis (kernel axis 0 is dimension 0): measured best or within
- * 5% of the best on an H100 for every path of the sweep. */
+ * fastest axis (kernel axis 0 is dimension 0). */
 static const size_t gpu_local_vec[3] = {16, 16, 1};
 static const size_t gpu_local_scalar[3] = {32, 8, 1};
 static const size_t gpu_local_1d[3] = {256, 1, 1};
+
+/* What the defaults know of a kind of device: one row per class, the
+ * first whose type is the device's applies (the last takes any device).
+ * Where the defaults come from, and the measurements behind them, is in
+ * lib/README.md. */
+typedef struct device_class {
+    const char *name;
+    /* The device type it is for, alone among CPU, GPU and accelerator (a
+     * simulator that reports every type, Oclgrind, is none of them); 0:
+     * any device. */
+    cl_device_type type;
+    /* Bytes a work-item reads at once along a contiguous axis (0: as many
+     * lanes as the device's preferred vector width, 16 for none). */
+    int vector_bytes;
+    int mvec;         /* vectors per work-item of a backward gather */
+    int span_vectors; /* most input vectors a span group reads */
+    int walk;         /* -1: rows of span groups walked where they help */
+    /* Local sizes (NULL: the driver's): 1-D launches, the scalar path,
+     * the vector paths. */
+    const size_t *local_1d, *local_scalar, *local_vec;
+} device_class;
+
+static const device_class device_classes[] = {
+    /* A GPU wants 16-byte loads (the widest one instruction issues),
+     * neighbouring work-items on neighbouring addresses (one vector each,
+     * no walked rows) and warps along the contiguous axis. */
+    {"gpu", CL_DEVICE_TYPE_GPU, 16, 1, 4, 0, gpu_local_1d, gpu_local_scalar,
+     gpu_local_vec},
+    /* Any other device, a CPU first: its preferred width, several
+     * vectors and wide span groups per work-item, rows walked front to
+     * back for its prefetcher, the driver's local sizes. */
+    {"cpu", 0, 0, 4, 8, -1, NULL, NULL, NULL},
+};
+
+/* The first row whose type is the device's (the last row takes any). */
+static const device_class *class_of(const clrs_launch_facts *f)
+{
+    const cl_device_type kinds =
+        CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR;
+    size_t i;
+    for (i = 0; device_classes[i].type != 0 &&
+                (f->type & kinds) != device_classes[i].type;
+         ++i)
+        ;
+    return &device_classes[i];
+}
 
 /* The largest power of two <= v, within [1, cap]. */
 static int pow2_floor(cl_uint v, int cap)
@@ -26,13 +66,6 @@ static int pow2_floor(cl_uint v, int cap)
     while (w * 2 <= (int)v && w * 2 <= cap)
         w *= 2;
     return w;
-}
-
-/* A GPU and nothing else: a simulator that reports every device type
- * (Oclgrind) keeps the CPU defaults. */
-static int is_gpu(const clrs_launch_facts *f)
-{
-    return (f->type & CL_DEVICE_TYPE_GPU) && !(f->type & CL_DEVICE_TYPE_CPU);
 }
 
 int clrs__launch_lane_bound(const clrs_launch_facts *f, unsigned kinds)
@@ -64,6 +97,8 @@ static void defaults(const clrs_launch_facts *f, int acc_f64,
                      clrs_launch_request *r)
 {
     const int cap = acc_f64 ? 8 : 16; /* one 64-byte line per vector */
+    const int esize = acc_f64 ? 8 : 4;
+    const device_class *dc = class_of(f);
     cl_uint pref = acc_f64 ? f->pref_double : f->pref_float;
 
     memset(r, 0, sizeof *r);
@@ -71,31 +106,14 @@ static void defaults(const clrs_launch_facts *f, int acc_f64,
     r->span = 1;
     r->nt = -1;
     r->source = CLRS_LAUNCH_DEFAULT;
-    if (is_gpu(f))
-        r->vmax = pow2_floor(CLRS_GPU_VECTOR_BYTES / (acc_f64 ? 8 : 4), cap);
-    else /* a CPU that states no preference (1) vectorises our scalar
-            code itself; explicit vectors measured faster on PoCL still */
+    if (dc->vector_bytes)
+        r->vmax = pow2_floor((cl_uint)(dc->vector_bytes / esize), cap);
+    else /* a device that states no preference (1) vectorises scalar
+            code itself; explicit vectors still measured faster on PoCL */
         r->vmax = pref >= 2 ? pow2_floor(pref, cap) : cap;
-    /* A backward gather's table loads and loop serve up to 4 vectors of
-     * a CPU work-item (PoCL, AVX-512 host, 2x up backward, 64x256x256
-     * channels-last, alternating with one vector: bilinear 3.0-3.3 ->
-     * 2.7-3.7 ms, bicubic 7.6-9.6 -> 5.5-7.2 ms); a GPU keeps one (its
-     * neighbouring work-items then read neighbouring vectors; not yet
-     * measured there). */
-    r->mvec = is_gpu(f) ? 1 : 4;
-    /* Wide span groups (8 vectors, 16 taps a lane) measured faster than
-     * the scalar path on PoCL (span.c); a GPU keeps 4 and 8, the limits
-     * its defaults were measured with, until measured there. */
-    r->span_vectors = is_gpu(f) ? 4 : 8;
-    /* One work-item per row of span groups reads each row once, front
-     * to back, which a CPU's prefetcher follows; it helps where the rows
-     * read are new ones (forward where no outer slot upsamples, backward
-     * where none downsamples: PoCL, AVX-512 host, channels-first
-     * bilinear 512->256 31-37 -> 13-19 ms, bilinear 2x up backward
-     * 4.8-5.1 -> 2.7-3.3 ms) and costs where they repeat (forward 2x up:
-     * 27 -> 34 ms). A GPU wants neighbouring work-items on neighbouring
-     * addresses instead. */
-    r->walk = is_gpu(f) ? 0 : -1;
+    r->mvec = dc->mvec;
+    r->span_vectors = dc->span_vectors;
+    r->walk = dc->walk;
 }
 
 /* "local=A", "AxB" or "AxBxC": one to three sizes 1..65536, the
@@ -244,11 +262,11 @@ void clrs__launch_local(const clrs_context *ctx,
         return;
     if (r->local[0])
         want = r->local;
-    else if (is_gpu(f) && L->work_dim == 1)
-        want = gpu_local_1d;
-    else if (is_gpu(f))
-        want = L->path == CLRS_VECTOR_NONE ? gpu_local_scalar
-                                            : gpu_local_vec;
+    else if (L->work_dim == 1)
+        want = class_of(f)->local_1d;
+    else
+        want = L->path == CLRS_VECTOR_NONE ? class_of(f)->local_scalar
+                                            : class_of(f)->local_vec;
     if (!want)
         return; /* the driver chooses: on PoCL several times faster */
     for (d = 0; d < 3; ++d) {
