@@ -605,9 +605,9 @@ static void emit_work_item(sbuf *b, const clrs_gen_config *c)
     at.io = io;
     emit_indices(b, c);
     emit_offsets(b, c);
-    if (walk_of(c) > 1) {
+    if (c->variant == CLRS_VARIANT_WALK) {
         emit_walk(b, c);
-    } else if (c->phase) {
+    } else if (c->variant == CLRS_VARIANT_SPAN) {
         sb_add(b, "    if (pgp >= 0) {\n");
         emit_body(b, c, c->vec, &at);
         sb_add(b, "    } else {\n");

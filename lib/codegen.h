@@ -4,6 +4,7 @@
 #define CLRS_CODEGEN_H
 
 #include "internal.h"
+#include "variant.h"
 
 /* Bump whenever the generated code changes for an unchanged configuration:
  * it is part of every key, so cached programs never outlive the generator
@@ -71,6 +72,7 @@ typedef struct clrs_gen_config {
     int recompute;  /* backward max without index: argmax from x */
     clrs_dtype x;   /* recompute: dtype of x (the forward src) */
     clrs_gen_class cls;
+    int variant; /* clrs_variant: the work-item's shape (variant.h) */
     int rank; /* kernel axes, 1..CLRS_MAX_RANK */
     clrs_gen_axis ax[CLRS_MAX_RANK];
     int nslots; /* resampled axes; loops nest in slot (tensor) order */

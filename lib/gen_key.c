@@ -82,8 +82,9 @@ clrs_status clrs__gen_key(const clrs_gen_config *c, char **key)
     CLRS_CHECK(row_of(c->src) && row_of(c->dst), CLRS_ERR_NOT_IMPLEMENTED,
                "no kernel for dtypes %s -> %s", clrs_dtype_name(c->src),
                clrs_dtype_name(c->dst));
-    sb_add(&b, "clrs%d %s %s rank=%d axes=[", CLRS_GEN_VERSION,
-           c->backward ? "bwd" : "fwd", class_names[c->cls], c->rank);
+    sb_add(&b, "clrs%d %s %s variant=%s rank=%d axes=[", CLRS_GEN_VERSION,
+           c->backward ? "bwd" : "fwd", class_names[c->cls],
+           clrs__variant_name(c->variant), c->rank);
     key_axes(&b, c);
     sb_add(&b, "] src=%s dst=%s acc=%s", row_of(c->src)->name,
            row_of(c->dst)->name, acc_type(c));

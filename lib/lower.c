@@ -232,34 +232,47 @@ static int operands_vector_ok(const clrs_problem *p, const kaxis *k0)
     return 1;
 }
 
-/* The axis and block vector paths: lanes along kernel axis 0. Block: k0
- * is the written blocked axis and every other tensor the work-item
- * touches has the same block there, so a block's lanes are contiguous
- * everywhere (one vloadB / vstoreB per block, the padding lanes computed
- * from the inputs' own padding and then zeroed); a forward index
- * tensor's padding lanes are not ours to write. Axis: a contiguous
- * identity axis of every tensor. */
-static int choose_vec(const clrs_problem *p, const direction *d,
-                      const kaxis *k, int m, int acc_f64,
-                      const clrs_launch_request *r, int bound)
+/* Whether a vector along kernel axis 0 is possible at all: no generic
+ * kernels, no vec=1, no padding guard beyond axis 0, binary operands that
+ * vectorise, a written type with a vector store. */
+static int vectors_ok(const clrs_problem *p, const direction *d,
+                      const kaxis *k, int m, const clrs_launch_request *r)
+{
+    return !r->generic && !r->vec_off && !blocked_beyond_0(k, m) &&
+           operands_vector_ok(p, &k[0]) &&
+           clrs__gen_dtype_vector_store(d->wr->dtype);
+}
+
+/* The block vector path's lanes (1: not a candidate): k0 is the written
+ * blocked axis and every other tensor the work-item touches has the same
+ * block there, so a block's lanes are contiguous everywhere (one vloadB /
+ * vstoreB per block, the padding lanes computed from the inputs' own
+ * padding and then zeroed); a forward index tensor's padding lanes are
+ * not ours to write. A block wider than the bound is walked as several
+ * work-items' vectors, each a whole part of the block (blocks and bounds
+ * are powers of two). */
+static int block_width(const clrs_problem *p, const direction *d,
+                       const kaxis *k, int acc_f64, int bound)
 {
     const kaxis *k0 = &k[0];
     int idx_ok = d->index_written ? !p->has_index
                                   : !p->has_index || k0->xblk == k0->dblk;
+    int v;
 
-    if (r->generic || r->vec_off || blocked_beyond_0(k, m) ||
-        !operands_vector_ok(p, k0) ||
-        !clrs__gen_dtype_vector_store(d->wr->dtype))
+    if (k0->slot >= 0 || !k0->dblk || k0->sblk != k0->dblk || !idx_ok ||
+        (d->has_x && k0->gblk != k0->dblk))
         return 1;
-    if (k0->slot < 0 && k0->dblk && k0->sblk == k0->dblk && idx_ok &&
-        (!d->has_x || k0->gblk == k0->dblk))
-    {
-        /* A block wider than the bound is walked as several work-items'
-         * vectors, each a whole part of the block (blocks and bounds are
-         * powers of two). */
-        int v = acc_f64 && k0->dblk > 8 ? 8 : k0->dblk;
-        return v > bound ? bound : v;
-    }
+    v = acc_f64 && k0->dblk > 8 ? 8 : k0->dblk;
+    return v > bound ? bound : v;
+}
+
+/* The axis vector path's lanes (1: not a candidate): a contiguous
+ * identity axis of every tensor. */
+static int axis_width(const clrs_problem *p, const direction *d,
+                      const kaxis *k, const clrs_launch_request *r)
+{
+    const kaxis *k0 = &k[0];
+
     if (k0->slot >= 0 || k0->sblk || k0->dblk || k0->xblk || k0->gblk ||
         k0->ss != 1 || k0->ds != 1 || (p->has_index && k0->is != 1) ||
         (d->has_x && k0->xs != 1) || k0->n < 2 || r->vmax < 2)
@@ -318,15 +331,14 @@ static unsigned lane_kinds(const clrs_problem *p, const direction *d,
 }
 
 /* Vectors per work-item: a backward weighted-sum gather on the axis
- * path (no tail, no block) takes the request's count, halved until
- * whole groups of mvec vectors tile axis 0. */
+ * path without a tail takes the request's count, halved until whole
+ * groups of mvec vectors tile axis 0. */
 static int choose_mvec(const clrs_problem *p, const clrs_gen_config *c,
                        const kaxis *k0, const clrs_launch_request *r)
 {
     int mv = r->mvec > 0 ? r->mvec : 1;
 
-    if (!p->backward || c->cls != CLRS_GEN_WSUM || c->vec < 2 ||
-        c->phase || c->tail || c->ax[0].dst_block)
+    if (!p->backward || c->cls != CLRS_GEN_WSUM || c->vec < 2 || c->tail)
         return 1;
     while (mv > 1 && k0->n % ((int64_t)mv * c->vec) != 0)
         mv /= 2;
@@ -340,21 +352,21 @@ static int choose_mvec(const clrs_problem *p, const clrs_gen_config *c,
  * host, bilinear 2048->1024 channels-first halves: 43 -> 57 ms). */
 #define WALK_MAX_GROUPS 32
 
-/* Span groups per work-item: a weighted sum on the span path over two
- * or more slots whose row (kernel axis 0) has 2 to WALK_MAX_GROUPS
- * groups walks it whole where the request says so (by default where the
- * rows it reads are new ones: forward where no outer slot upsamples,
- * backward, which reads diff_dst, where none downsamples), in the power
- * of two of groups that covers it (a few kernels serve every row
- * length); else 1. See emit_walk (codegen.c). */
-static int choose_walk(const clrs_problem *p, const clrs_gen_config *c,
-                       const kaxis *k0, const clrs_launch_request *r)
+/* Span groups per work-item: a weighted sum on the span path (groups of
+ * V) over two or more slots whose row (kernel axis 0) has 2 to
+ * WALK_MAX_GROUPS groups walks it whole where the request says so (by
+ * default where the rows it reads are new ones: forward where no outer
+ * slot upsamples, backward, which reads diff_dst, where none
+ * downsamples), in the power of two of groups that covers it (a few
+ * kernels serve every row length); else 1. See emit_walk (codegen.c). */
+static int walk_groups(const clrs_problem *p, const clrs_gen_config *c,
+                       const kaxis *k0, int V, const clrs_launch_request *r)
 {
-    int64_t groups = (k0->n + c->vec - 1) / c->vec;
+    int64_t groups = (k0->n + V - 1) / V;
     int g = 2, k;
 
-    if (c->cls != CLRS_GEN_WSUM || !c->phase || c->nslots < 2 ||
-        r->walk == 0 || groups < 2 || groups > WALK_MAX_GROUPS)
+    if (c->cls != CLRS_GEN_WSUM || c->nslots < 2 || r->walk == 0 ||
+        groups < 2 || groups > WALK_MAX_GROUPS)
         return 1;
     for (k = 0; r->walk < 0 && k + 1 < p->naxes; ++k)
         if (p->backward ? p->ax[k].out < p->ax[k].in
@@ -711,12 +723,14 @@ static void launch_shape(clrs_lowered *low, const clrs_context *ctx,
     L->vec = c->vec;
     L->mvec = c->mvec;
     L->nt = c->nt;
-    L->path = c->vec == 1           ? CLRS_VECTOR_NONE
-              : c->phase            ? CLRS_VECTOR_SPAN
-              : c->ax[0].dst_block ? CLRS_VECTOR_BLOCK
-                                    : CLRS_VECTOR_AXIS;
+    L->path = c->variant == CLRS_VARIANT_SCALAR ? CLRS_VECTOR_NONE
+              : c->variant == CLRS_VARIANT_SPAN ||
+                      c->variant == CLRS_VARIANT_WALK
+                  ? CLRS_VECTOR_SPAN
+              : c->variant == CLRS_VARIANT_BLOCK ? CLRS_VECTOR_BLOCK
+                                                 : CLRS_VECTOR_AXIS;
     L->work_dim = (cl_uint)(c->rank < 3 ? c->rank : 3);
-    L->walk = c->walk; /* choose_walk: at least 1 */
+    L->walk = c->walk; /* at least 1 */
     L->global[0] = (size_t)((n[0] + c->vec * c->mvec - 1) /
                             (c->vec * c->mvec));
     /* A walking work-item's groups are consecutive. */
@@ -741,6 +755,205 @@ static void launch_shape(clrs_lowered *low, const clrs_context *ctx,
     }
 }
 
+/* ---- variants (variant.h) ------------------------------------------------ */
+
+/* What a variant's test and construction see. */
+typedef struct vtry {
+    const clrs_problem *p;
+    const direction *d;
+    const kaxis *k;
+    int m, bound;
+    const clrs_slot_taps *st;
+    const clrs_launch_request *r;
+    clrs_lowered *low;
+    int span_done, span_kept; /* the span construction, once for walk
+                                 and span */
+} vtry;
+
+/* Span groups' lanes, 1 when not a candidate (a column-major plane index
+ * steps by the height, not by 1 along a group). */
+static int span_lanes(const vtry *t)
+{
+    const clrs_gen_config *c = &t->low->cfg;
+    return c->has_index && c->plane_col
+               ? 1
+               : span_width(t->p, t->d, t->k, t->m, t->r);
+}
+
+static int applies_BLOCK(const vtry *t)
+{
+    return vectors_ok(t->p, t->d, t->k, t->m, t->r) &&
+           block_width(t->p, t->d, t->k, t->low->cfg.acc_f64, t->bound) > 1;
+}
+
+static int applies_AXIS(const vtry *t)
+{
+    return vectors_ok(t->p, t->d, t->k, t->m, t->r) &&
+           axis_width(t->p, t->d, t->k, t->r) > 1;
+}
+
+static int applies_WALK(const vtry *t)
+{
+    int V = span_lanes(t);
+    return V > 1 && walk_groups(t->p, &t->low->cfg, &t->k[0], V, t->r) > 1;
+}
+
+static int applies_SPAN(const vtry *t) { return span_lanes(t) > 1; }
+
+static int applies_SCALAR(const vtry *t)
+{
+    (void)t;
+    return 1;
+}
+
+static clrs_status make_BLOCK(vtry *t, int *made)
+{
+    clrs_gen_config *c = &t->low->cfg;
+    c->vec = block_width(t->p, t->d, t->k, c->acc_f64, t->bound);
+    c->tail = t->k[0].n % c->vec != 0;
+    *made = 1;
+    return CLRS_SUCCESS;
+}
+
+static clrs_status make_AXIS(vtry *t, int *made)
+{
+    clrs_gen_config *c = &t->low->cfg;
+    c->vec = axis_width(t->p, t->d, t->k, t->r);
+    c->tail = t->k[0].n % c->vec != 0;
+    c->mvec = choose_mvec(t->p, c, &t->k[0], t->r);
+    *made = 1;
+    return CLRS_SUCCESS;
+}
+
+/* The span path's tap patterns (span.c): kept where they cover enough
+ * groups. */
+static clrs_status make_span(vtry *t)
+{
+    clrs_gen_config *c = &t->low->cfg;
+    int V = span_lanes(t);
+
+    if (t->span_done)
+        return CLRS_SUCCESS;
+    t->span_done = 1;
+    CLRS_TRY(clrs__span_try(t->low, t->p, t->st, V, t->r->span_vectors,
+                            &t->span_kept));
+    if (t->span_kept) {
+        c->phase = 1;
+        c->vec = V;
+    }
+    return CLRS_SUCCESS;
+}
+
+static clrs_status make_WALK(vtry *t, int *made)
+{
+    clrs_gen_config *c = &t->low->cfg;
+    CLRS_TRY(make_span(t));
+    if (t->span_kept)
+        c->walk = walk_groups(t->p, c, &t->k[0], c->vec, t->r);
+    *made = t->span_kept;
+    return CLRS_SUCCESS;
+}
+
+static clrs_status make_SPAN(vtry *t, int *made)
+{
+    CLRS_TRY(make_span(t));
+    *made = t->span_kept;
+    return CLRS_SUCCESS;
+}
+
+static clrs_status make_SCALAR(vtry *t, int *made)
+{
+    t->low->cfg.vec = 1;
+    *made = 1;
+    return CLRS_SUCCESS;
+}
+
+typedef struct variant_row {
+    const char *name;
+    unsigned knobs;
+    int (*applies)(const vtry *t);
+    clrs_status (*make)(vtry *t, int *made);
+} variant_row;
+
+#define VARIANT_ROW_(e, name, knobs) {name, knobs, applies_##e, make_##e},
+static const variant_row variant_rows[] = {
+    CLRS_VARIANT_MAP(VARIANT_ROW_)};
+#undef VARIANT_ROW_
+
+const char *clrs__variant_name(int v)
+{
+    return v >= 0 && v < CLRS_VARIANT_COUNT ? variant_rows[v].name : "?";
+}
+
+unsigned clrs__variant_knobs(int v)
+{
+    return v >= 0 && v < CLRS_VARIANT_COUNT ? variant_rows[v].knobs : 0;
+}
+
+/* The first variant that applies and is made. */
+static clrs_status choose_variant(vtry *t)
+{
+    clrs_gen_config *c = &t->low->cfg;
+    int v, made = 0;
+
+    c->vec = c->mvec = c->walk = 1;
+    c->tail = 0;
+    for (v = 0; v < CLRS_VARIANT_COUNT; ++v) {
+        if (!variant_rows[v].applies(t))
+            continue;
+        CLRS_TRY(variant_rows[v].make(t, &made));
+        if (made) {
+            c->variant = v;
+            return CLRS_SUCCESS;
+        }
+    }
+    return clrs__error(CLRS_ERR_INVALID_VALUE, "no kernel variant applies");
+}
+
+/* Everything up to the variant: the kernel axes, the configuration's
+ * basics, the launch request and the lane bound. */
+typedef struct lowering {
+    direction d;
+    kaxis k[CLRS_MAX_RANK];
+    int m;
+    clrs_launch_request req;
+    vtry t;
+} lowering;
+
+static clrs_status lower_setup(const clrs_context *ctx, const clrs_problem *p,
+                               const clrs_slot_taps *st, int index_only,
+                               const clrs_launch_text *launch, int long_off,
+                               clrs_lowered *low, lowering *w)
+{
+    clrs_gen_config *c = &low->cfg;
+    int bound;
+
+    memset(low, 0, sizeof *low);
+    memset(w, 0, sizeof *w);
+    direction_of(p, &w->d);
+    CLRS_TRY(check_kernels(p, &w->d));
+    w->m = lower_axes(p, &w->d, w->k);
+    config_basics(low, ctx, p, &w->d, w->k, w->m, index_only);
+    CLRS_TRY(clrs__launch_request(ctx, c->acc_f64, launch, &w->req));
+    fixed_counts(c, p, st, &w->req);
+
+    /* Every vector within the device's native widths, forced widths
+     * included (see clrs__launch_lane_bound). */
+    bound = clrs__launch_lane_bound(
+        &ctx->facts, lane_kinds(p, &w->d, c->acc_f64, long_off));
+    if (w->req.vmax > bound)
+        w->req.vmax = bound;
+    w->t.p = p;
+    w->t.d = &w->d;
+    w->t.k = w->k;
+    w->t.m = w->m;
+    w->t.bound = bound;
+    w->t.st = st;
+    w->t.r = &w->req;
+    w->t.low = low;
+    return CLRS_SUCCESS;
+}
+
 /* One lowering with 64-bit offsets assumed in the lane bound or not
  * (long_off); the tables decide whether they are needed. */
 static clrs_status lower_once(const clrs_context *ctx, const clrs_problem *p,
@@ -749,47 +962,41 @@ static clrs_status lower_once(const clrs_context *ctx, const clrs_problem *p,
                               clrs_lowered *low)
 {
     clrs_gen_config *c = &low->cfg;
-    kaxis k[CLRS_MAX_RANK];
-    clrs_launch_request req;
-    direction d;
+    lowering w;
     size_t bytes;
-    int m, V, bound, kept = 0;
 
-    memset(low, 0, sizeof *low);
-    direction_of(p, &d);
-    CLRS_TRY(check_kernels(p, &d));
-    m = lower_axes(p, &d, k);
-    config_basics(low, ctx, p, &d, k, m, index_only);
-    CLRS_TRY(clrs__launch_request(ctx, c->acc_f64, launch, &req));
-    fixed_counts(c, p, st, &req);
-
-    /* Every vector within the device's native widths, forced widths
-     * included (see clrs__launch_lane_bound). */
-    bound = clrs__launch_lane_bound(&ctx->facts,
-                                    lane_kinds(p, &d, c->acc_f64, long_off));
-    if (req.vmax > bound)
-        req.vmax = bound;
-    c->vec = choose_vec(p, &d, k, m, c->acc_f64, &req, bound);
-    V = c->vec == 1 && !(c->has_index && c->plane_col)
-            ? span_width(p, &d, k, m, &req)
-            : 1;
-    if (V > 1)
-        CLRS_TRY(clrs__span_try(low, p, st, V, req.span_vectors, &kept));
-    if (kept) {
-        c->phase = 1;
-        c->vec = V;
-    }
-    c->tail = c->vec > 1 && !c->phase && k[0].n % c->vec != 0;
-    c->mvec = choose_mvec(p, c, &k[0], &req);
-    c->walk = choose_walk(p, c, &k[0], &req);
+    CLRS_TRY(lower_setup(ctx, p, st, index_only, launch, long_off, low, &w));
+    CLRS_TRY(choose_variant(&w.t));
     bytes = index_only ? 0
-                       : (size_t)clrs__tensor_span(d.wr) *
-                             clrs_dtype_size(d.wr->dtype);
-    c->nt = want_nt(ctx, &d, bytes, k, m, c->vec, &req);
-    config_posts(low, p, k, m);
-    layout_tables(low, p, st, &d);
-    launch_shape(low, ctx, &req);
+                       : (size_t)clrs__tensor_span(w.d.wr) *
+                             clrs_dtype_size(w.d.wr->dtype);
+    c->nt = want_nt(ctx, &w.d, bytes, w.k, w.m, c->vec, &w.req);
+    config_posts(low, p, w.k, w.m);
+    layout_tables(low, p, st, &w.d);
+    launch_shape(low, ctx, &w.req);
     return CLRS_SUCCESS;
+}
+
+unsigned clrs__lower_knobs(const clrs_context *ctx, const clrs_problem *p,
+                           const clrs_slot_taps *st, int index_only)
+{
+    /* Every variant's widest chance: the most lanes, span groups and
+     * walked rows allowed. */
+    const clrs_launch_text wide = {"vec=16,span=1,walk=1",
+                                   CLRS_LAUNCH_FORCED};
+    clrs_lowered low;
+    lowering w;
+    unsigned knobs = 0;
+    int v;
+
+    if (lower_setup(ctx, p, st, index_only, &wide, 0, &low, &w) < 0) {
+        clrs__clear_error();
+        return CLRS_KNOB_ALL_;
+    }
+    for (v = 0; v < CLRS_VARIANT_COUNT; ++v)
+        if (variant_rows[v].applies(&w.t))
+            knobs |= variant_rows[v].knobs;
+    return knobs;
 }
 
 clrs_status clrs__lower(const clrs_context *ctx, const clrs_problem *p,

@@ -63,6 +63,10 @@ typedef struct clrs_lowered {
 clrs_status clrs__lower(const clrs_context *ctx, const clrs_problem *p,
                         const clrs_slot_taps *st, int index_only,
                         const clrs_launch_text *launch, clrs_lowered *low);
+/* The launch knobs (CLRS_KNOB_* bits, variant.h) of every variant that
+ * applies to p under some launch: all that a tuner need vary. */
+unsigned clrs__lower_knobs(const clrs_context *ctx, const clrs_problem *p,
+                           const clrs_slot_taps *st, int index_only);
 /* The lowering's span path (span.c): the groups and patterns of the last
  * slot for groups of V lanes, each reading at most `vectors` (4 or 8)
  * vectors with at most 2 * vectors taps a lane, into low (cfg's rel,
