@@ -706,6 +706,11 @@ typedef struct clrs_plan_info {
                                 the tuner timed while creating this plan
                                 (candidates that give the same kernel and
                                 local size count once); else 0 */
+    const char *variant;     /* the kernel variant, the shape of its
+                                work-item: "scalar", "axis", "block",
+                                "span" or "walk" (a row of span groups);
+                                "none" for a plan without a kernel (an
+                                empty tensor) */
 } clrs_plan_info;
 
 /* "none", "axis", "block", "span"; NULL for an unknown value. */

@@ -403,32 +403,41 @@ static char *launch_sig(const clrs_plan *c)
 }
 
 /* Launch parameters tried one at a time with each vector width:
- * vectors per work-item (which only backward gathers on the axis path
- * take; for the others the candidates dedupe), the most vectors a span
- * group reads, and walked rows. */
-static const char *const tune_more[][3] = {{"mv=1", "mv=2", "mv=4"},
-                                           {"spanv=4", "spanv=8", NULL},
-                                           {"walk=0", "walk=1", NULL}};
+ * vectors per work-item (backward gathers on the axis path), the most
+ * vectors a span group reads, and walked rows; each is the knob of its
+ * row (variant.h). */
+static const struct {
+    unsigned knob;
+    const char *values[3];
+} tune_more[] = {{CLRS_KNOB_MV, {"mv=1", "mv=2", "mv=4"}},
+                 {CLRS_KNOB_SPANV, {"spanv=4", "spanv=8", NULL}},
+                 {CLRS_KNOB_WALK, {"walk=0", "walk=1", NULL}}};
 #define TUNE_NMORE ((int)(sizeof tune_more / sizeof tune_more[0]))
 #define TUNE_NCAND (1 + 5 * 2 * 5 + 5 * 3 * TUNE_NMORE)
 
-/* The candidates' launch texts, the defaults first; returns how many. */
-static int tune_texts(char texts[][48])
+/* The candidates' launch texts, the defaults first; returns how many.
+ * Only the knobs some applicable variant reads are varied (knobs, the
+ * CLRS_KNOB_* bits): a problem whose only kernel is scalar tries its
+ * local sizes alone. */
+static int tune_texts(char texts[][48], unsigned knobs)
 {
+    const size_t nvec = knobs & CLRS_KNOB_VEC ? 5 : 1;
+    const size_t nspan = knobs & CLRS_KNOB_SPAN ? 2 : 1;
+    const size_t nlocal = knobs & CLRS_KNOB_LOCAL ? 5 : 1;
     size_t v, s, l;
     int n = 0, p;
 
     snprintf(texts[n++], 48, TUNE_DEFAULT);
-    for (v = 0; v < 5; ++v)
-        for (s = 0; s < 2; ++s)
-            for (l = 0; l < 5; ++l)
+    for (v = 0; v < nvec; ++v)
+        for (s = 0; s < nspan; ++s)
+            for (l = 0; l < nlocal; ++l)
                 snprintf(texts[n++], 48, "%s,%s,%s", tune_vec[v],
                          tune_span[s], tune_local[l]);
     for (p = 0; p < TUNE_NMORE; ++p)
-        for (v = 0; v < 5; ++v)
-            for (l = 0; l < 3 && tune_more[p][l]; ++l)
+        for (v = 0; (knobs & tune_more[p].knob) && v < nvec; ++v)
+            for (l = 0; l < 3 && tune_more[p].values[l]; ++l)
                 snprintf(texts[n++], 48, "%s,%s,local=driver", tune_vec[v],
-                         tune_more[p][l]);
+                         tune_more[p].values[l]);
     return n;
 }
 
@@ -492,6 +501,21 @@ static clrs_status tune_one(clrs_plan *plan, const char *text, int first,
     return st;
 }
 
+/* The knobs of the variants that apply to the plan's problem. */
+static unsigned tune_knobs(const clrs_plan *plan)
+{
+    clrs_slot_taps taps;
+    unsigned knobs = CLRS_KNOB_ALL_;
+
+    if (clrs__slot_taps(&plan->problem, &taps) >= 0)
+        knobs = clrs__lower_knobs(plan->ctx, &plan->problem, &taps,
+                                  plan->index_only);
+    else
+        clrs__clear_error();
+    clrs__slot_taps_free(&taps);
+    return knobs;
+}
+
 static double ms_since(const struct timespec *t0)
 {
     struct timespec t1;
@@ -514,7 +538,7 @@ static clrs_status tune(clrs_plan *plan, const clrs_tune_key *k,
     int n, i;
     clrs_status st = CLRS_SUCCESS;
 
-    n = tune_texts(texts);
+    n = tune_texts(texts, tune_knobs(plan));
     memset(&bufs, 0, sizeof bufs);
     memset(&r, 0, sizeof r);
     r.best_ms = INFINITY;
@@ -794,6 +818,7 @@ clrs_status clrs_plan_get_info(const clrs_plan *plan, clrs_plan_info *info)
     memset(info, 0, sizeof *info);
     if (plan->empty) { /* no kernel */
         info->create_ms = plan->create_ms;
+        info->variant = "none";
         clrs__clear_error();
         return CLRS_SUCCESS;
     }
@@ -821,6 +846,7 @@ clrs_status clrs_plan_get_info(const clrs_plan *plan, clrs_plan_info *info)
     info->launch_source = plan->low.launch.source;
     info->span_groups = plan->low.launch.walk;
     info->tuned_launches = plan->tuned_launches;
+    info->variant = clrs__variant_name(plan->low.cfg.variant);
     clrs__clear_error();
     return CLRS_SUCCESS;
 }

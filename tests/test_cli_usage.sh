@@ -288,7 +288,7 @@ out=$("$tool" --engine=ref --mode=CP --fix-times-per-prb=2 \
 missing=
 for k in prb dir alg sdt ddt tag status max_abs_diff max_rel_diff min_ms \
     avg_ms bytes gbps roofline_pct build_ms cache vector lanes vectors \
-    kernels launch lws above_copy digest; do
+    kernels launch lws above_copy digest variant; do
     echo "$out" | grep -F "\"$k\":" >/dev/null || missing="$missing $k"
 done
 if [ -z "$missing" ]; then ok "json has every field"

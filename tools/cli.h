@@ -266,6 +266,7 @@ typedef struct cli_result {
     int groups;  /* span groups per work-item (1 unless a walked row) */
     int kernels; /* kernels per execute (2: max backward recomputing) */
     const char *launch; /* clrs_launch_source_name(), "-" before a plan */
+    const char *variant; /* the plan's kernel variant, "-" before a plan */
     int tuned;          /* launches the tuner timed (launch "tuned") */
     size_t lws[3];      /* local size, all 0: the driver's */
     double gbps, roof_pct;

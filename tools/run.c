@@ -794,6 +794,7 @@ static int device_plan(job *j)
         j->r->kernels = info.kernels;
         j->r->launch = clrs_launch_source_name(info.launch_source);
         j->r->tuned = info.tuned_launches;
+        j->r->variant = info.variant ? info.variant : "-";
         memcpy(j->r->lws, info.local_size, sizeof j->r->lws);
     }
     if (st < 0) {
@@ -1185,6 +1186,7 @@ void cli_run_problem(const cli_prb *p, cli_env *env, cli_result *r)
     memset(r, 0, sizeof *r);
     r->cache = "-";
     r->vector = "-";
+    r->variant = "-";
     r->min_ms = r->avg_ms = r->gbps = r->roof_pct = NAN;
     r->build_ms = NAN;
     j.p = p;
