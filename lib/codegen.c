@@ -215,7 +215,7 @@ static void emit_offsets(sbuf *b, const clrs_gen_config *c)
                "    const %s pgb = itab[pg + 2 * gq], pgp = itab[pg + 2 * gq "
                "+ 1];\n",
                off, off, off);
-    if (bwd)
+    if (!has_none(c))
         return;
     /* The span path's groups have taps in every lane: its lane by lane
      * code adds the last slot's own test (none_l). */
@@ -318,7 +318,7 @@ static void emit_post(sbuf *b, const clrs_gen_config *c, int w,
 
 /* Where one body's work-items sit: the element offsets of src, dst, the
  * index tensor and x, the index along kernel axis 0 (forward), the "no
- * taps" test (forward), and whether the scalar loop's `l` is in scope
+ * taps" test (forward; NULL where every output has taps), and whether the scalar loop's `l` is in scope
  * (binary operands then step by their axis-0 strides). */
 typedef struct body_at {
     const char *so, *dof, *io, *xo, *i0, *none;
@@ -431,9 +431,10 @@ static void emit_group_lanes(sbuf *b, const clrs_gen_config *c)
 {
     const char *off = off_type(c), *io = c->backward ? "iob" : "iof";
     int k = c->nslots - 1, own = c->backward || span_var(c);
-    body_at l = {"sob", "(dof + l)", NULL, "xob", "(i0 + l)", "none", 1};
+    body_at l = {"sob", "(dof + l)", NULL, "xob", "(i0 + l)", NULL, 1};
     char lio[16];
 
+    l.none = has_none(c) ? "none" : NULL;
     snprintf(lio, sizeof lio, "(%s + l)", io);
     l.io = c->backward ? io : lio;
     sb_add(b, "    for (%s l = 0; l < %d && i0 + l < n0; ++l)%s\n", off,
@@ -444,7 +445,8 @@ static void emit_group_lanes(sbuf *b, const clrs_gen_config *c)
                "e%d = itab[st%d + i0 + l + 1];\n",
                off, k, k, k, k);
     if (own && !c->backward) {
-        sb_add(b, "    const int none_l = none || b%d == e%d;\n", k, k);
+        sb_add(b, "    const int none_l = %sb%d == e%d;\n",
+               has_none(c) ? "none || " : "", k, k);
         l.none = "none_l";
     }
     if (c->backward && c->has_index && c->plane)
@@ -496,7 +498,7 @@ static void emit_walk_sum(sbuf *b, const clrs_gen_config *c, const char *at)
 
     snprintf(ind, sizeof ind, "%*s", in + 8, "");
     sb_add(b, "    {\n");
-    if (!bwd)
+    if (has_none(c))
         sb_add(b, "    if (!none) {\n");
     emit_loops(b, c, "sob", bwd ? "iob" : NULL, n - 1, "i0", 8);
     sb_add(b,
@@ -528,7 +530,7 @@ static void emit_walk_sum(sbuf *b, const clrs_gen_config *c, const char *at)
     sb_add(b, "%swacc[g] = %s;\n%*s}\n%*s}\n", ind,
            bwd ? "accp + acc" : "acc", in + 4, "", in, "");
     emit_close_loops(b, n - 1, 8);
-    if (!bwd)
+    if (has_none(c))
         sb_add(b, "    }\n");
     sb_add(b, "    }\n");
 }
@@ -554,8 +556,9 @@ static void emit_walk_store(sbuf *b, const clrs_gen_config *c,
             sb_add(b, "    const %s bo%d = bo%dw + g * %d * b%ds0;\n", off,
                    k, k, V, k);
     sb_add(b, "    if (pgp >= 0) {\n    {\n");
-    if (c->backward)
-        sb_add(b, "        const %s acc = wacc[g];\n", at);
+    if (c->backward || !has_none(c))
+        sb_add(b, "        %s%s acc = wacc[g];\n",
+               c->backward ? "const " : "", at);
     else
         sb_add(b,
                "        %s acc;\n"
@@ -600,9 +603,10 @@ static void emit_work_item(sbuf *b, const clrs_gen_config *c)
 {
     const char *off = off_type(c), *io = c->backward ? "iob" : "iof";
     char lio[16];
-    body_at at = {"sob", "dof", NULL, "xob", "i0", "none", 0};
+    body_at at = {"sob", "dof", NULL, "xob", "i0", NULL, 0};
 
     at.io = io;
+    at.none = has_none(c) ? "none" : NULL;
     emit_indices(b, c);
     emit_offsets(b, c);
     if (c->variant == CLRS_VARIANT_WALK) {
@@ -615,7 +619,8 @@ static void emit_work_item(sbuf *b, const clrs_gen_config *c)
         sb_add(b, "    }\n");
     } else if (c->vec > 1 && c->tail) {
         body_at l = {"(sob + l)", "(dof + l)", NULL, "(xob + l)", "i0",
-                     "none", 1};
+                     NULL, 1};
+        l.none = at.none;
         snprintf(lio, sizeof lio, "(%s + l)", io);
         l.io = lio;
         sb_add(b, "    if (i0 + %d <= n0) {\n", c->vec);

@@ -9,7 +9,7 @@
 /* Bump whenever the generated code changes for an unchanged configuration:
  * it is part of every key, so cached programs never outlive the generator
  * that wrote them. */
-#define CLRS_GEN_VERSION 6
+#define CLRS_GEN_VERSION 7
 
 /* The embedded cl/ files (lib/embed.awk writes the table). */
 typedef struct clrs_cl_snippet {

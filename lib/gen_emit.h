@@ -66,6 +66,7 @@ typedef struct sbuf {
 #define walk_of clrs__gen_walk_of
 #define off_type clrs__gen_off_type
 #define span_var clrs__gen_span_var
+#define has_none clrs__gen_has_none
 #define vtype clrs__gen_vtype
 #define axis_of_slot clrs__gen_axis_of_slot
 #define emit_lanes clrs__gen_emit_lanes
@@ -83,6 +84,10 @@ int walk_of(const clrs_gen_config *c);
 const char *off_type(const clrs_gen_config *c); /* "int" / "long" */
 /* Forward span path over a last slot whose tap count varies. */
 int span_var(const clrs_gen_config *c);
+/* Forward: whether a work-item may have no taps, which the kernel's
+ * `none` says (a slot whose tap count varies, the span path's last
+ * aside); 0 where every output has taps, and `none` is not declared. */
+int has_none(const clrs_gen_config *c);
 /* "float16" for width 16, "float" for width 1. */
 void vtype(char *buf, size_t n, const char *base, int w);
 /* The kernel axis of resampled slot k. */

@@ -4,8 +4,9 @@
 
 /* Before the loops: the accumulators' start and the branch around them
  * for an output without taps (weighted sum: the empty value; max: NaN
- * and the initial code). With an index, an all-NaN window under NaN
- * ignore reports its first tap's code. */
+ * and the initial code), a plain block where every output has taps
+ * (none NULL). With an index, an all-NaN window under NaN ignore reports
+ * its first tap's code. */
 static void emit_reduce_start(sbuf *b, const clrs_gen_config *c, int w,
                               const char *i0name, int nloops,
                               const char *none)
@@ -19,8 +20,11 @@ static void emit_reduce_start(sbuf *b, const clrs_gen_config *c, int w,
     vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", w);
     if (c->cls == CLRS_GEN_WSUM) {
         sb_add(b, "        acc = (%s)(0);\n", at);
-        sb_add(b, "        if (%s) {\n            acc = (%s)(empty);\n"
-                  "        } else {\n", none, at);
+        if (none)
+            sb_add(b, "        if (%s) {\n            acc = (%s)(empty);\n"
+                      "        } else {\n", none, at);
+        else
+            sb_add(b, "        {\n");
         return;
     }
     sb_add(b, "        best = (%s)(NAN);\n", at);
@@ -30,7 +34,10 @@ static void emit_reduce_start(sbuf *b, const clrs_gen_config *c, int w,
                mt);
     else
         sb_add(b, "        have = 0;\n        stop = 0;\n");
-    sb_add(b, "        if (!%s) {\n", none);
+    if (none)
+        sb_add(b, "        if (!%s) {\n", none);
+    else
+        sb_add(b, "        {\n");
     if (!c->has_index || n == 0)
         return;
     sb_add(b, "            win = (%s)(0", ot);

@@ -71,6 +71,17 @@ int span_var(const clrs_gen_config *c)
     return c->phase && !c->backward && !c->fixed[c->nslots - 1];
 }
 
+int has_none(const clrs_gen_config *c)
+{
+    int k, n = c->nslots - (span_var(c) ? 1 : 0);
+    if (c->backward)
+        return 0;
+    for (k = 0; k < n; ++k)
+        if (!c->fixed[k])
+            return 1;
+    return 0;
+}
+
 int walk_of(const clrs_gen_config *c)
 {
     return c->walk > 1 ? c->walk : 1;
