@@ -226,7 +226,7 @@ static void emit_offsets(sbuf *b, const clrs_gen_config *c)
     sb_add(b, ";\n");
 }
 
-static void emit_store(sbuf *b, const clrs_gen_config *c, int w,
+void emit_store(sbuf *b, const clrs_gen_config *c, int w,
                        const char *dof, const char *val)
 {
     const char *nt = c->nt ? "NT" : "";
@@ -252,7 +252,7 @@ static void emit_store(sbuf *b, const clrs_gen_config *c, int w,
 
 /* A load of dtype row r at offset o, converted to the accumulator
  * type: w lanes (vector load), or a scalar broadcast to w lanes. */
-static void load_acc(char *buf, size_t n, const clrs_gen_config *c,
+void load_acc(char *buf, size_t n, const clrs_gen_config *c,
                      const dtype_row *r, const char *p, const char *o, int w,
                      int bcast)
 {
@@ -279,7 +279,7 @@ static void load_acc(char *buf, size_t n, const clrs_gen_config *c,
  * the one rounding to dst. lane: the scalar tail loop's `l` is in scope
  * (the operand offsets step by their axis-0 strides). The sum reads dst
  * before the store overwrites it. */
-static void emit_post(sbuf *b, const clrs_gen_config *c, int w,
+void emit_post(sbuf *b, const clrs_gen_config *c, int w,
                       const char *dof, const char *val, int lane)
 {
     char at[16], ld[192], o[48];
@@ -315,15 +315,6 @@ static void emit_post(sbuf *b, const clrs_gen_config *c, int w,
 }
 
 /* ---- the kernel body ----------------------------------------------------- */
-
-/* Where one body's work-items sit: the element offsets of src, dst, the
- * index tensor and x, the index along kernel axis 0 (forward), the "no
- * taps" test (forward; NULL where every output has taps), and whether the scalar loop's `l` is in scope
- * (binary operands then step by their axis-0 strides). */
-typedef struct body_at {
-    const char *so, *dof, *io, *xo, *i0, *none;
-    int lane;
-} body_at;
 
 /* The accumulators of one body. Forward: declared, each pattern's
  * reduction sets them. Backward: the gather adds to acc, which starts at
@@ -388,7 +379,7 @@ static void emit_index_store(sbuf *b, const clrs_gen_config *c, int w,
  * reduction; the one store after them keeps its non-temporal hint (LLVM
  * drops it when it merges stores from several branches: half the
  * bandwidth on PoCL). */
-static void emit_body(sbuf *b, const clrs_gen_config *c, int w,
+void emit_body(sbuf *b, const clrs_gen_config *c, int w,
                       const body_at *at)
 {
     int q, npat = c->phase && w > 1 ? c->npat : 1;
@@ -427,7 +418,7 @@ static void emit_body(sbuf *b, const clrs_gen_config *c, int w,
  * at written element i0 + l of the last slot (every tensor is
  * contiguous there), with that lane's own tap range where the span path
  * does not read the ranges. */
-static void emit_group_lanes(sbuf *b, const clrs_gen_config *c)
+void emit_group_lanes(sbuf *b, const clrs_gen_config *c)
 {
     const char *off = off_type(c), *io = c->backward ? "iob" : "iof";
     int k = c->nslots - 1, own = c->backward || span_var(c);
@@ -456,182 +447,44 @@ static void emit_group_lanes(sbuf *b, const clrs_gen_config *c)
         sb_add(b, "    }\n");
 }
 
-/* A walked row's accumulators, one per group: zeros, or (backward,
- * accumulating) diff_src's values for the pattern groups. */
-static void emit_walk_init(sbuf *b, const clrs_gen_config *c, const char *at)
+void emit_vector_item(sbuf *b, const clrs_gen_config *c, const body_at *at)
 {
     const char *off = off_type(c);
-    const int V = c->vec;
-    int k;
+    body_at l = {"(sob + l)", "(dof + l)", NULL, "(xob + l)", "i0", NULL, 1};
+    char lio[16];
 
-    sb_add(b, "    const %s i0w = i0, dofw = dof;\n", off);
-    for (k = 0; k < c->npost; ++k)
-        if (c->post[k].kind == CLRS_POST_BINARY)
-            sb_add(b, "    const %s bo%dw = bo%d;\n", off, k, k);
-    sb_add(b, "    %s wacc[%d];\n", at, walk_of(c));
-    if (c->backward && c->accumulate) {
-        /* Only a pattern group is whole: the others load their own. */
-        char o[32], ld[192];
-        snprintf(o, sizeof o, "dofw + g * %d", V);
-        load_acc(ld, sizeof ld, c, row_of(c->dst), "dst", o, V, 0);
-        sb_add(b,
-               "    for (%s g = 0; g < gn; ++g)\n"
-               "        wacc[g] = itab[pg + 2 * (gq0 + g) + 1] >= 0 ? "
-               "%s : (%s)(0);\n",
-               off, ld, at);
-    } else {
-        sb_add(b,
-               "    for (%s g = 0; g < gn; ++g)\n        wacc[g] = (%s)(0);\n",
-               off, at);
+    if (!c->tail) {
+        emit_body(b, c, c->vec, at);
+        return;
     }
-}
-
-/* The row's reads: the loops over the outer slots, each row they name
- * read once for every pattern group of the work-item. */
-static void emit_walk_sum(sbuf *b, const clrs_gen_config *c, const char *at)
-{
-    const char *off = off_type(c);
-    const int V = c->vec, n = c->nslots, bwd = c->backward;
-    const int in = 4 * (n - 1) + 8; /* the group loop's indentation */
-    char ind[64];
-    int q;
-
-    snprintf(ind, sizeof ind, "%*s", in + 8, "");
-    sb_add(b, "    {\n");
-    if (has_none(c))
-        sb_add(b, "    if (!none) {\n");
-    emit_loops(b, c, "sob", bwd ? "iob" : NULL, n - 1, "i0", 8);
-    sb_add(b,
-           "%*sfor (%s g = 0; g < gn; ++g) {\n"
-           "%*sconst %s gq = gq0 + g;\n"
-           "%*sconst %s pgp = itab[pg + 2 * gq + 1];\n"
-           "%*sif (pgp >= 0) {\n"
-           "%*sconst %s pgb = itab[pg + 2 * gq], i0 = i0w + g * %d;\n",
-           in, "", off, in + 4, "", off, in + 4, "", off, in + 4, "", in + 8,
-           "", off, V);
-    if (bwd)
-        sb_add(b, "%sconst %s accp = wacc[g];\n%s%s acc = (%s)(0);\n", ind,
-               at, ind, at, at);
-    else
-        sb_add(b, "%s%s acc = wacc[g];\n", ind, at);
-    for (q = 0; q < c->npat; ++q) {
-        emit_pattern_case(b, q, c->npat);
-        if (bwd) {
-            sb_add(b, "%s{\n", ind);
-            emit_span_weights(b, c, q, ind);
-            emit_span_gather(b, c, "sob", "iob", ind, q);
-            sb_add(b, "%s}\n", ind);
-        } else {
-            emit_span_reduce(b, c, "sob", ind, q);
-        }
-    }
-    if (c->npat > 1)
-        sb_add(b, "        }\n");
-    sb_add(b, "%swacc[g] = %s;\n%*s}\n%*s}\n", ind,
-           bwd ? "accp + acc" : "acc", in + 4, "", in, "");
-    emit_close_loops(b, n - 1, 8);
-    if (has_none(c))
-        sb_add(b, "    }\n");
+    l.none = at->none;
+    snprintf(lio, sizeof lio, "(%s + l)", at->io);
+    l.io = lio;
+    sb_add(b, "    if (i0 + %d <= n0) {\n", c->vec);
+    emit_body(b, c, c->vec, at);
+    sb_add(b, "    } else {\n");
+    sb_add(b, "    for (%s l = 0; i0 + l < n0; ++l)\n", off);
+    emit_body(b, c, 1, &l);
     sb_add(b, "    }\n");
 }
 
-/* Each group's post-ops and store; groups without a pattern go lane by
- * lane. */
-static void emit_walk_store(sbuf *b, const clrs_gen_config *c,
-                            const char *at)
-{
-    const char *off = off_type(c);
-    const int V = c->vec;
-    int k;
+/* Each variant's work-item (variant.h), by its row. */
+typedef void (*item_fn)(sbuf *b, const clrs_gen_config *c,
+                        const body_at *at);
+#define ITEM_FN_(e, ...) clrs__gen_item_##e,
+static const item_fn items[] = {CLRS_VARIANT_MAP(ITEM_FN_)};
+#undef ITEM_FN_
 
-    sb_add(b,
-           "    for (%s g = 0; g < gn; ++g) {\n"
-           "    const %s gq = gq0 + g;\n"
-           "    const %s pgb = itab[pg + 2 * gq], pgp = itab[pg + 2 * gq + "
-           "1];\n"
-           "    const %s i0 = i0w + g * %d, dof = dofw + g * %d;\n",
-           off, off, off, off, V, V);
-    for (k = 0; k < c->npost; ++k)
-        if (c->post[k].kind == CLRS_POST_BINARY)
-            sb_add(b, "    const %s bo%d = bo%dw + g * %d * b%ds0;\n", off,
-                   k, k, V, k);
-    sb_add(b, "    if (pgp >= 0) {\n    {\n");
-    if (c->backward || !has_none(c))
-        sb_add(b, "        %s%s acc = wacc[g];\n",
-               c->backward ? "const " : "", at);
-    else
-        sb_add(b,
-               "        %s acc;\n"
-               "        if (none)\n            acc = (%s)(empty);\n"
-               "        else\n            acc = wacc[g];\n",
-               at, at);
-    emit_post(b, c, V, "dof", "acc", 0);
-    emit_store(b, c, V, "dof", "acc");
-    sb_add(b, "    }\n    } else {\n");
-    emit_group_lanes(b, c);
-    sb_add(b, "    }\n    }\n");
-}
-
-/* A work-item of gn span groups (c->walk at most) along kernel axis 0,
- * from i0 on: the outer slots' loops outermost, and inside each entry
- * every group's last-slot taps (forward) or entries (backward), into one
- * accumulator per group (wacc). Each row the outer slots name is then
- * read once, front to back, for all the groups, where a work-item per
- * group reads its slice of each row in turn: on a CPU the hardware
- * prefetcher follows one sequential stream far better than several
- * interleaved ones (PoCL, AVX-512 host, bilinear 2x down channels-first
- * 33 -> 20 ms). Each group's sum runs in the order of the one-group
- * path (backward: a partial sum per entry of the last outer slot, added
- * to the running one), so results are bit-identical. Then per group the
- * store, or the lane-by-lane body of a group without a pattern. Group g
- * is at i0 + g * vec of the read and written tensors (both contiguous
- * along the last slot) and of binary operands (their axis-0 stride). */
-static void emit_walk(sbuf *b, const clrs_gen_config *c)
-{
-    char at[16];
-
-    vtype(at, sizeof at, acc_type(c), c->vec);
-    emit_walk_init(b, c, at);
-    emit_walk_sum(b, c, at);
-    emit_walk_store(b, c, at);
-}
-
-/* The work-item: indices, offsets, then its body. Span path groups
- * without a pattern go lane by lane (emit_group_lanes).
- * A vector with a partial tail runs its last elements one by one. */
+/* The work-item: indices, offsets, then its variant's body. */
 static void emit_work_item(sbuf *b, const clrs_gen_config *c)
 {
-    const char *off = off_type(c), *io = c->backward ? "iob" : "iof";
-    char lio[16];
     body_at at = {"sob", "dof", NULL, "xob", "i0", NULL, 0};
 
-    at.io = io;
+    at.io = c->backward ? "iob" : "iof";
     at.none = has_none(c) ? "none" : NULL;
     emit_indices(b, c);
     emit_offsets(b, c);
-    if (c->variant == CLRS_VARIANT_WALK) {
-        emit_walk(b, c);
-    } else if (c->variant == CLRS_VARIANT_SPAN) {
-        sb_add(b, "    if (pgp >= 0) {\n");
-        emit_body(b, c, c->vec, &at);
-        sb_add(b, "    } else {\n");
-        emit_group_lanes(b, c);
-        sb_add(b, "    }\n");
-    } else if (c->vec > 1 && c->tail) {
-        body_at l = {"(sob + l)", "(dof + l)", NULL, "(xob + l)", "i0",
-                     NULL, 1};
-        l.none = at.none;
-        snprintf(lio, sizeof lio, "(%s + l)", io);
-        l.io = lio;
-        sb_add(b, "    if (i0 + %d <= n0) {\n", c->vec);
-        emit_body(b, c, c->vec, &at);
-        sb_add(b, "    } else {\n");
-        sb_add(b, "    for (%s l = 0; i0 + l < n0; ++l)\n", off);
-        emit_body(b, c, 1, &l);
-        sb_add(b, "    }\n");
-    } else {
-        emit_body(b, c, c->vec, &at);
-    }
+    items[c->variant](b, c, &at);
 }
 
 /* The kernel's header: who generated it from what, the pragmas, the

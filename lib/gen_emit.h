@@ -175,4 +175,52 @@ void emit_gather(sbuf *b, const clrs_gen_config *c, int w, const char *so,
 void emit_span_weights(sbuf *b, const clrs_gen_config *c, int q,
                        const char *ind);
 
+/* ---- bodies and stores (codegen.c) ------------------------------------- */
+
+#define emit_store clrs__gen_emit_store
+#define load_acc clrs__gen_load_acc
+#define emit_post clrs__gen_emit_post
+#define emit_body clrs__gen_emit_body
+#define emit_group_lanes clrs__gen_emit_group_lanes
+#define emit_vector_item clrs__gen_emit_vector_item
+
+/* Where one body's work-items sit: the element offsets of src, dst, the
+ * index tensor and x, the index along kernel axis 0 (forward), the "no
+ * taps" test (forward; NULL where every output has taps), and whether
+ * the scalar loop's `l` is in scope (binary operands then step by their
+ * axis-0 strides). */
+typedef struct body_at {
+    const char *so, *dof, *io, *xo, *i0, *none;
+    int lane;
+} body_at;
+
+/* dst's store of val (w lanes) at dof; a block vector zeroes its lanes
+ * past the real extent first. */
+void emit_store(sbuf *b, const clrs_gen_config *c, int w, const char *dof,
+                const char *val);
+/* A load of dtype row r at offset o of p, converted to the accumulator
+ * type: w lanes (vector load), or a scalar broadcast to w lanes. */
+void load_acc(char *buf, size_t n, const clrs_gen_config *c,
+              const dtype_row *r, const char *p, const char *o, int w,
+              int bcast);
+/* The post-op chain on val (w lanes) before the store. */
+void emit_post(sbuf *b, const clrs_gen_config *c, int w, const char *dof,
+               const char *val, int lane);
+/* One written element (w == 1) or w consecutive ones: accumulators,
+ * reduction or gather, post-ops, store. */
+void emit_body(sbuf *b, const clrs_gen_config *c, int w, const body_at *at);
+/* A span group without a pattern, one lane at a time. */
+void emit_group_lanes(sbuf *b, const clrs_gen_config *c);
+/* A vector of c->vec lanes along kernel axis 0, its partial last vector
+ * (c->tail) element by element. */
+void emit_vector_item(sbuf *b, const clrs_gen_config *c, const body_at *at);
+
+/* ---- work-items, one file per variant (gen_item_*.c) ------------------- */
+
+#define CLRS_GEN_ITEM_DECL_(e, ...)                                        \
+    void clrs__gen_item_##e(sbuf *b, const clrs_gen_config *c,             \
+                            const body_at *at);
+CLRS_VARIANT_MAP(CLRS_GEN_ITEM_DECL_)
+#undef CLRS_GEN_ITEM_DECL_
+
 #endif /* CLRS_GEN_EMIT_H */
