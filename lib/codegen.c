@@ -160,7 +160,7 @@ static void emit_offsets(sbuf *b, const clrs_gen_config *c)
     const char *off = off_type(c);
     const int bwd = c->backward;
     /* The span path reads the last slot's range per lane, if at all. */
-    const int skip_last = bwd ? c->phase : span_var(c);
+    const int skip_last = bwd ? c->span : span_var(c);
     int p, k;
 
     if (!c->index_only)
@@ -187,7 +187,7 @@ static void emit_offsets(sbuf *b, const clrs_gen_config *c)
     if (bwd && ((c->has_index && c->plane) || c->recompute)) {
         /* Span path: the group's first element (myg); a lane's is
          * myg + l. */
-        sb_add(b, "    const %s %s = 0", off, c->phase ? "myg" : "myp");
+        sb_add(b, "    const %s %s = 0", off, c->span ? "myg" : "myp");
         for (k = 0; k < c->nslots; ++k)
             sb_add(b, " + i%d * pl%d", axis_of_slot(c, k), k);
         sb_add(b, ";\n");
@@ -209,7 +209,7 @@ static void emit_offsets(sbuf *b, const clrs_gen_config *c)
                "    if (gn > %d)\n        gn = %d;\n",
                off, off, walk_of(c), off, c->vec - 1, c->vec, walk_of(c),
                walk_of(c));
-    else if (c->phase)
+    else if (c->span)
         sb_add(b,
                "    const %s gq = (%s)get_global_id(0);\n"
                "    const %s pgb = itab[pg + 2 * gq], pgp = itab[pg + 2 * gq "
@@ -382,7 +382,7 @@ static void emit_index_store(sbuf *b, const clrs_gen_config *c, int w,
 void emit_body(sbuf *b, const clrs_gen_config *c, int w,
                       const body_at *at)
 {
-    int q, npat = c->phase && w > 1 ? c->npat : 1;
+    int q, npat = c->span && w > 1 ? c->npat : 1;
     const char *val =
         c->backward || c->cls == CLRS_GEN_WSUM ? "acc" : "best";
 

@@ -125,7 +125,7 @@ typedef struct clrs_gen_config {
      * increasing output index, as the scalar gather sums them) minus the
      * base, -1 past the lane's last entry. Weights come from a group-major
      * table (vals.fg). */
-    int phase;
+    int span;
     int nspan; /* 1..8: the launch's span_vectors (span.c) */
     int npat;  /* 1..CLRS_GEN_MAX_PAT */
     /* Taps per lane in a pattern, 1..CLRS_GEN_MAX_FIXED: forward the

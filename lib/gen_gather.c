@@ -158,13 +158,13 @@ void emit_gather(sbuf *b, const clrs_gen_config *c, int w,
 {
     char ind[96], o[16];
     int n = c->nslots, wsum = c->cls == CLRS_GEN_WSUM;
-    int phase = c->phase && w > 1, nloops = phase ? n - 1 : n;
+    int span = c->span && w > 1, nloops = span ? n - 1 : n;
 
     /* The group's weights, once for every entry of the other slots. */
-    if (phase && wsum)
+    if (span && wsum)
         emit_span_weights(b, c, q, "        ");
     emit_split_open(b, c, so, io, nloops, "i0", 8, wsum, w);
-    if (phase) {
+    if (span) {
         snprintf(ind, sizeof ind, "%*s", 8 + 4 * nloops, "");
         emit_span_gather(b, c, so, io, ind, q);
         emit_split_close(b, c, nloops, 8, wsum, w);

@@ -106,7 +106,7 @@ clrs_status clrs__gen_key(const clrs_gen_config *c, char **key)
         sb_add(&b, " mv=%d", c->mvec);
     if (c->walk > 1)
         sb_add(&b, " walk=%d", c->walk);
-    if (c->phase)
+    if (c->span)
         key_span(&b, c);
     st = key_posts(&b, c);
     if (st < 0) {
@@ -214,11 +214,11 @@ int clrs__gen_args(const clrs_gen_config *c, const clrs_gen_values *v,
             arg(args, &n, CLRS_ARG_OFF, "fcd", k, v->fcd[k], 0);
         }
     }
-    if (c->phase)
+    if (c->span)
         arg(args, &n, CLRS_ARG_OFF, "pg", -1, v->pg, 0);
     /* Group-major weights: backward weighted sums, forward where the
      * last slot's tap count varies. */
-    if (bwd ? c->phase && wsum : span_var(c))
+    if (bwd ? c->span && wsum : span_var(c))
         arg(args, &n, CLRS_ARG_OFF, "fg", -1, v->fg, 0);
     if (c->pad_taps)
         arg(args, &n, CLRS_ARG_ACC, "pad", -1, 0, v->pad);

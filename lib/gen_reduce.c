@@ -85,7 +85,7 @@ void emit_reduce(sbuf *b, const clrs_gen_config *c, int w, const char *so,
                  const char *i0name, int pat, const char *none)
 {
     const int n = c->nslots;
-    const int phase = c->phase && w > 1, nloops = phase ? n - 1 : n;
+    const int span = c->span && w > 1, nloops = span ? n - 1 : n;
     char inner[16], ind[64];
 
     if (n > 0)
@@ -95,7 +95,7 @@ void emit_reduce(sbuf *b, const clrs_gen_config *c, int w, const char *so,
     snprintf(ind, sizeof ind, "%*s", 4 * nloops + 12, "");
     emit_reduce_start(b, c, w, i0name, nloops, none);
     emit_loops(b, c, so, NULL, nloops, i0name, 12);
-    if (phase) {
+    if (span) {
         emit_span_reduce(b, c, so, ind, pat);
     } else {
         emit_value(b, c, row_of(c->src), "src", "v", w, inner, ind,

@@ -68,7 +68,7 @@ const char *off_type(const clrs_gen_config *c)
 /* Forward span path over a last slot whose tap count varies. */
 int span_var(const clrs_gen_config *c)
 {
-    return c->phase && !c->backward && !c->fixed[c->nslots - 1];
+    return c->span && !c->backward && !c->fixed[c->nslots - 1];
 }
 
 int has_none(const clrs_gen_config *c)

@@ -646,7 +646,7 @@ static void layout_slot(clrs_lowered *low, const clrs_problem *p,
         add_seg(low, CLRS_SEG_READ, k, T, NULL, s.n, &v->cd[k]);
     if (c->cls == CLRS_GEN_WSUM)
         add_seg(low, CLRS_SEG_WEIGHTS, k, T, NULL, s.n, &v->fw[k]);
-    if (c->phase && k == p->naxes - 1) {
+    if (c->span && k == p->naxes - 1) {
         int64_t G = low->span.count;
         add_seg(low, CLRS_SEG_GROUPS, k, T, NULL, (size_t)(2 * G), &v->pg);
         if (low->span.weights)
@@ -838,7 +838,7 @@ static clrs_status make_span(vtry *t)
     CLRS_TRY(clrs__span_try(t->low, t->p, t->st, V, t->r->span_vectors,
                             &t->span_kept));
     if (t->span_kept) {
-        c->phase = 1;
+        c->span = 1;
         c->vec = V;
     }
     return CLRS_SUCCESS;

@@ -840,8 +840,8 @@ clrs_status clrs_plan_get_info(const clrs_plan *plan, clrs_plan_info *info)
     info->vector_count = plan->low.launch.mvec > 1 ? plan->low.launch.mvec
                                                    : 1;
     info->vector_path = plan->low.launch.path;
-    info->span_patterns = plan->low.cfg.phase ? plan->low.cfg.npat : 0;
-    info->span_coverage = plan->low.cfg.phase ? plan->low.span.coverage : 0;
+    info->span_patterns = plan->low.cfg.span ? plan->low.cfg.npat : 0;
+    info->span_coverage = plan->low.cfg.span ? plan->low.span.coverage : 0;
     memcpy(info->local_size, plan->low.launch.local, sizeof info->local_size);
     info->launch_source = plan->low.launch.source;
     info->span_groups = plan->low.launch.walk;
