@@ -3,7 +3,7 @@
 # clresample-config.cmake and clresample-config-version.cmake in
 # $(libdir)/cmake/clresample, and the example program (tools/example.c)
 # is built against that copy by CMake with nothing but the CMakeLists.txt
-# below (the one README.md shows), then run. The copy lies under DESTDIR,
+# README.md shows (read from it), then run. The copy lies under DESTDIR,
 # not at the prefix it was configured for, so finding its header and
 # library there shows that the package is relocatable; a second copy,
 # moved to another directory, must be found where it lies too. The
@@ -37,16 +37,23 @@ for f in clresample-config.cmake clresample-config-version.cmake; do
     fi
 done
 
-# The consumer's whole CMakeLists.txt (README.md, "Using it from CMake").
+# The consumer's whole CMakeLists.txt, as README.md shows it (the fenced
+# cmake block after the line <!-- cmake:CMakeLists.txt -->).
 mkdir -p "$tmp/app"
 cp "$dest$docdir/example.c" "$tmp/app/"
-cat >"$tmp/app/CMakeLists.txt" <<'CMAKE'
-cmake_minimum_required(VERSION 3.7)
-project(example C)
-find_package(clresample 0.1 CONFIG REQUIRED)
-add_executable(example example.c)
-target_link_libraries(example PRIVATE clresample::clresample)
-CMAKE
+awk -v m="<!-- cmake:CMakeLists.txt -->" '
+    $0 == m { f = 1; next }
+    f && /^```cmake$/ { g = 1; next }
+    g && /^```$/ { exit }
+    g { print }' "$top_srcdir/README.md" >"$tmp/app/CMakeLists.txt"
+if grep -q '^find_package(clresample 0\.1 CONFIG REQUIRED)$' \
+    "$tmp/app/CMakeLists.txt" &&
+    grep -q 'clresample::clresample' "$tmp/app/CMakeLists.txt"; then
+    ok "README.md's CMakeLists.txt: $(grep -c . "$tmp/app/CMakeLists.txt") lines, find_package and clresample::clresample"
+else
+    not_ok "README.md shows no CMakeLists.txt with find_package(clresample 0.1 CONFIG REQUIRED) and clresample::clresample after <!-- cmake:CMakeLists.txt -->"
+    sed 's/^/# /' "$tmp/app/CMakeLists.txt"
+fi
 
 # build TREE PREFIX: configure and build the consumer against the
 # installed copy under PREFIX, strict C99 with warnings as errors (and a
