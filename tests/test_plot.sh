@@ -53,13 +53,15 @@ def ok(cond, what):
     return cond
 
 text = open(out, encoding='utf-8', errors='replace').read()
-perf = [float(m.group(1)) for m in re.finditer(r'^perf,.*,GB/s:([0-9.]+),',
+perf = [float(m.group(1)) for m in re.finditer(r'^perf,.*,GB/s:([^,]+),',
                                                text, re.M)]
-dev = re.search(r'^device [0-9]+:[0-9]+: (.*)$', text, re.M).group(1)
+m = re.search(r'^device [0-9]+:[0-9]+: (.*)$', text, re.M)
+dev = m.group(1) if m else '(no device line)'
 roof = re.search(r'^roofline: copy ([0-9.]+) GB/s plain stores, '
                  r'(?:([0-9.]+) GB/s non-temporal stores|non-temporal stores '
                  r'unavailable); read ([0-9.]+) GB/s, write ([0-9.]+) GB/s',
                  text, re.M)
+ok(roof is not None, 'the run measured the copy, read and write bandwidths')
 try:
     root = ET.parse(svg).getroot()
 except ET.ParseError as e:
@@ -86,9 +88,11 @@ scales = [wi / v for wi, v in zip(w, perf) if v > 0]
 ok(scales and max(scales) - min(scales) < 0.01 * max(scales) + 0.2,
    'bar widths proportional to GB/s (%s)' % ', '.join('%.2f' % s for s in scales))
 
-copy = max(float(roof.group(1)), float(roof.group(2) or 0))
-for cls, v in (('copy', copy), ('read', float(roof.group(3))),
-               ('write', float(roof.group(4)))):
+bw = []
+if roof:
+    bw = [('copy', max(float(roof.group(1)), float(roof.group(2) or 0))),
+          ('read', float(roof.group(3))), ('write', float(roof.group(4)))]
+for cls, v in bw:
     lines = [l for l in root.iter(NS + 'line') if l.get('class') == cls]
     label = [t.text for t in root.iter(NS + 'text')
              if t.get('class') == cls + '-label']
