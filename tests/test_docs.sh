@@ -72,10 +72,11 @@ fi
 # What the READMEs cite is there. Identifiers in backquotes with an
 # underscore (functions, macros, Makefile variables, options) occur in
 # the sources, except the OpenCL C built-in that lib/README.md names as
-# history; paths below the tree's own directories exist.
+# history; paths below the tree's own directories exist (not .ci/, which
+# the tarball does not hold).
 sources=$(cd "$top_srcdir" && ls lib/*.c lib/*.h lib/*.awk cl/*.cl \
     include/*.h tools/*.c tools/*.h tools/*.1 tools/*.3 tests/*.c tests/*.h \
-    tests/*.cc tests/*.sh Makefile.am configure.ac .ci/run cmake/*.in \
+    tests/*.cc tests/*.sh Makefile.am configure.ac cmake/*.in \
     2>/dev/null | grep -v '^lib/cl_embed\.c$')
 for doc in README.md lib/README.md; do
     missing=
@@ -89,7 +90,7 @@ for doc in README.md lib/README.md; do
     for f in $(grep -o '`[a-z.][a-zA-Z0-9_./-]*/[a-zA-Z0-9_.-]*`' \
         "$top_srcdir/$doc" | tr -d '`' | sort -u); do
         case $f in
-        lib/*|cl/*|include/*|tools/*|tests/*|cmake/*|doc/*|.ci/*)
+        lib/*|cl/*|include/*|tools/*|tests/*|cmake/*|doc/*)
             [ -e "$top_srcdir/$f" ] || missing="$missing $f" ;;
         esac
     done
