@@ -72,8 +72,9 @@ fi
 # What the READMEs cite is there. Identifiers in backquotes with an
 # underscore (functions, macros, Makefile variables, options) occur in
 # the sources, except the OpenCL C built-in that lib/README.md names as
-# history; paths below the tree's own directories exist (not .ci/, which
-# the tarball does not hold).
+# history; paths below the tree's own directories exist in the source
+# or, built (lib/cl_embed.c, the test programs), in the build tree (not
+# .ci/, which the tarball does not hold).
 sources=$(cd "$top_srcdir" && ls lib/*.c lib/*.h lib/*.awk cl/*.cl \
     include/*.h tools/*.c tools/*.h tools/*.1 tools/*.3 tests/*.c tests/*.h \
     tests/*.cc tests/*.sh Makefile.am configure.ac cmake/*.in \
@@ -91,7 +92,8 @@ for doc in README.md lib/README.md; do
         "$top_srcdir/$doc" | tr -d '`' | sort -u); do
         case $f in
         lib/*|cl/*|include/*|tools/*|tests/*|cmake/*|doc/*)
-            [ -e "$top_srcdir/$f" ] || missing="$missing $f" ;;
+            [ -e "$top_srcdir/$f" ] || [ -e "${top_builddir:-.}/$f" ] ||
+                missing="$missing $f" ;;
         esac
     done
     if [ -z "$missing" ]; then
