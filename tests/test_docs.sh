@@ -77,7 +77,7 @@ fi
 # .ci/, which the tarball does not hold).
 sources=$(cd "$top_srcdir" && ls lib/*.c lib/*.h lib/*.awk cl/*.cl \
     include/*.h tools/*.c tools/*.h tools/*.1 tools/*.3 tests/*.c tests/*.h \
-    tests/*.cc tests/*.sh Makefile.am configure.ac cmake/*.in \
+    tests/*.cc tests/*.sh Makefile.am configure.ac lib/cmake/*.in \
     2>/dev/null | grep -v '^lib/cl_embed\.c$')
 for doc in README.md lib/README.md; do
     missing=
@@ -91,7 +91,7 @@ for doc in README.md lib/README.md; do
     for f in $(grep -o '`[a-z.][a-zA-Z0-9_./-]*/[a-zA-Z0-9_.-]*`' \
         "$top_srcdir/$doc" | tr -d '`' | sort -u); do
         case $f in
-        lib/*|cl/*|include/*|tools/*|tests/*|cmake/*|doc/*)
+        lib/*|cl/*|include/*|tools/*|tests/*)
             [ -e "$top_srcdir/$f" ] || [ -e "${top_builddir:-.}/$f" ] ||
                 missing="$missing $f" ;;
         esac
@@ -117,7 +117,7 @@ done
 cites=$(cd "$top_srcdir" && grep -n -E \
     '(^|[^A-Za-z_])SPEC([^A-Za-z_]|$)|DESIGN\.md|SPEC\.md' \
     README.md lib/README.md configure.ac Makefile.am clresample.pc.in \
-    cmake/*.in include/*.h \
+    lib/cmake/*.in include/*.h \
     lib/*.c lib/*.h lib/*.awk cl/*.cl tools/*.c tools/*.h tools/*.1 \
     tools/*.3 tests/*.c tests/*.h tests/*.cc tests/*.sh tests/inputs/* \
     2>/dev/null | grep -v -e '^tests/test_docs\.sh:' -e '^lib/cl_embed\.c:')
