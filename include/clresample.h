@@ -1,7 +1,8 @@
 /* clresample: forward and backward tensor resampling on OpenCL devices.
  * The one public header. What every option computes (the coordinate
  * model, the modes, conversions, output sizes, tolerances) is in the
- * manual, clresample(3), section SEMANTICS; README.md summarises it. */
+ * manual, clresample(3), section SEMANTICS; README.md maps the vendors'
+ * options onto it in brief. */
 #ifndef CLRESAMPLE_H
 #define CLRESAMPLE_H
 

@@ -6,7 +6,7 @@
  * (gen_span.c). Everything that varies per shape is a kernel argument.
  * Data types and post-ops are rows (gen_rows.c, from feature_maps.h); the
  * one dtype named here is f16, for the cl_khr_fp16 pragma (a new dtype
- * also touches other files: README.md, "Hacking"). */
+ * also touches other files: lib/README.md, "Checklists"). */
 #include "gen_emit.h"
 
 #include <stddef.h>

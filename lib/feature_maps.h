@@ -6,8 +6,8 @@
  * enumerator in include/clresample.h. A new dtype takes more: a
  * cl/dtype.cl block, the reference's and the tool's conversions
  * (lib/convert.c, tools/data.c), and code that names dtypes in
- * lib/lower.c, lib/codegen.c and tools/run.c; README.md's "Hacking"
- * section lists every file for each family. Private: not installed; the
+ * lib/lower.c, lib/codegen.c and tools/run.c; lib/README.md's
+ * "Checklists" section lists every file for each family. Private: not installed; the
  * tool includes it for the macros and static inline helpers only (the
  * shared library exports none of this).
  *

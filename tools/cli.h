@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 /* Spatial axes of a descriptor: index 0 = d, 1 = h, 2 = w. */
 #define CLI_SP 3
@@ -167,6 +168,7 @@ typedef struct cli_run {
     int roofline;
     int verbose;
     int list_devices, version, help;
+    const char *plot; /* --plot=FILE.svg: the chart of the timings */
     int cache_bench; /* 1: --cache-bench, 2: one of its child processes */
 } cli_run;
 
@@ -336,7 +338,30 @@ typedef struct cli_bandwidth {
 int cli_roofline(clrs_context *ctx, cli_bandwidth *bw, char *err,
                  size_t errsz);
 
+/* ---- plot.c: --plot=FILE.svg ---- */
+typedef struct cli_plot_bar {
+    int index;
+    const char *label;  /* the problem */
+    const char *status; /* cli_status_name() */
+    double gbps;        /* NAN (or 0) when it was not timed */
+    double roof_pct;    /* percent of the copy, NAN when not measured */
+    int above_copy;
+} cli_plot_bar;
+typedef struct cli_plot_info {
+    const char *device; /* its name and platform */
+    double copy_gbps, read_gbps, write_gbps; /* 0 when not measured */
+    time_t when;
+} cli_plot_info;
+/* Writes the SVG chart, one bar per entry of bars, atomically (a
+ * temporary file beside path, renamed over it); returns 0, or -1 with
+ * err. */
+int cli_plot_svg(const char *path, const cli_plot_info *info,
+                 const cli_plot_bar *bars, size_t n, char *err,
+                 size_t errsz);
+
 /* ---- report.c ---- */
+/* Length of the well-formed UTF-8 sequence at s (1 to 4), or 0. */
+int cli_utf8_len(const unsigned char *s);
 typedef struct cli_report cli_report;
 cli_report *cli_report_create(cli_template tpl, size_t total,
                               int want_perf, int verbose);
@@ -346,6 +371,9 @@ void cli_report_problem(cli_report *rep, const cli_prb *p,
                         const cli_result *r);
 /* Prints the summary; returns the exit status it implies. */
 int cli_report_finish(cli_report *rep);
+/* --plot: the chart of every problem reported so far (cli_plot_svg). */
+int cli_report_plot(const cli_report *rep, const char *path,
+                    const cli_plot_info *info, char *err, size_t errsz);
 void cli_report_destroy(cli_report *rep);
 
 #endif /* CLRS_TOOL_CLI_H */

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 static int list_devices(void)
 {
@@ -112,6 +113,34 @@ static void measure_roofline(const cli_run *run, cli_env *env)
         fprintf(f, "; read or write alone unavailable\n");
 }
 
+/* --plot: the chart of the run's timings, after the summary. */
+static int write_plot(const cli_run *run, const cli_env *env,
+                      const cli_report *rep)
+{
+    clrs_device_info info;
+    cli_plot_info pi;
+    char device[600], err[512];
+
+    if (env->ctx && clrs_context_get_device_info(env->ctx, &info) >= 0)
+        snprintf(device, sizeof device, "%s (%s)", info.device_name,
+                 info.platform_name);
+    else
+        snprintf(device, sizeof device, "the library's CPU reference "
+                                        "(--engine=ref)");
+    pi.device = device;
+    pi.copy_gbps = env->copy_gbps;
+    pi.read_gbps = env->read_gbps;
+    pi.write_gbps = env->write_gbps;
+    pi.when = time(NULL);
+    if (cli_report_plot(rep, run->plot, &pi, err, sizeof err) != 0) {
+        fprintf(stderr, "clresample: --plot: %s\n", err);
+        return -1;
+    }
+    fprintf(run->tpl == TPL_DEF ? stdout : stderr, "plot: %s\n",
+            run->plot);
+    return 0;
+}
+
 static int run_problems(const cli_prb_list *prbs, cli_run *run)
 {
     cli_env env;
@@ -132,6 +161,9 @@ static int run_problems(const cli_prb_list *prbs, cli_run *run)
      * problems, or when asked for alone; listing opens no device. */
     if (!need_device && prbs->n > 0)
         run->roofline = 0;
+    /* The chart draws the device's bandwidth lines. */
+    else if (run->plot && need_device)
+        run->roofline = 1;
     if (need_device || run->roofline) {
         rc = open_device(run, &env);
         if (rc != 0)
@@ -153,6 +185,8 @@ static int run_problems(const cli_prb_list *prbs, cli_run *run)
         cli_report_problem(rep, &prbs->v[i], &r);
     }
     rc = prbs->n ? cli_report_finish(rep) : CLI_EXIT_OK;
+    if (run->plot && write_plot(run, &env, rep) != 0 && rc == CLI_EXIT_OK)
+        rc = CLI_EXIT_FAIL;
     cli_report_destroy(rep);
     clrs_context_destroy(env.ctx);
     return rc;
@@ -172,6 +206,17 @@ static int dispatch(cli_prb_list *prbs, cli_run *run, int argc, char **argv)
     /* A child with no problem falls through to the usage error below. */
     if (run->cache_bench == 1 || (run->cache_bench == 2 && prbs->n > 0))
         return cache_bench(prbs, run, argc, argv);
+    if (run->plot) {
+        size_t i, timed = 0;
+        for (i = 0; i < prbs->n; ++i)
+            timed += (prbs->v[i].g.mode & MODE_P) != 0;
+        if (timed == 0) {
+            fprintf(stderr, "clresample: --plot=%s: no problem is timed: "
+                            "give --mode=P, CP, T or CT before them\n",
+                    run->plot);
+            return CLI_EXIT_USAGE;
+        }
+    }
     if (prbs->n == 0 && !run->roofline) {
         if (run->help || run->version || run->list_devices)
             return CLI_EXIT_OK;

@@ -1115,7 +1115,7 @@ static const char *const global_names[] = {
     "batch", "mode", "engine", "perf-template", "max-ms-per-prb", "tune-ms",
     "fix-times-per-prb", "seed", "device", "verbose", "src-file",
     "dst-file", "diff-dst-file", "diff-src-file", "ws-file", "match",
-    "preset", "allow-enum-tags-only", NULL};
+    "preset", "allow-enum-tags-only", "plot", NULL};
 
 /* Knobs about how to run, not what: not expanded, not in the repro. */
 static int do_global(state *s, const char *tok, const char *name,
@@ -1195,6 +1195,12 @@ static int do_global(state *s, const char *tok, const char *name,
          * tag this tool knows is taken either way. */
         if (find_choice(bools, v, 0, &x) != 0)
             return fail_choice(err, v, bools), usage_error(s, tok, err);
+    } else if (strcmp(name, "plot") == 0) {
+        if (!*v)
+            return usage_error(s, tok, "needs a file name (--plot=FILE.svg)");
+        s->run->plot = pool_dup(v, strlen(v));
+        if (!s->run->plot)
+            return usage_error(s, tok, "out of memory");
     } else if (strcmp(name, "roofline") == 0) {
         if (find_choice(bools, v, 0, &x) != 0)
             return fail_choice(err, v, bools), usage_error(s, tok, err);
@@ -1430,6 +1436,8 @@ void cli_usage(FILE *f)
             "  --cache-bench           time cold/warm/hot first use of the "
             "first problem\n"
             "  --perf-template=def|csv|json  --seed=N  -v\n"
+            "  --plot=FILE.svg         chart of the --mode=P timings "
+            "(measures --roofline)\n"
             "  --src-file= --dst-file= --diff-dst-file= --diff-src-file= "
             "--ws-file= (.npy)\n"
             "  --reset  --batch=FILE\n"

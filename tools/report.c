@@ -46,7 +46,8 @@ cli_report *cli_report_create(cli_template tpl, size_t total, int want_perf,
     r->tty = isatty(STDERR_FILENO);
     r->want_perf = want_perf;
     r->verbose = verbose;
-    if (want_perf && tpl == TPL_DEF && total > 0) {
+    /* The def template's final table and --plot's chart. */
+    if (want_perf && total > 0) {
         r->rows = calloc(total, sizeof *r->rows);
         if (!r->rows)
             r->want_perf = 0; /* the table is a convenience; lines remain */
@@ -94,7 +95,7 @@ static void num_json(double v, const char *fmt)
 
 /* Length of the well-formed UTF-8 sequence at s (1 to 4), or 0: no
  * overlong forms, no surrogates, nothing above U+10FFFF. */
-static int utf8_len(const unsigned char *s)
+int cli_utf8_len(const unsigned char *s)
 {
     unsigned c = s[0], lo = 0x80, hi = 0xBF;
     int n, i;
@@ -136,7 +137,7 @@ static void str_json(const char *str)
 
     putchar('"');
     while (*s) {
-        int n = utf8_len(s);
+        int n = cli_utf8_len(s);
         if (*s == '"' || *s == '\\')
             printf("\\%c", *s);
         else if (*s < 0x20 || n == 0 || *s == 0x7F)
@@ -402,6 +403,41 @@ int cli_report_finish(cli_report *rep)
     return c[ST_FAILED] || c[ST_UNIMPLEMENTED] || c[ST_INVALID]
                ? CLI_EXIT_FAIL
                : CLI_EXIT_OK;
+}
+
+int cli_report_plot(const cli_report *rep, const char *path,
+                    const cli_plot_info *info, char *err, size_t errsz)
+{
+    cli_plot_bar *bars = NULL;
+    char (*labels)[160] = NULL;
+    size_t i;
+    int rc;
+
+    if (rep->nrows > 0) {
+        bars = calloc(rep->nrows, sizeof *bars);
+        labels = calloc(rep->nrows, sizeof *labels);
+        if (!bars || !labels) {
+            free(bars);
+            free(labels);
+            snprintf(err, errsz, "out of memory");
+            return -1;
+        }
+    }
+    for (i = 0; i < rep->nrows; ++i) {
+        const row *w = &rep->rows[i];
+        snprintf(labels[i], sizeof labels[i], "%.64s %s %s %s %s", w->prb,
+                 w->alg, w->tag, w->dt, w->dir);
+        bars[i].index = w->index;
+        bars[i].label = labels[i];
+        bars[i].status = cli_status_name(w->status);
+        bars[i].gbps = w->gbps;
+        bars[i].roof_pct = w->roof;
+        bars[i].above_copy = w->above_copy;
+    }
+    rc = cli_plot_svg(path, info, bars, rep->nrows, err, errsz);
+    free(bars);
+    free(labels);
+    return rc;
 }
 
 void cli_report_destroy(cli_report *rep)
