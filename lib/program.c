@@ -61,24 +61,21 @@ static void dump_source(clrs_context *ctx, const char *key,
     static pthread_mutex_t once = PTHREAD_MUTEX_INITIALIZER;
     static int said;
     const char *dir = getenv("CLRS_DUMP_SOURCE");
-    char path[4096], msg[CLRS_ERRMSG_MAX];
-    int ok, err, first;
-    FILE *f;
+    char name[64], msg[CLRS_ERRMSG_MAX];
+    int err, first;
 
     if (!dir || !*dir)
         return;
-    snprintf(path, sizeof path, "%s/clrs-%016llx.cl", dir,
+    snprintf(name, sizeof name, "clrs-%016llx.cl",
              (unsigned long long)fnv1a(key));
-    f = fopen(path, "w");
-    err = f ? 0 : errno;
-    ok = f && fputs(source, f) >= 0;
-    if (f && fclose(f) != 0)
-        ok = 0;
-    if (ok)
+    /* Like every file the library writes: a temporary file in the same
+     * directory, renamed over the old one only when complete. */
+    err = clrs__cache_write_file(dir, name, source, strlen(source));
+    if (err == 0)
         return;
     snprintf(msg, sizeof msg,
-             "CLRS_DUMP_SOURCE: cannot write %.300s (%s); kernels are not "
-             "dumped", path, err ? strerror(err) : "write failed");
+             "CLRS_DUMP_SOURCE: cannot write %.300s/%s (%s); kernels are not "
+             "dumped", dir, name, strerror(err));
     pthread_mutex_lock(&ctx->lock);
     first = !ctx->dump_warned;
     ctx->dump_warned = 1;
