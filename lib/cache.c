@@ -669,9 +669,10 @@ static int open_lock_file(const char *dir)
     fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK,
               0600);
     if (fd < 0)
-        return -1;
+        return -1; /* errno: EISDIR, ELOOP (a link), EACCES, ... */
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         close(fd);
+        errno = EINVAL;
         return -1;
     }
     return fd;
@@ -709,8 +710,12 @@ int clrs__cache_lock(const char *dir, const char *hash, int timeout_ms)
         if (fcntl(fd, F_SETLK, &fl) == 0)
             return fd;
 #endif
-        if ((errno != EAGAIN && errno != EACCES) || waited >= timeout_ms)
+        if (errno != EAGAIN && errno != EACCES)
             break;
+        if (waited >= timeout_ms) {
+            errno = ETIMEDOUT;
+            break;
+        }
         {
             struct timespec ts = {0, (long)step * 1000000L};
             nanosleep(&ts, NULL);
@@ -719,7 +724,11 @@ int clrs__cache_lock(const char *dir, const char *hash, int timeout_ms)
         if (step < 16)
             step *= 2;
     }
-    close(fd);
+    {
+        int err = errno;
+        close(fd);
+        errno = err;
+    }
     return -1;
 }
 

@@ -127,8 +127,10 @@ void clrs__cache_evict(const char *dir, uint64_t max_bytes,
 /* A lock on the key among processes sharing dir (an open file description
  * lock on one byte of dir/lock, so different keys build in parallel).
  * Waits at most timeout_ms; returns the descriptor to pass to unlock, or
- * -1 when there is no lock (read-only directory, dir/lock not a regular
- * file, timeout): the caller then simply builds. */
+ * -1 when there is no lock, with errno saying why (EACCES, EROFS: a
+ * read-only directory; EISDIR, ELOOP, EINVAL: dir/lock is a directory, a
+ * link or another file that is not a regular one; ETIMEDOUT): a build
+ * then simply goes ahead, a tuning database store does not. */
 int clrs__cache_lock(const char *dir, const char *hash, int timeout_ms);
 void clrs__cache_unlock(int fd);
 
