@@ -79,21 +79,30 @@ char *clrs__cache_key_text(const clrs_cache_key_fields *f)
     return text;
 }
 
+static void sha256_raw(const void *data, size_t n,
+                       uint8_t d[SHA256_DIGEST_SIZE]);
+
 void clrs__sha256_hex(const void *data, size_t n, char hex[65])
 {
-    struct sha256_ctx c;
     uint8_t d[SHA256_DIGEST_SIZE];
     int i;
 
-    sha256_init(&c);
-    sha256_update(&c, n, data);
-    sha256_digest(&c, sizeof d, d);
+    sha256_raw(data, n, d);
     for (i = 0; i < SHA256_DIGEST_SIZE; ++i)
         sprintf(hex + 2 * i, "%02x", d[i]);
 }
 
-/* The MAC of an entry: its header's first 32 bytes (magic, format and
- * both lengths), the key text and the payload. */
+static void sha256_raw(const void *data, size_t n,
+                       uint8_t d[SHA256_DIGEST_SIZE])
+{
+    struct sha256_ctx c;
+    sha256_init(&c);
+    sha256_update(&c, n, data);
+    sha256_digest(&c, SHA256_DIGEST_SIZE, d);
+}
+
+/* The MAC of an entry: its header less the MAC itself (magic, format,
+ * both lengths, the payload's digest), the key text and the payload. */
 static void entry_mac(const unsigned char *secret, const unsigned char *head,
                       const void *key, size_t klen, const void *payload,
                       size_t plen, uint8_t mac[SHA256_DIGEST_SIZE])
@@ -101,6 +110,8 @@ static void entry_mac(const unsigned char *secret, const unsigned char *head,
     struct hmac_sha256_ctx c;
     hmac_sha256_set_key(&c, CLRS_CACHE_SECRET_BYTES, secret);
     hmac_sha256_update(&c, CLRS_CACHE_OFF_MAC, head);
+    hmac_sha256_update(&c, CLRS_CACHE_HEADER - CLRS_CACHE_OFF_DIGEST,
+                       head + CLRS_CACHE_OFF_DIGEST);
     hmac_sha256_update(&c, klen, key);
     hmac_sha256_update(&c, plen, payload);
     hmac_sha256_digest(&c, SHA256_DIGEST_SIZE, mac);
@@ -318,6 +329,12 @@ static clrs_cache_load_result check_entry(const unsigned char *e, size_t n,
         return BAD("size %zu does not match the header", n);
     if (memcmp(e + CLRS_CACHE_HEADER, key, klen) != 0)
         return BAD("key differs");
+    /* The binary whole, as stored: its length (above) and its digest. */
+    sha256_raw(e + CLRS_CACHE_HEADER + klen, (size_t)plen, mac);
+    if (!memeql_sec(mac, e + CLRS_CACHE_OFF_DIGEST, sizeof mac))
+        return BAD("the binary's digest differs from the one stored (%llu "
+                   "bytes)",
+                   (unsigned long long)plen);
     entry_mac(secret, e, e + CLRS_CACHE_HEADER, klen,
               e + CLRS_CACHE_HEADER + klen, (size_t)plen, mac);
     if (!memeql_sec(mac, e + CLRS_CACHE_OFF_MAC, sizeof mac))
@@ -503,6 +520,7 @@ static int store_once(const char *dir, const char *hash, const char *key,
     put_u32(h + CLRS_CACHE_OFF_FORMAT, format);
     put_u64(h + 16, strlen(key));
     put_u64(h + 24, size);
+    sha256_raw(payload, size, h + CLRS_CACHE_OFF_DIGEST);
     entry_mac(secret, h, key, strlen(key), payload, size,
               h + CLRS_CACHE_OFF_MAC);
     part[0] = h;
@@ -669,9 +687,10 @@ static int open_lock_file(const char *dir)
     fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK,
               0600);
     if (fd < 0)
-        return -1;
+        return -1; /* errno: EISDIR, ELOOP (a link), EACCES, ... */
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         close(fd);
+        errno = EINVAL;
         return -1;
     }
     return fd;
@@ -709,8 +728,12 @@ int clrs__cache_lock(const char *dir, const char *hash, int timeout_ms)
         if (fcntl(fd, F_SETLK, &fl) == 0)
             return fd;
 #endif
-        if ((errno != EAGAIN && errno != EACCES) || waited >= timeout_ms)
+        if (errno != EAGAIN && errno != EACCES)
             break;
+        if (waited >= timeout_ms) {
+            errno = ETIMEDOUT;
+            break;
+        }
         {
             struct timespec ts = {0, (long)step * 1000000L};
             nanosleep(&ts, NULL);
@@ -719,7 +742,11 @@ int clrs__cache_lock(const char *dir, const char *hash, int timeout_ms)
         if (step < 16)
             step *= 2;
     }
-    close(fd);
+    {
+        int err = errno;
+        close(fd);
+        errno = err;
+    }
     return -1;
 }
 

@@ -12,7 +12,7 @@
 
 /* Bumped whenever the key text or the entry layout changes, so entries of
  * another format are misses rather than misreads. */
-#define CLRS_CACHE_FORMAT 2u
+#define CLRS_CACHE_FORMAT 3u
 
 /* Entry layout (all integers little-endian):
  *   0  magic "CLRSPRG\n"        8 bytes
@@ -20,18 +20,27 @@
  *  12  reserved, 0               u32
  *  16  key text length           u64
  *  24  payload length            u64
- *  32  HMAC-SHA256, keyed with the cache's secret, of bytes 0..31, the
- *      key text and the payload  32 bytes
- *  64  key text, then the payload (the device's program binary).
- * The file size must be exactly 64 + key + payload. A checksum would only
- * prove that the file is what some writer wrote; the MAC proves that this
- * library wrote this binary for this key, so a rewritten entry (a
- * truncated binary under a recomputed checksum, which can crash a
- * driver's binary loader) never reaches the driver. */
+ *  32  HMAC-SHA256, keyed with the cache's secret, of bytes 0..31, bytes
+ *      64..95, the key text and the payload          32 bytes
+ *  64  SHA-256 of the payload (the binary as the driver gave it) 32 bytes
+ *  96  key text, then the payload (the device's program binary).
+ * The file size must be exactly 96 + key + payload.
+ * Two checks, both before any byte reaches the driver. Integrity: the
+ * payload is, byte for byte and at its full length, the binary the
+ * driver handed the writer (its length and digest, recorded when it was
+ * stored); a truncated or altered binary under a MAC recomputed without
+ * them is caught here. Authenticity: the MAC proves that a holder of the
+ * directory's secret wrote this binary for this key, so an entry written
+ * by anyone else (another user, a file copied in, a stale format) is
+ * never loaded. Neither can stop whoever can read the secret (the same
+ * user, root) from writing a consistent entry around any bytes, nor a
+ * driver bug that a well-formed binary triggers (clresample(3) says
+ * so). */
 #define CLRS_CACHE_MAGIC "CLRSPRG\n"
-#define CLRS_CACHE_HEADER 64
+#define CLRS_CACHE_HEADER 96
 #define CLRS_CACHE_OFF_FORMAT 8
 #define CLRS_CACHE_OFF_MAC 32
+#define CLRS_CACHE_OFF_DIGEST 64
 #define CLRS_CACHE_SUFFIX ".clrs"
 
 /* The per-directory secret that keys the entries' MACs: random bytes in
@@ -96,7 +105,8 @@ int clrs__cache_secret(const char *dir,
 
 /* Reads dir/<hash>.clrs (through clrs__cache_read_file: a regular file,
  * never a FIFO or a link) and checks magic, format, every length against
- * the file size, the full key text and the MAC. On a hit, *payload is
+ * the file size, the full key text, the payload's digest and the MAC. On
+ * a hit, *payload is
  * malloc'ed and the file's times are set to now (the LRU clock). why (may
  * be NULL) says what was wrong with a bad entry. */
 clrs_cache_load_result clrs__cache_load(
@@ -127,8 +137,10 @@ void clrs__cache_evict(const char *dir, uint64_t max_bytes,
 /* A lock on the key among processes sharing dir (an open file description
  * lock on one byte of dir/lock, so different keys build in parallel).
  * Waits at most timeout_ms; returns the descriptor to pass to unlock, or
- * -1 when there is no lock (read-only directory, dir/lock not a regular
- * file, timeout): the caller then simply builds. */
+ * -1 when there is no lock, with errno saying why (EACCES, EROFS: a
+ * read-only directory; EISDIR, ELOOP, EINVAL: dir/lock is a directory, a
+ * link or another file that is not a regular one; ETIMEDOUT): a build
+ * then simply goes ahead, a tuning database store does not. */
 int clrs__cache_lock(const char *dir, const char *hash, int timeout_ms);
 void clrs__cache_unlock(int fd);
 

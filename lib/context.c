@@ -546,7 +546,14 @@ clrs_status clrs_context_create(clrs_context **out, const char *selector)
 
     CLRS_CHECK(out != NULL, CLRS_ERR_NULL_POINTER, "ctx is NULL");
     *out = NULL;
-    if (!selector || !*selector) {
+    /* "" names no device: it would match every name as a substring, and
+     * so silently open the first device whatever the caller meant. */
+    CLRS_CHECK(!selector || *selector, CLRS_ERR_INVALID_VALUE,
+               "the device selector is empty (\"P:D\" or part of a device "
+               "or platform name; NULL for CLRS_DEVICE, else the first "
+               "device)");
+    if (!selector) {
+        /* An empty CLRS_DEVICE counts as unset. */
         selector = getenv("CLRS_DEVICE");
         if (!selector)
             selector = "";

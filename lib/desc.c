@@ -296,14 +296,15 @@ clrs_status clrs_tensor_desc_create_tag(clrs_tensor_desc **desc,
     case CLRS_TAG_ABX:
         return tensor_new(desc, dtype, rank, dims, -1, 1, NULL, NULL);
     case CLRS_TAG_AXB:
-        /* N, spatial..., C: axis 1 innermost */
-        CLRS_CHECK(rank >= 1 && rank <= CLRS_MAX_RANK, CLRS_ERR_BAD_RANK,
-                   "tensor rank %d is outside 1..%d", rank, CLRS_MAX_RANK);
+        /* N, spatial..., C: axis 1 innermost, so there must be one. */
+        CLRS_CHECK(rank >= 2 && rank <= CLRS_MAX_RANK, CLRS_ERR_BAD_RANK,
+                   "tensor rank %d: CLRS_TAG_AXB puts axis 1 innermost, so "
+                   "it needs rank 2..%d",
+                   rank, CLRS_MAX_RANK);
         order[k++] = 0;
         for (i = 2; i < rank; ++i)
             order[k++] = i;
-        if (rank > 1)
-            order[k++] = 1;
+        order[k++] = 1;
         return tensor_new(desc, dtype, rank, dims, -1, 1, NULL, order);
     case CLRS_TAG_ABX8B:
     case CLRS_TAG_ABX16B:

@@ -201,7 +201,7 @@ clrs_status clrs__launch_request(const clrs_context *ctx, int acc_f64,
                                  const clrs_launch_text *t,
                                  clrs_launch_request *r)
 {
-    char buf[256], *item, *save = NULL;
+    char buf[256], *item, *comma;
 
     defaults(&ctx->facts, acc_f64, r);
     if (!t || !t->text || !*t->text)
@@ -209,9 +209,19 @@ clrs_status clrs__launch_request(const clrs_context *ctx, int acc_f64,
     CLRS_CHECK(strlen(t->text) < sizeof buf, CLRS_ERR_INVALID_VALUE,
                "CLRS_LAUNCH is longer than %zu characters", sizeof buf - 1);
     strcpy(buf, t->text);
-    for (item = strtok_r(buf, ",", &save); item;
-         item = strtok_r(NULL, ",", &save))
+    /* Split by hand rather than with strtok, which passes over empty
+     * items: ",,,," or "vec=1,,local=driver" is a mistyped value, not a
+     * shorter one. */
+    for (item = buf; item; item = comma ? comma + 1 : NULL) {
+        comma = strchr(item, ',');
+        if (comma)
+            *comma = '\0';
+        CLRS_CHECK(*item != '\0', CLRS_ERR_INVALID_VALUE,
+                   "CLRS_LAUNCH: an empty item in \"%s\" (a comma at "
+                   "either end, or two in a row)",
+                   t->text);
         CLRS_TRY(parse_item(item, acc_f64, r));
+    }
     r->source = t->source;
     return CLRS_SUCCESS;
 }

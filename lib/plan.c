@@ -561,10 +561,17 @@ static clrs_status tune(clrs_plan *plan, const clrs_tune_key *k,
     if (st >= 0) {
         adopt(plan, r.best);
         plan->tuned_launches = r.timed;
-        if (clrs__tunedb_store(plan->ctx, k, r.best_text, r.best_ms) != 0)
-            clrs__ctx_note(plan->ctx, "the tuning database could not be "
-                                      "written; the tuned launch holds for "
-                                      "this plan only");
+    }
+    if (st >= 0) {
+        char why[CLRS_ERRMSG_MAX - 100], note[CLRS_ERRMSG_MAX];
+        if (clrs__tunedb_store(plan->ctx, k, r.best_text, r.best_ms, why,
+                               sizeof why) != 0) {
+            snprintf(note, sizeof note,
+                     "tuning database: %s; the tuned launch holds for this "
+                     "plan only",
+                     why);
+            clrs__ctx_note(plan->ctx, note);
+        }
     }
     clrs_plan_destroy(r.best);
     return st;

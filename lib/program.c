@@ -61,24 +61,21 @@ static void dump_source(clrs_context *ctx, const char *key,
     static pthread_mutex_t once = PTHREAD_MUTEX_INITIALIZER;
     static int said;
     const char *dir = getenv("CLRS_DUMP_SOURCE");
-    char path[4096], msg[CLRS_ERRMSG_MAX];
-    int ok, err, first;
-    FILE *f;
+    char name[64], msg[CLRS_ERRMSG_MAX];
+    int err, first;
 
     if (!dir || !*dir)
         return;
-    snprintf(path, sizeof path, "%s/clrs-%016llx.cl", dir,
+    snprintf(name, sizeof name, "clrs-%016llx.cl",
              (unsigned long long)fnv1a(key));
-    f = fopen(path, "w");
-    err = f ? 0 : errno;
-    ok = f && fputs(source, f) >= 0;
-    if (f && fclose(f) != 0)
-        ok = 0;
-    if (ok)
+    /* Like every file the library writes: a temporary file in the same
+     * directory, renamed over the old one only when complete. */
+    err = clrs__cache_write_file(dir, name, source, strlen(source));
+    if (err == 0)
         return;
     snprintf(msg, sizeof msg,
-             "CLRS_DUMP_SOURCE: cannot write %.300s (%s); kernels are not "
-             "dumped", path, err ? strerror(err) : "write failed");
+             "CLRS_DUMP_SOURCE: cannot write %.300s/%s (%s); kernels are not "
+             "dumped", dir, name, strerror(err));
     pthread_mutex_lock(&ctx->lock);
     first = !ctx->dump_warned;
     ctx->dump_warned = 1;
@@ -296,11 +293,14 @@ static char *disk_key(clrs_context *ctx, const char *source,
 }
 
 /* A program from a cached binary, or NULL when the driver rejects it
- * (CL_INVALID_BINARY, a failed build): the caller builds from source.
- * The bytes are authenticated (cache.c) and their length is the one the
- * entry was written with, checked against the file's size. */
+ * (CL_INVALID_BINARY, a failed build), said in note: the caller builds
+ * from source and rewrites the entry. The bytes are the ones stored, at
+ * their full length and with their digest, and the entry's MAC holds
+ * (cache.c). */
 static cl_program from_binary(clrs_context *ctx, const unsigned char *bin,
-                              size_t size, const char *options)
+                              size_t size, const char *options,
+                              const char *hash, char *note,
+                              size_t note_size)
 {
     cl_int err, status = CL_SUCCESS;
     double t0 = now_ms();
@@ -313,11 +313,19 @@ static cl_program from_binary(clrs_context *ctx, const unsigned char *bin,
     if (err != CL_SUCCESS || status != CL_SUCCESS) {
         if (prog)
             clReleaseProgram(prog);
+        snprintf(note, note_size,
+                 "program cache: the driver refused the binary of entry "
+                 "%.16s... (%s); built from source instead",
+                 hash, clrs__cl_error_name(err != CL_SUCCESS ? err : status));
         return NULL;
     }
     err = clBuildProgram(prog, 1, &ctx->device, options, NULL, NULL);
     if (err != CL_SUCCESS) {
         clReleaseProgram(prog);
+        snprintf(note, note_size,
+                 "program cache: the driver could not build the binary of "
+                 "entry %.16s... (%s); built from source instead",
+                 hash, clrs__cl_error_name(err));
         return NULL;
     }
     pthread_mutex_lock(&ctx->lock);
@@ -327,17 +335,21 @@ static cl_program from_binary(clrs_context *ctx, const unsigned char *bin,
     return prog;
 }
 
-/* The cached program of a key, or NULL for any kind of miss. */
+/* The cached program of a key, or NULL for any kind of miss; *refused
+ * is set when the driver refused the stored binary (said in note). */
 static cl_program disk_load(clrs_context *ctx, const char *hash,
-                            const char *text, const char *options)
+                            const char *text, const char *options,
+                            int *refused, char *note, size_t note_size)
 {
     unsigned char *bin;
     size_t size;
     cl_program prog = NULL;
 
     if (clrs__cache_load(ctx->disk.dir, hash, text, ctx->disk_secret, &bin,
-                         &size, NULL, 0) == CLRS_CACHE_HIT)
-        prog = from_binary(ctx, bin, size, options);
+                         &size, NULL, 0) == CLRS_CACHE_HIT) {
+        prog = from_binary(ctx, bin, size, options, hash, note, note_size);
+        *refused = prog == NULL;
+    }
     free(bin);
     return prog;
 }
@@ -423,15 +435,20 @@ static int lock_wait_ms(clrs_context *ctx)
  * (the PoCL pocl_write_file pattern, made a real lock). */
 static cl_program disk_lookup(clrs_context *ctx, const char *hash,
                               const char *text, const char *options,
-                              int *lock)
+                              int *lock, char *note, size_t note_size)
 {
-    cl_program prog = disk_load(ctx, hash, text, options);
+    int refused = 0;
+    cl_program prog = disk_load(ctx, hash, text, options, &refused, note,
+                                note_size);
 
     if (prog)
         return prog;
     *lock = clrs__cache_lock(ctx->disk.dir, hash, lock_wait_ms(ctx));
-    if (*lock >= 0)
-        prog = disk_load(ctx, hash, text, options);
+    /* A binary the driver refused is not handed to it again: the source
+     * is built and its binary replaces the entry. */
+    if (*lock >= 0 && !refused)
+        prog = disk_load(ctx, hash, text, options, &refused, note,
+                         note_size);
     return prog;
 }
 
@@ -472,7 +489,8 @@ static clrs_status produce(clrs_context *ctx, const char *key,
         text = disk_key(ctx, src, options);
     if (text) {
         clrs__sha256_hex(text, strlen(text), hash);
-        prog = disk_lookup(ctx, hash, text, options, &lock);
+        prog = disk_lookup(ctx, hash, text, options, &lock, note,
+                           sizeof note);
     }
     if (prog) {
         *source = CLRS_CACHE_DISK;

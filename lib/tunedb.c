@@ -6,9 +6,15 @@
  *     <class> <bucket> <launch> <ms> <sum>
  * launch in CLRS_LAUNCH's syntax, ms the winner's kernel time, sum the
  * first 16 hex digits of the SHA-256 of the text before it. A line that
- * does not parse or whose sum differs is ignored, and dropped at the next
- * write; writes are atomic (temp file, fsync, rename) under the cache's
- * lock.
+ * does not parse or whose sum differs is ignored. A store replaces the
+ * lines of its own key (class and bucket) and keeps every other line as
+ * it is, comments, damaged and foreign lines included: the file may be
+ * a merge of others' databases, and a line this library did not write
+ * is not its to drop. Writes are atomic (temp file, fsync, rename) and
+ * happen only under the cache's lock, and only over a file that could be
+ * read whole: a store that cannot take the lock, or meets a file over
+ * the size cap, a directory, a link or a FIFO, writes nothing (the
+ * caller notes why).
  *
  * Below the user's file, the databases installed with the library
  * ($(pkgdatadir)/tuning, or CLRS_TUNING_DIR): files of the same format,
@@ -24,8 +30,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DB_MAX_BYTES ((size_t)4 << 20)
+/* The most a database file may hold to be read (a merge of 150,000
+ * lines or so; the parsed lines take about three times as much memory):
+ * a larger one is neither read nor rewritten, and both are said. */
+#define DB_MAX_BYTES ((size_t)16 << 20)
 #define DB_LINE_MAX 512
+/* How long a store waits for another process's store: each holds the
+ * lock for one read and one rename, milliseconds. */
+#define DB_LOCK_WAIT_MS 10000
 
 /* ---- keys ---------------------------------------------------------------- */
 
@@ -183,8 +195,10 @@ static int memo_find(const clrs_tdb_memo *m, const clrs_tune_key *k,
 
 /* Reads and parses the file into ctx->tdb unless it is the one read
  * last (same inode, size and time); called under ctx->lock. 0: no
- * usable file. */
-static int memo_load(clrs_context *ctx, const char *dir, const char *name)
+ * usable file; a regular file over the cap also says so in note (which
+ * the caller passes on once it has released the lock). */
+static int memo_load(clrs_context *ctx, const char *dir, const char *name,
+                     char *note, size_t note_size)
 {
     clrs_tdb_memo *m = &ctx->tdb;
     char path[4200], *data = NULL;
@@ -194,6 +208,14 @@ static int memo_load(clrs_context *ctx, const char *dir, const char *name)
     if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path ||
         stat(path, &st) != 0)
         return 0;
+    if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > DB_MAX_BYTES) {
+        snprintf(note, note_size,
+                 "tuning database %.300s: %llu bytes, over the %zu MiB the "
+                 "library reads; its entries are not used, and it is not "
+                 "rewritten",
+                 path, (unsigned long long)st.st_size, DB_MAX_BYTES >> 20);
+        return 0;
+    }
     if (m->valid && strcmp(m->path, path) == 0 && m->dev == st.st_dev &&
         m->ino == st.st_ino && m->size == st.st_size &&
         m->mtime.tv_sec == st.st_mtim.tv_sec &&
@@ -218,14 +240,17 @@ int clrs__tunedb_lookup(clrs_context *ctx, const clrs_tune_key *k,
                         char *launch, size_t n)
 {
     clrs_cache_config cfg;
-    char name[64];
+    char name[64], note[CLRS_ERRMSG_MAX] = "";
     int found;
 
     if (!db_place(ctx, &cfg, name, sizeof name))
         return 0;
     pthread_mutex_lock(&ctx->lock);
-    found = memo_load(ctx, cfg.dir, name) && memo_find(&ctx->tdb, k, launch, n);
+    found = memo_load(ctx, cfg.dir, name, note, sizeof note) &&
+            memo_find(&ctx->tdb, k, launch, n);
     pthread_mutex_unlock(&ctx->lock);
+    if (note[0])
+        clrs__ctx_note(ctx, note);
     return found;
 }
 
@@ -313,46 +338,53 @@ int clrs__tunedb_lookup_shipped(clrs_context *ctx, const clrs_tune_key *k,
     return found;
 }
 
-/* The header, then every valid line of old but k's, then k's. */
-static char *db_text(const clrs_context *ctx, const char *old,
+/* Whether a line is k's: its first two fields are k's class and bucket
+ * (its own line, or a damaged copy of it: the new line replaces both). */
+static int line_of_key(const char *line, size_t len, const clrs_tune_key *k)
+{
+    char b[16];
+    size_t cl = strlen(k->cls);
+    int bl = snprintf(b, sizeof b, "%d", k->bucket);
+
+    return bl > 0 && len > cl + 1 + (size_t)bl &&
+           memcmp(line, k->cls, cl) == 0 && line[cl] == ' ' &&
+           memcmp(line + cl + 1, b, (size_t)bl) == 0 &&
+           line[cl + 1 + (size_t)bl] == ' ';
+}
+
+/* The new file: old (n bytes, NULs and all; NULL for none) with k's
+ * lines left out and every other line as it was, then k's new line; a
+ * new file starts with the header. */
+static char *db_text(const clrs_context *ctx, const char *old, size_t oldn,
                      const clrs_tune_key *k, const char *launch, double ms,
                      size_t *len)
 {
-    size_t cap = (old ? strlen(old) : 0) + 2048, n = 0;
-    char *out = malloc(cap), body[DB_LINE_MAX], sum[17], dev[400];
-    const char *line, *next;
+    size_t cap = oldn + 2048, n = 0;
+    char *out, body[DB_LINE_MAX], sum[17], dev[400];
+    const char *line = old, *end = old ? old + oldn : NULL;
     int m;
 
-    if (!out)
-        return NULL;
-    device_line(ctx, dev, sizeof dev);
-    n += (size_t)snprintf(out, cap,
-                          "# clresample %s tuning database, format 1\n"
-                          "# device: %s\n"
-                          "# class bucket launch ms checksum\n",
-                          CLRS_VERSION_STRING, dev);
-    for (line = old; line && *line; line = next) {
-        char cls[CLRS_TUNE_CLASS_MAX], l[128];
-        int bucket;
-        double t;
-        size_t ll;
-        next = strchr(line, '\n');
-        ll = next ? (size_t)(next - line) : strlen(line);
-        if (parse_line(line, ll, cls, &bucket, l, &t) &&
-            !(bucket == k->bucket && strcmp(cls, k->cls) == 0) &&
-            n + ll + 2 < cap) {
-            memcpy(out + n, line, ll);
-            n += ll;
-            out[n++] = '\n';
-        }
-        if (next)
-            ++next;
-    }
     m = snprintf(body, sizeof body, "%s %d %s %.6g", k->cls, k->bucket,
                  launch, ms);
-    if (m < 0 || (size_t)m >= sizeof body || n + (size_t)m + 20 > cap) {
-        free(out);
+    if (m < 0 || (size_t)m >= sizeof body || !(out = malloc(cap)))
         return NULL;
+    if (!old || oldn == 0) {
+        device_line(ctx, dev, sizeof dev);
+        n += (size_t)snprintf(out, cap,
+                              "# clresample %s tuning database, format 1\n"
+                              "# device: %s\n"
+                              "# class bucket launch ms checksum\n",
+                              CLRS_VERSION_STRING, dev);
+    }
+    while (line && line < end) {
+        const char *nl = memchr(line, '\n', (size_t)(end - line));
+        size_t ll = nl ? (size_t)(nl - line) : (size_t)(end - line);
+        if (!line_of_key(line, ll, k)) {
+            memcpy(out + n, line, ll);
+            n += ll;
+            out[n++] = '\n'; /* a last line without one gets one */
+        }
+        line += ll + 1;
     }
     line_sum(body, (size_t)m, sum);
     n += (size_t)snprintf(out + n, cap - n, "%s %s\n", body, sum);
@@ -361,27 +393,70 @@ static char *db_text(const clrs_context *ctx, const char *old,
 }
 
 int clrs__tunedb_store(const clrs_context *ctx, const clrs_tune_key *k,
-                       const char *launch, double ms)
+                       const char *launch, double ms, char *why,
+                       size_t why_size)
 {
     clrs_cache_config cfg;
-    char name[64], *old = NULL, *text;
-    size_t size, len = 0;
+    char name[64], path[4200], *old = NULL, *text;
+    struct stat st;
+    size_t size = 0, len = 0;
     int lock, err;
 
-    if (!launch_chars_ok(launch) || !(ms > 0) || !isfinite(ms))
+    why[0] = '\0';
+    if (!launch_chars_ok(launch) || !(ms > 0) || !isfinite(ms)) {
+        snprintf(why, why_size, "the tuned launch is not storable");
         return EINVAL;
+    }
     if (!db_place(ctx, &cfg, name, sizeof name))
         return 0;
+    snprintf(path, sizeof path, "%.4000s/%s", cfg.dir, name);
     err = clrs__cache_mkdir(cfg.dir);
-    if (err)
+    if (err) {
+        snprintf(why, why_size, "cannot create %.300s (%s)", cfg.dir,
+                 strerror(err));
         return err;
-    lock = clrs__cache_lock(cfg.dir, name, 2000);
-    /* A file that cannot be read (damaged, not a regular file) is
-     * replaced: its valid lines are all that could be kept anyway. */
-    clrs__cache_read_file(cfg.dir, name, DB_MAX_BYTES, &old, &size);
-    text = db_text(ctx, old, k, launch, ms, &len);
-    err = text ? clrs__cache_write_file(cfg.dir, name, text, len) : ENOMEM;
-    free(text);
+    }
+    /* Read, merge and rename under the lock, or not at all: two stores
+     * at once without it would each rename their own merge, and the
+     * first one's line would be lost. */
+    lock = clrs__cache_lock(cfg.dir, name, DB_LOCK_WAIT_MS);
+    if (lock < 0) {
+        err = errno;
+        snprintf(why, why_size, "cannot take the lock %.300s/lock (%s); %s "
+                 "not written",
+                 cfg.dir,
+                 err == ETIMEDOUT ? "another process held it throughout"
+                 : err == EISDIR || err == ELOOP || err == EINVAL
+                     ? "not a regular file"
+                     : strerror(err),
+                 name);
+        return err ? err : EAGAIN;
+    }
+    err = clrs__cache_read_file(cfg.dir, name, DB_MAX_BYTES, &old, &size);
+    if (err == EINVAL && lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+        (uint64_t)st.st_size > DB_MAX_BYTES) {
+        snprintf(why, why_size, "%.300s holds %llu bytes, over the %zu MiB "
+                 "the library reads; not rewritten (its lines would be lost)",
+                 path, (unsigned long long)st.st_size, DB_MAX_BYTES >> 20);
+        err = EFBIG;
+    } else if (err == EINVAL) {
+        snprintf(why, why_size, "%.300s is not a regular file (a directory, "
+                 "a link or a FIFO); not replaced", path);
+    } else if (err == ENOENT) {
+        err = 0; /* a new file */
+    } else if (err) {
+        snprintf(why, why_size, "cannot read %.300s (%s); not rewritten",
+                 path, strerror(err));
+    }
+    if (!err) {
+        text = db_text(ctx, old, size, k, launch, ms, &len);
+        err = text ? clrs__cache_write_file(cfg.dir, name, text, len)
+                   : ENOMEM;
+        free(text);
+        if (err)
+            snprintf(why, why_size, "cannot write %.300s (%s)", path,
+                     strerror(err));
+    }
     free(old);
     clrs__cache_unlock(lock);
     return err;

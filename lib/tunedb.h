@@ -31,9 +31,13 @@ int clrs__tunedb_lookup(clrs_context *ctx, const clrs_tune_key *k,
 int clrs__tunedb_lookup_shipped(clrs_context *ctx, const clrs_tune_key *k,
                                 char *launch, size_t n);
 
-/* Adds or replaces k's line; 0 or an errno value, which the caller only
- * notes: the database never fails a call. */
+/* Adds or replaces k's line (every line of another key stays as it
+ * is), under the cache's lock; 0 or an errno value with the reason in
+ * why, which the caller only notes: the database never fails a call.
+ * Without the lock, over a file too large to read whole, or over what is
+ * not a regular file, nothing is written. */
 int clrs__tunedb_store(const clrs_context *ctx, const clrs_tune_key *k,
-                       const char *launch, double ms);
+                       const char *launch, double ms, char *why,
+                       size_t why_size);
 
 #endif /* CLRS_TUNEDB_H */

@@ -209,6 +209,11 @@ static void tensor_shapes(void)
     EXPECT(CLRS_ERR_INVALID_VALUE, "block axis",
            clrs_tensor_desc_create_blocked(&t, CLRS_F32, 4, D(1, 8, 2, 2), 5,
                                            8, NULL));
+    /* AXB puts axis 1 innermost: rank 1 has no axis 1. */
+    EXPECT(CLRS_ERR_BAD_RANK, "CLRS_TAG_AXB",
+           clrs_tensor_desc_create_tag(&t, CLRS_F32, 1, D(4), CLRS_TAG_AXB));
+    EXPECT(CLRS_ERR_BAD_RANK, "rank 0",
+           clrs_tensor_desc_create_tag(&t, CLRS_F32, 0, D(4), CLRS_TAG_AXB));
     tap_ok(t == NULL, "failed tensor creation leaves *desc NULL");
 }
 
@@ -422,6 +427,7 @@ static void plans(void)
         tap_skip("too-large tensor needs an OpenCL device");
         tap_skip("post-op operand shape check needs an OpenCL device");
         tap_skip("context detail message needs an OpenCL device");
+        tap_skip("CLRS_LAUNCH with empty items needs an OpenCL device");
         return;
     }
     s = T(CLRS_F32, 4, D(1, 3, 8, 8));
@@ -450,6 +456,35 @@ static void plans(void)
            "the context keeps the detail message: \"%s\"",
            clrs_context_last_error(ctx));
     clrs_plan_destroy(plan); /* NULL after failure; destroy(NULL) is safe */
+
+    /* CLRS_LAUNCH with empty items: the manual promises
+     * CLRS_ERR_INVALID_VALUE for a malformed value, never a launch made
+     * of the items that happen to be there. */
+    {
+        static const char *const bad[] = {",,,,", "vec=1,,local=driver",
+                                          ",", "vec=4,", ",vec=4"};
+        const char *old = getenv("CLRS_LAUNCH");
+        char *saved = old ? strdup(old) : NULL;
+        size_t i;
+        for (i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+            char what[96];
+            setenv("CLRS_LAUNCH", bad[i], 1);
+            snprintf(what, sizeof what,
+                     "forward plan under CLRS_LAUNCH='%s'", bad[i]);
+            plan = NULL;
+            clear_message();
+            st = clrs_plan_create_forward(&plan, ctx, OP(CLRS_MODE_LINEAR), s,
+                                          d, NULL);
+            check(st, CLRS_ERR_INVALID_VALUE, "empty item", what);
+            tap_ok(plan == NULL, "%s leaves no plan", what);
+            clrs_plan_destroy(plan);
+        }
+        if (saved)
+            setenv("CLRS_LAUNCH", saved, 1);
+        else
+            unsetenv("CLRS_LAUNCH");
+        free(saved);
+    }
     clrs_context_destroy(ctx);
 }
 

@@ -201,6 +201,16 @@ static void selectors(const clrs_device_info *first)
         ctx = NULL;
     }
 
+    /* "" is a substring of every name: accepted, it would open the first
+     * device whatever the caller meant. NULL is how to ask for that. */
+    st = clrs_context_create(&ctx, "");
+    tap_ok(st == CLRS_ERR_INVALID_VALUE && ctx == NULL &&
+               strstr(clrs_last_error(), "empty"),
+           "selector \"\": %s \"%s\"", clrs_status_name(st),
+           clrs_last_error());
+    clrs_context_destroy(ctx);
+    ctx = NULL;
+
     st = clrs_context_create(&ctx, "99:0");
     tap_ok(st == CLRS_ERR_NO_DEVICE && ctx == NULL &&
                strstr(clrs_last_error(), "99:0"),

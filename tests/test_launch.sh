@@ -184,7 +184,8 @@ else
 fi
 
 for bad in vec=3 vec=16x span=2 nt= local=0 local=4x4x4x4 local=x4 \
-    local=70000 speed=1 vec mv=3 mv=8 mv= spanv=16 spanv= walk=2 walk=; do
+    local=70000 speed=1 vec mv=3 mv=8 mv= spanv=16 spanv= walk=2 walk= \
+    ,,,, vec=1,,local=driver , vec=4, ,vec=4; do
     CLRS_LAUNCH=$bad "$tool" --mode=C mb1ic3ih4iw4oh8ow8 >"$tmp/out" 2>&1
     rc=$?
     if [ $rc -ne 0 ] && grep -q 'CLRS_ERR_INVALID_VALUE: CLRS_LAUNCH' "$tmp/out"

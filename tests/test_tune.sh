@@ -4,7 +4,9 @@
 # database is ignored, never an error, when a line is damaged, the file
 # is garbage, a FIFO, a link, another device's, or the directory is
 # read-only; CLRS_TUNE=off and CLRS_LAUNCH take precedence; merged files
-# (two lines for one key) give the faster line.
+# (two lines for one key) give the faster line. A store never drops a
+# line of another key (a 60,000-line merge past 4 MiB), and writes
+# nothing over a file past the 16 MiB cap, a link, or without the lock.
 
 tap_name=tune
 . "${top_srcdir:-.}/tests/tap.sh"
@@ -182,6 +184,67 @@ if [ "$(grep -vc '^#' "$file")" -eq 3 ] &&
 then
     ok "two tuning processes: every line intact"
 else not_ok "concurrent tuning"; sed 's/^/# /' "$file"; fi
+
+# A merged database past 4 MiB (60,000 lines of other keys, damaged:
+# never used, but not this library's to drop), this problem's line last.
+# It is read (launch:database), and a store replaces only this key's
+# line: every other line survives, byte for byte and in order.
+cp "$tmp/saved" "$file"
+awk 'BEGIN { for (i = 0; i < 60000; ++i)
+    printf "fwd/nearest/f32>f32/ws1,rs1/a%05d 10 vec=4,span=1,local=driver 1.5 0123456789abcdef\n", i }' \
+    >"$tmp/others"
+grep '^#' "$tmp/saved" >"$file"
+cat "$tmp/others" >>"$file"
+grep '^fwd/linear/' "$tmp/saved" >>"$file"
+run --mode=P
+size=$(wc -c <"$file")
+if [ $rc -eq 0 ] && [ "$launch" = database ] && [ "$size" -gt 4194304 ]; then
+    ok "a merged database of $size bytes is read: launch:database"
+else not_ok "large database: exit $rc launch $launch, $size bytes"; show; fi
+run --mode=T --tune-ms=20000
+grep -v '^fwd/linear/' "$file" | grep -v '^#' >"$tmp/others.after"
+if [ "$launch" = tuned ] && cmp -s "$tmp/others" "$tmp/others.after" &&
+    [ "$(grep -c '^fwd/linear/' "$file")" = 1 ]; then
+    ok "a store into it keeps the 60,000 lines of other keys"
+else not_ok "store into a large database: launch $launch, $(grep -vc '^#' "$file") lines left"
+    grep -c . "$tmp/others.after" | sed 's/^/# other lines after: /'; fi
+
+# Past the cap the library reads (16 MiB): neither used nor rewritten,
+# and the tool says so.
+cp "$file" "$tmp/big"
+head -c 17000000 /dev/zero | tr '\0' '#' | fold -w 100 >>"$tmp/big"
+cp "$tmp/big" "$file"
+run --mode=T --tune-ms=20000
+if [ "$launch" = tuned ] && cmp -s "$tmp/big" "$file" &&
+    grep -q 'note: tuning database: .* over the 16 MiB the library reads; not rewritten' "$tmp/out"
+then ok "a database over the cap: the store is refused with a note, the file untouched"
+else not_ok "database over the cap: launch $launch, file $(cmp -s "$tmp/big" "$file" && echo kept || echo changed)"; show | head -20; fi
+rm -f "$tmp/big"
+
+# A store that cannot take the cache's lock (a directory in its place)
+# writes nothing: another process's store could be under way.
+cp "$tmp/saved" "$file"
+rm -f "$CLRS_CACHE_DIR/lock"
+mkdir "$CLRS_CACHE_DIR/lock"
+run --mode=T --tune-ms=20000
+rmdir "$CLRS_CACHE_DIR/lock"
+if [ "$launch" = tuned ] && cmp -s "$tmp/saved" "$file" &&
+    grep -q 'note: tuning database: cannot take the lock .*not a regular file' "$tmp/out"
+then ok "no lock, no store: the file untouched, and said"
+else not_ok "store without the lock: launch $launch, file $(cmp -s "$tmp/saved" "$file" && echo kept || echo changed)"; show; fi
+
+# Nor over what is not a regular file: a link stays a link, to the same
+# unchanged file.
+cp "$tmp/saved" "$tmp/linked.txt"
+rm -f "$file"
+ln -s "$tmp/linked.txt" "$file"
+run --mode=T --tune-ms=20000
+if [ "$launch" = tuned ] && [ -L "$file" ] && cmp -s "$tmp/saved" "$tmp/linked.txt" &&
+    grep -q 'note: tuning database: .* is not a regular file .*; not replaced' "$tmp/out"
+then ok "a store over a symbolic link: refused with a note, the link and its file untouched"
+else not_ok "store over a link: launch $launch"; ls -l "$file" | sed 's/^/# /'; show; fi
+rm -f "$file"
+cp "$tmp/saved" "$file"
 
 # The databases shipped with the library (CLRS_TUNING_DIR): read below
 # the user's own, and only on the device and driver of their "# device:"

@@ -319,7 +319,9 @@ const char *cli_status_name(cli_status s);
 typedef struct cli_capture {
     int saved; /* the real stderr while capturing, else -1 */
 } cli_capture;
-/* Sends stderr to a temporary file (nothing happens if that fails). */
+/* Sends stderr to a temporary file (nothing happens if that fails, or
+ * if no watcher process could be started to show the captured output
+ * should the tool die before cli_capture_end). */
 void cli_capture_begin(cli_capture *c);
 /* Restores stderr and passes on what was captured, less the compiler's
  * "N warnings generated." lines (the build log has the diagnostics). */

@@ -1,5 +1,8 @@
 /* clresample tool: NumPy .npy reading and writing. Only what the tool
  * needs: C-order, little-endian arrays whose dtype and shape it knows. */
+/* realpath (a symbolic link's target) is an XSI function. */
+#define _XOPEN_SOURCE 700
+
 #include "npy.h"
 
 #include <ctype.h>
@@ -348,6 +351,163 @@ int npy_read(const char *path, const char *descr, size_t esize, int ndim,
     return rc;
 }
 
+static int write_all(int fd, const void *buf, size_t n)
+{
+    const unsigned char *p = buf;
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0)
+            return errno;
+        if (w == 0)
+            return EIO;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* The parts written to fd, then flushed to the disk (fsync: only a
+ * regular file is asked to); 0 or an errno value. */
+static int write_parts(int fd, int regular, const void *const *part,
+                       const size_t *len, int nparts)
+{
+    int i, err = 0;
+    for (i = 0; i < nparts && !err; ++i)
+        err = write_all(fd, part[i], len[i]);
+    if (!err && regular && fsync(fd) != 0)
+        err = errno;
+    return err;
+}
+
+/* Where a regular file at path really lives: path itself, or the file
+ * a symbolic link names (renaming over the link would replace the link);
+ * malloc'ed, NULL without memory or when the link cannot be resolved. */
+static char *real_target(const char *path, int *err)
+{
+    struct stat st;
+    char *r;
+
+    *err = 0;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        r = realpath(path, NULL);
+        if (!r)
+            *err = errno;
+        return r;
+    }
+    r = malloc(strlen(path) + 1);
+    if (!r)
+        *err = ENOMEM;
+    else
+        strcpy(r, path);
+    return r;
+}
+
+/* A new file beside target ("DIR/.NAME.PID-N.tmp"), created 0666 less
+ * the umask like any new output; its name into tmp[size]. */
+static int open_temp(const char *target, char *tmp, size_t size)
+{
+    static unsigned counter;
+    const char *slash = strrchr(target, '/');
+    int dlen = slash ? (int)(slash - target) + 1 : 0, tries, fd;
+    const char *base = slash ? slash + 1 : target;
+
+    for (tries = 0; tries < 100; ++tries) {
+        int n = snprintf(tmp, size, "%.*s.%s.%ld-%u.tmp", dlen, target, base,
+                         (long)getpid(), counter++);
+        if (n < 0 || (size_t)n >= size) {
+            errno = ENAMETOOLONG;
+            return -1;
+        }
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0 || errno != EEXIST)
+            return fd;
+    }
+    return -1;
+}
+
+/* Writes the parts as the file at path, never in place over an existing
+ * file: to a temporary file in the same directory, flushed to the disk,
+ * then renamed over the old one, which survives any failure whole (a
+ * full disk, a quota, a file size limit, an I/O error). The new file
+ * keeps the old one's permission bits (and owner, where allowed); a
+ * symbolic link stays a link to the new file. What is not a regular
+ * file (/dev/null, a FIFO, a terminal) has nothing to keep and is
+ * written in place. 0, or -1 with the reason in err. */
+static int replace_file(const char *path, const void *const *part,
+                        const size_t *len, int nparts, char *err,
+                        size_t errsz)
+{
+    char tmp[4096], *target;
+    struct stat st;
+    int fd, e, have_old;
+
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return fail(err, errsz, "%s: is a directory", path);
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        /* O_NONBLOCK: a FIFO nobody reads fails (ENXIO) rather than
+         * hanging; the writes themselves then block as usual. */
+        fd = open(path, O_WRONLY | O_CLOEXEC | O_NONBLOCK);
+        if (fd < 0)
+            return fail(err, errsz, "%s: %s", path, strerror(errno));
+        if ((e = fcntl(fd, F_GETFL)) != -1)
+            (void)fcntl(fd, F_SETFL, e & ~O_NONBLOCK);
+        e = write_parts(fd, 0, part, len, nparts);
+        if (close(fd) != 0 && !e)
+            e = errno;
+        return e ? fail(err, errsz, "%s: write failed: %s", path, strerror(e))
+                 : 0;
+    }
+    target = real_target(path, &e);
+    if (!target)
+        return fail(err, errsz, "%s: %s", path, strerror(e));
+    have_old = stat(target, &st) == 0 && S_ISREG(st.st_mode);
+    fd = open_temp(target, tmp, sizeof tmp);
+    if (fd < 0) {
+        e = errno;
+        free(target);
+        return fail(err, errsz, "%s: cannot create a temporary file beside "
+                    "it: %s", path, strerror(e));
+    }
+    if (have_old) {
+        /* Best effort: another user's file, rewritten by root, stays
+         * theirs; a mode we cannot set leaves the umask's. */
+        if (fchown(fd, st.st_uid, st.st_gid) != 0) {
+            /* not the owner's to give: the file is ours */
+        }
+        (void)fchmod(fd, st.st_mode & 07777);
+    }
+    e = write_parts(fd, 1, part, len, nparts);
+    if (close(fd) != 0 && !e)
+        e = errno;
+    if (!e && rename(tmp, target) != 0)
+        e = errno;
+    if (e) {
+        unlink(tmp);
+        free(target);
+        return fail(err, errsz, "%s: write failed: %s (%s)", path,
+                    strerror(e),
+                    have_old ? "the old file is kept" : "nothing written");
+    }
+    /* The rename itself on the disk: the directory's entry. */
+    {
+        char *slash = strrchr(target, '/');
+        int dfd;
+        if (slash == target)
+            slash[1] = '\0';
+        else if (slash)
+            *slash = '\0';
+        dfd = open(slash ? target : ".", O_RDONLY | O_CLOEXEC);
+        if (dfd >= 0) {
+            (void)fsync(dfd);
+            close(dfd);
+        }
+    }
+    free(target);
+    return 0;
+}
+
 int npy_write(const char *path, const char *descr, size_t esize, int ndim,
               const int64_t *shape, const void *data, char *err,
               size_t errsz)
@@ -355,8 +515,9 @@ int npy_write(const char *path, const char *descr, size_t esize, int ndim,
     char dict[512], sh[300];
     size_t dlen, total, pre, count = 1;
     unsigned char head[12];
-    int i, ok;
-    FILE *f;
+    const void *part[3];
+    size_t len[3];
+    int i;
 
     shape_str(sh, sizeof sh, ndim, shape);
     dlen = (size_t)snprintf(dict, sizeof dict,
@@ -385,16 +546,11 @@ int npy_write(const char *path, const char *descr, size_t esize, int ndim,
     for (i = 0; i < ndim; ++i)
         count *= (size_t)shape[i];
 
-    f = fopen(path, "wb");
-    if (!f)
-        return fail(err, errsz, "%s: %s", path, strerror(errno));
-    ok = fwrite(head, 1, pre, f) == pre &&
-         fwrite(dict, 1, total - pre, f) == total - pre &&
-         fwrite(data, esize, count, f) == count;
-    if (fclose(f) != 0)
-        ok = 0;
-    if (!ok)
-        return fail(err, errsz, "%s: write failed: %s", path,
-                    strerror(errno));
-    return 0;
+    part[0] = head;
+    len[0] = pre;
+    part[1] = dict;
+    len[1] = total - pre;
+    part[2] = data;
+    len[2] = esize * count;
+    return replace_file(path, part, len, 3, err, errsz);
 }

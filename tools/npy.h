@@ -19,7 +19,10 @@
 int npy_read(const char *path, const char *descr, size_t esize, int ndim,
              const int64_t *shape, void *data, char *err, size_t errsz);
 
-/* Writes data as an .npy file (format 1.0: the tool's headers are short).
+/* Writes data as an .npy file (format 1.0: the tool's headers are short):
+ * to a temporary file beside path, renamed over it only when complete, so
+ * an existing file survives any failure whole (a non-regular path such as
+ * /dev/null is written in place).
  * Returns 0, or -1 with a message in err. */
 int npy_write(const char *path, const char *descr, size_t esize, int ndim,
               const int64_t *shape, const void *data, char *err,

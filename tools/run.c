@@ -752,6 +752,7 @@ static void keep_build_log(cli_result *r, const char *log)
 
 static int device_plan(job *j)
 {
+    char before[512];
     cli_capture cap;
     clrs_plan_info info;
     clrs_tune_mode mode;
@@ -763,6 +764,11 @@ static int device_plan(job *j)
     clrs_context_get_tuning(j->env->ctx, &mode, &budget);
     if (p->g.mode & MODE_T)
         clrs_context_set_tuning(j->env->ctx, CLRS_TUNE_FORCE, p->g.tune_ms);
+    /* The context's detail message before: what plan creation adds to
+     * it (a note: a cache or tuning database that cannot be written) is
+     * said below, where a successful plan would otherwise hide it. */
+    snprintf(before, sizeof before, "%s",
+             clrs_context_last_error(j->env->ctx));
     t0 = now_ms();
     cli_capture_begin(&cap);
     if (!j->backward)
@@ -778,8 +784,12 @@ static int device_plan(job *j)
             j->t[T_SRC].used ? j->t[T_SRC].d : NULL);
     j->r->build_ms = now_ms() - t0;
     cli_capture_end(&cap);
-    if (st >= 0)
+    if (st >= 0) {
+        const char *note = clrs_context_last_error(j->env->ctx);
+        if (note[0] && strcmp(note, before) != 0)
+            fprintf(stderr, "clresample: note: %s\n", note);
         keep_build_log(j->r, clrs_plan_get_build_log(j->plan));
+    }
     if (p->g.mode & MODE_T)
         clrs_context_set_tuning(j->env->ctx, mode, budget);
     /* Where the program came from, as the plan itself recorded it (other
