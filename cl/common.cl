@@ -1,10 +1,9 @@
 /* Shared helpers of every generated kernel: non-temporal stores where the
  * compiler has them, and the offset term of a blocked axis. */
 
-/* Large outputs are store-bound on CPUs (PoCL's copy on the development
- * machine, `clresample --roofline`: 35-55 GB/s with plain stores, 50-90
- * with non-temporal ones): a non-temporal store skips the
- * read-for-ownership of each line. Only clang has the builtin; other
+/* Large outputs are store-bound on CPUs (PoCL's copy is faster with
+ * non-temporal stores, `clresample --roofline`): a non-temporal store
+ * skips the read-for-ownership of each line. Only clang has the builtin; other
  * compilers get a plain store. */
 #if defined(__has_builtin)
 #if __has_builtin(__builtin_nontemporal_store)
@@ -18,10 +17,9 @@
 /* Vector loads and stores at element alignment. vloadN / vstoreN are the
  * portable spelling, but LLVM (PoCL) often splits a vload16 into 8-byte
  * pieces reassembled lane by lane; a dereference of a vector type whose
- * alignment is lowered to the element's is one unaligned access (measured
- * when it came in, runs interleaved: the forward span path on bilinear 2x
- * up 25 -> 34 GB/s, f32 -> s8 channels-last 7.7 -> 11.5 GB/s; channels-last
- * f32 unchanged). Clang honours an aligned attribute that lowers a
+ * alignment is lowered to the element's is one unaligned access (faster
+ * on the span path and on narrowing stores, as measured when it came
+ * in). Clang honours an aligned attribute that lowers a
  * typedef's alignment; other compilers keep vloadN / vstoreN. */
 #if defined(__clang__)
 #define CLRS_UTYPES(T, a)                                                  \
@@ -49,8 +47,7 @@ CLRS_UTYPES(double, 8)
  * shuffle2. PoCL's shuffle builtins go lane by lane through memory (a
  * stack store and one scalar load per lane); clang's
  * __builtin_shufflevector (where the compiler has it) with constant
- * lanes is a single permute
- * (bilinear 2x up channels-first, PoCL on an AVX-512 host: 42 -> 27 ms).
+ * lanes is a single permute.
  * SPIR targets keep the builtins: Oclgrind's uninitialised-value checker
  * marks every lane of a shufflevector uninitialised when an unpicked
  * lane is (a span vector reaching into a padded layout's gap). */

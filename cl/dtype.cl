@@ -86,8 +86,8 @@ CLRS_UTYPES(ushort, 2)
 #define CLRS_STNT_bf16(p, i, v) CLRS_ST_bf16(p, i, v)
 /* Vectors: the same rounding lane by lane (select takes the quiet NaN
  * where the lane is NaN). A double is narrowed with round-to-odd first:
- * truncate, then set the lsb where that was inexact. Scalar bf16 stores
- * of PoCL-compiled kernels measured 1 GB/s in blocked layouts. */
+ * truncate, then set the lsb where that was inexact. Vectors, because
+ * PoCL's scalar bf16 stores are slow in blocked layouts. */
 #define CLRS_BF16_BITSV(n, u, nanm)                                        \
     convert_ushort##n(select(                                              \
         ((u) + (uint##n)(0x7fffu) + (((u) >> 16) & (uint##n)(1u))) >> 16,  \
@@ -111,9 +111,8 @@ CLRS_UTYPES(ushort, 2)
  * NaN to 0 (OpenCL C 6.2.3.3), exactly the library's rule; NaN is still
  * sent to 0 explicitly, as not every implementation does (Mesa rusticl on
  * llvmpipe gives the type's minimum). The vector
- * stores of the 8-bit types spell the same out, 1.2x faster on PoCL: clamp
- * to the
- * type's range (exact: the bounds are integers), round half to even into
+ * stores of the 8-bit types spell the same out, faster on PoCL: clamp
+ * to the type's range (exact: the bounds are integers), round half to even into
  * int (in range now, so no saturation needed), and mask the NaN lanes
  * (which the clamp sends to the low bound) to 0. */
 #define CLRS_SAT8V(t, n, v, lo, hi)                                        \

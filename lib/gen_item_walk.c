@@ -126,8 +126,7 @@ static void emit_walk_store(sbuf *b, const clrs_gen_config *c,
  * read once, front to back, for all the groups, where a work-item per
  * group reads its slice of each row in turn: on a CPU the hardware
  * prefetcher follows one sequential stream far better than several
- * interleaved ones (PoCL, AVX-512 host, bilinear 2x down channels-first
- * 33 -> 20 ms). Each group's sum runs in the order of the one-group
+ * interleaved ones. Each group's sum runs in the order of the one-group
  * path (backward: a partial sum per entry of the last outer slot, added
  * to the running one), so results are bit-identical. Then per group the
  * store, or the lane-by-lane body of a group without a pattern. Group g

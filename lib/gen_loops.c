@@ -89,10 +89,9 @@ void emit_loops_from(sbuf *b, const clrs_gen_config *c, const char *so,
  * slot n - 2: that entry's entries of the last slot are summed from 0 and
  * then added to the sum so far (accp). Each entry starts a new dependency
  * chain, which the processor overlaps with the previous one; one chain
- * through every entry serialised the adds (PoCL, AVX-512 host: bilinear
- * backward channels-last 2x 3.8-4.6 -> 3.3-3.6 ms). The order stays
- * fixed: runs are bit-identical. Forward kernels keep one chain: their
- * unrolled fixed-count loops measured no gain (bicubic 2x up). */
+ * through every entry serialised the adds. The order stays fixed: runs
+ * are bit-identical. Forward kernels keep one chain: their unrolled
+ * fixed-count loops gained nothing from the split. */
 static int split_acc(const clrs_gen_config *c, int wsum)
 {
     return wsum && c->nslots >= 2;

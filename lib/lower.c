@@ -348,8 +348,7 @@ static int choose_mvec(const clrs_problem *p, const clrs_gen_config *c,
 /* Most span groups one work-item walks: its accumulators (a private
  * array of this many vectors, 2 KiB at 16 f32 lanes) and a row of up to
  * 512 f32 outputs. A longer row stays one group per work-item: walking
- * it in pieces measured slower than not walking at all (PoCL, AVX-512
- * host, bilinear 2048->1024 channels-first halves: 43 -> 57 ms). */
+ * it in pieces was slower than not walking at all. */
 #define WALK_MAX_GROUPS 32
 
 /* Span groups per work-item: a weighted sum on the span path (groups of
@@ -430,9 +429,8 @@ static int nt_aligned(const clrs_context *ctx, const direction *d,
 /* Non-temporal stores for a written tensor of `bytes` with vec lanes per
  * work-item, unless the request forces them on or off (aligned vectors
  * are required either way). Scalar non-temporal stores also stop LLVM
- * from vectorising PoCL's work-item loop into AVX-512 gathers: measured
- * on a development machine (bilinear 2x, nchw) that is 4x faster, not
- * slower. */
+ * from vectorising PoCL's work-item loop into AVX-512 gathers, which is
+ * faster, not slower. */
 static int want_nt(const clrs_context *ctx, const direction *d, size_t bytes,
                    const kaxis *k, int m, int vec,
                    const clrs_launch_request *r)

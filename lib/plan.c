@@ -255,9 +255,8 @@ static const char *const tune_local[] = {"local=driver", "local=16x16x1",
 #define TUNE_RUNS 3
 
 /* Scratch buffers for every role the plan uses, filled with the bytes
- * of 1.0f: memory can take lines of zeros faster than data (a 2-thread
- * C copy on an AMD EPYC virtual machine: 46 GB/s of zeros, 33 of data),
- * and the kernels write what they read. An index tensor's values then
+ * of 1.0f: memory can take lines of zeros faster than data, and the
+ * kernels write what they read. An index tensor's values then
  * name no tap: they match nothing, as any out-of-range index. */
 typedef struct tune_bufs {
     clrs_args args;
@@ -631,7 +630,8 @@ static clrs_status plan_create(clrs_plan **out, clrs_context *ctx,
                                int index_only);
 
 /* The one-kernel recompute searches every window that may hold a diff_src
- * element for each element (0.2 GB/s); the forward argmax into a scratch
+ * element for each element (slow: lib/README.md has the figures); the
+ * forward argmax into a scratch
  * index followed by the index backward reads each tensor once and takes
  * the vector paths. One kernel remains for CLRS_GENERIC and for scratch
  * that the device cannot allocate. The scratch index is dense in

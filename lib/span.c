@@ -35,10 +35,8 @@ typedef struct span_rules {
      * the launch request's; 8 * 16 - 1 = 127 keeps a pattern's offsets
      * in a signed char) and a lane has at most twice as many taps. Eight
      * and 16 (were 4 and 8, today's GPU default) bring 4x antialiased
-     * downsampling and 4x-up backward onto the path: PoCL, AVX-512 host,
-     * mb8ic64 channels-first, --mode=P: antialias linear 512 -> 128 179
-     * -> 41-45 ms, cubic 802 -> 120-130 ms; backward linear 128 -> 512
-     * 200-218 -> 43-48 ms, cubic 809-858 -> 126-131 ms. */
+     * downsampling and 4x-up backward onto the path, several times
+     * faster there on a CPU. */
     int vectors;
 } span_rules;
 
