@@ -122,6 +122,21 @@ if "$tool" --mode=L --allow-enum-tags-only=0 --tag=acdb $d \
     ok "--allow-enum-tags-only is accepted"
 else not_ok "--allow-enum-tags-only"; sed 's/^/# /' "$tmp/out"; fi
 
+# README.md's command, as written there (from the top of the tree).
+cmd=$(grep -o '^\./tools/clresample --preset=onednn --batch=tests/inputs/benchdnn/[a-z_]*$' \
+    "$top_srcdir/README.md")
+if [ -z "$cmd" ]; then
+    not_ok "README.md shows no --preset=onednn command"
+else
+    abs_tool=$(cd "$(dirname "$tool")" && pwd)/$(basename "$tool")
+    # shellcheck disable=SC2086
+    (cd "$top_srcdir" && "$abs_tool" ${cmd#./tools/clresample }) \
+        >"$tmp/out" 2>&1
+    if grep -q '^tests:8 passed:8 ' "$tmp/out"; then
+        ok "README.md's command: $cmd"
+    else not_ok "README.md's command: $cmd"; tail -n 5 "$tmp/out" | sed 's/^/# /'; fi
+fi
+
 # Refused, naming the token: a binary operand tag, a bad regex.
 "$tool" --mode=L --attr-post-ops=add:f32:per_oc:acdb $d >"$tmp/out" 2>&1
 rc=$?
