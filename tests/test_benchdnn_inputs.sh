@@ -148,6 +148,23 @@ rc=$?
 if [ $rc -eq 2 ] && grep -qF "not a regular expression" "$tmp/out"; then
     ok "--match with a bad regular expression is refused"
 else not_ok "--match=(: exit $rc"; fi
+# Patterns whose compiled form or matching would blow up (glibc copies a
+# '+' operand per repetition: fifty stacked '+' took 2 GB in the fuzzer).
+for pat in 'after+++++++++++++++++++++++++++++++++++s' 'a{1000}' '(a*)*\1'; do
+    if command -v timeout >/dev/null; then
+        timeout 10 "$tool" --mode=L --match="$pat" $d >"$tmp/out" 2>&1
+    else "$tool" --mode=L --match="$pat" $d >"$tmp/out" 2>&1; fi
+    rc=$?
+    if [ $rc -eq 2 ] && grep -qF -- "--match takes" "$tmp/out"; then
+        ok "--match=$pat is refused with the reason"
+    else not_ok "--match=$pat: exit $rc"; sed 's/^/# /' "$tmp/out"; fi
+done
+# A run --match leaves nothing of is empty, not a usage error.
+"$tool" --mode=L --match=nothing-matches $d >"$tmp/out" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && grep -q '^tests:0 ' "$tmp/out"; then
+    ok "--match leaving out every problem: tests:0, exit 0"
+else not_ok "--match leaving out every problem: exit $rc"; fi
 
 echo "1..$n"
 exit $failed

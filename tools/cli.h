@@ -170,6 +170,7 @@ typedef struct cli_run {
     int list_devices, version, help;
     const char *plot; /* --plot=FILE.svg: the chart of the timings */
     int cache_bench; /* 1: --cache-bench, 2: one of its child processes */
+    size_t left_out; /* problems --match left out */
 } cli_run;
 
 /* ---- parse.c: knobs, batch files, expansion ---- */

@@ -217,6 +217,18 @@ static int dispatch(cli_prb_list *prbs, cli_run *run, int argc, char **argv)
             return CLI_EXIT_USAGE;
         }
     }
+    if (prbs->n == 0 && !run->roofline && run->left_out) {
+        /* As benchdnn: a run --match leaves nothing of is empty, not a
+         * usage error. */
+        cli_report *rep = cli_report_create(run->tpl, 0, 0, run->verbose);
+        fprintf(stderr, "clresample: --match left out all %zu problems\n",
+                run->left_out);
+        if (rep) {
+            cli_report_finish(rep);
+            cli_report_destroy(rep);
+        }
+        return CLI_EXIT_OK;
+    }
     if (prbs->n == 0 && !run->roofline) {
         if (run->help || run->version || run->list_devices)
             return CLI_EXIT_OK;

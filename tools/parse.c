@@ -867,8 +867,10 @@ static int expand(state *s, const char *tok, const cli_desc_raw *raw)
         if (p.o.tag->refused)
             snprintf(p.skip, sizeof p.skip, "--tag=%s: %s",
                      parts[TAG_KNOB][pick[TAG_KNOB]], p.o.tag->refused);
-        if (s->has_match && regexec(&s->match, p.repro, 0, NULL, 0) != 0)
-            goto next; /* --match: not a problem of this run */
+        if (s->has_match && regexec(&s->match, p.repro, 0, NULL, 0) != 0) {
+            ++s->run->left_out; /* --match: not a problem of this run */
+            goto next;
+        }
         if (p.o.tag->rank && p.o.tag->rank != p.d.nsp + 2) {
             snprintf(err, sizeof err, "--tag=%s needs a %d-D tensor; this "
                      "descriptor is %d-D", p.o.tag->name, p.o.tag->rank,
@@ -1117,6 +1119,57 @@ static const char *const global_names[] = {
     "dst-file", "diff-dst-file", "diff-src-file", "ws-file", "match",
     "preset", "allow-enum-tags-only", "plot", NULL};
 
+/* What --match takes: a regular expression whose compiled form stays
+ * small. glibc's regcomp copies the operand of every '+' and of an
+ * interval {m,n} once per repetition, so stacked or nested ones grow
+ * exponentially (a pattern of fifty '+' exhausts memory); patterns pick
+ * problems by name and need neither many '+' nor intervals. At most 256
+ * characters and 8 unescaped '+' outside bracket expressions, no
+ * interval, and no back-reference (glibc's extension, whose matching
+ * backtracks). Returns 0, or -1 with the reason in err. */
+#define MATCH_MAX_LEN 256
+#define MATCH_MAX_PLUS 8
+static int match_pattern_ok(const char *v, char *err)
+{
+    const char *p = v;
+    int plus = 0;
+
+    if (strlen(v) > MATCH_MAX_LEN)
+        return fail(err, "a --match pattern has at most %d characters",
+                    MATCH_MAX_LEN);
+    while (*p) {
+        if (*p == '\\' && isdigit((unsigned char)p[1]))
+            return fail(err, "--match takes no back-reference (\\%c: "
+                        "matching one can take exponential time)", p[1]);
+        if (*p == '\\' && p[1]) {
+            p += 2;
+            continue;
+        }
+        if (*p == '[') { /* a bracket expression: ']' first is literal */
+            ++p;
+            if (*p == '^')
+                ++p;
+            if (*p == ']')
+                ++p;
+            while (*p && *p != ']')
+                ++p;
+            if (*p)
+                ++p;
+            continue;
+        }
+        if (*p == '{')
+            return fail(err, "--match takes no interval {m,n} (its "
+                        "compiled form grows with each repetition); "
+                        "spell the repetition out");
+        if (*p == '+' && ++plus > MATCH_MAX_PLUS)
+            return fail(err, "--match takes at most %d '+' (each copies "
+                        "its operand when compiled); use '*'",
+                        MATCH_MAX_PLUS);
+        ++p;
+    }
+    return 0;
+}
+
 /* Knobs about how to run, not what: not expanded, not in the repro. */
 static int do_global(state *s, const char *tok, const char *name,
                      const char *v)
@@ -1173,6 +1226,8 @@ static int do_global(state *s, const char *tok, const char *name,
         clear_match(s);
         if (!*v)
             return 0; /* benchdnn's default: every problem */
+        if (match_pattern_ok(v, err) != 0)
+            return usage_error(s, tok, err);
         e = regcomp(&s->match, v, REG_EXTENDED | REG_NOSUB);
         if (e != 0) {
             char why[200];
