@@ -357,7 +357,7 @@ static int choose_mvec(const clrs_problem *p, const clrs_gen_config *c,
  * default where the rows it reads are new ones: forward where no outer
  * slot upsamples, backward, which reads diff_dst, where none
  * downsamples), in the power of two of groups that covers it (a few
- * kernels serve every row length); else 1. See emit_walk (codegen.c). */
+ * kernels serve every row length); else 1. See gen_item_walk.c. */
 static int walk_groups(const clrs_problem *p, const clrs_gen_config *c,
                        const kaxis *k0, int V, const clrs_launch_request *r)
 {
@@ -708,6 +708,8 @@ static void layout_tables(clrs_lowered *low, const clrs_problem *p,
 
 /* ---- the launch ---------------------------------------------------------- */
 
+static clrs_vector_path variant_path(int v);
+
 /* NDRange: kernel axes 0 and 1 are dimensions 0 and 1, the rest folded
  * into dimension 2; the local size from the request (launch.c). */
 static void launch_shape(clrs_lowered *low, const clrs_context *ctx,
@@ -721,12 +723,7 @@ static void launch_shape(clrs_lowered *low, const clrs_context *ctx,
     L->vec = c->vec;
     L->mvec = c->mvec;
     L->nt = c->nt;
-    L->path = c->variant == CLRS_VARIANT_SCALAR ? CLRS_VECTOR_NONE
-              : c->variant == CLRS_VARIANT_SPAN ||
-                      c->variant == CLRS_VARIANT_WALK
-                  ? CLRS_VECTOR_SPAN
-              : c->variant == CLRS_VARIANT_BLOCK ? CLRS_VECTOR_BLOCK
-                                                 : CLRS_VECTOR_AXIS;
+    L->path = variant_path(c->variant);
     L->work_dim = (cl_uint)(c->rank < 3 ? c->rank : 3);
     L->walk = c->walk; /* at least 1 */
     L->global[0] = (size_t)((n[0] + c->vec * c->mvec - 1) /
@@ -828,11 +825,12 @@ static clrs_status make_AXIS(vtry *t, int *made)
 static clrs_status make_span(vtry *t)
 {
     clrs_gen_config *c = &t->low->cfg;
-    int V = span_lanes(t);
+    int V;
 
     if (t->span_done)
         return CLRS_SUCCESS;
     t->span_done = 1;
+    V = span_lanes(t);
     CLRS_TRY(clrs__span_try(t->low, t->p, t->st, V, t->r->span_vectors,
                             &t->span_kept));
     if (t->span_kept) {
@@ -868,12 +866,14 @@ static clrs_status make_SCALAR(vtry *t, int *made)
 
 typedef struct variant_row {
     const char *name;
+    clrs_vector_path path; /* how clrs_plan_info names its lanes */
     unsigned knobs;
     int (*applies)(const vtry *t);
     clrs_status (*make)(vtry *t, int *made);
 } variant_row;
 
-#define VARIANT_ROW_(e, name, knobs) {name, knobs, applies_##e, make_##e},
+#define VARIANT_ROW_(e, name, path, knobs)                                  \
+    {name, path, knobs, applies_##e, make_##e},
 static const variant_row variant_rows[] = {
     CLRS_VARIANT_MAP(VARIANT_ROW_)};
 #undef VARIANT_ROW_
@@ -883,9 +883,9 @@ const char *clrs__variant_name(int v)
     return v >= 0 && v < CLRS_VARIANT_COUNT ? variant_rows[v].name : "?";
 }
 
-unsigned clrs__variant_knobs(int v)
+static clrs_vector_path variant_path(int v)
 {
-    return v >= 0 && v < CLRS_VARIANT_COUNT ? variant_rows[v].knobs : 0;
+    return variant_rows[v].path;
 }
 
 /* The first variant that applies and is made. */

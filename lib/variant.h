@@ -20,7 +20,8 @@
 #define CLRS_KNOB_LOCAL 0x40u /* local=: the work-group size */
 #define CLRS_KNOB_ALL_ 0x7Fu
 
-/* X(ENUM, name, knobs): in the order the lowering tries them.
+/* X(ENUM, name, vector path, knobs): in the order the lowering tries
+ * them; the vector path is clrs_plan_info's name for its lanes.
  * block:  one vector over a block of dst's blocked axis (aBx8b,
  *         aBx16b), every tensor blocked alike;
  * axis:   one vector (or up to mv of them, backward) along a contiguous
@@ -33,16 +34,17 @@
  *         a few contiguous loads;
  * scalar: one element, the fallback every problem has. */
 #define CLRS_VARIANT_MAP(X)                                                \
-    X(BLOCK, "block", CLRS_KNOB_VEC | CLRS_KNOB_NT | CLRS_KNOB_LOCAL)      \
-    X(AXIS, "axis",                                                        \
+    X(BLOCK, "block", CLRS_VECTOR_BLOCK,                                   \
+      CLRS_KNOB_VEC | CLRS_KNOB_NT | CLRS_KNOB_LOCAL)                      \
+    X(AXIS, "axis", CLRS_VECTOR_AXIS,                                      \
       CLRS_KNOB_VEC | CLRS_KNOB_MV | CLRS_KNOB_NT | CLRS_KNOB_LOCAL)       \
-    X(WALK, "walk",                                                        \
+    X(WALK, "walk", CLRS_VECTOR_SPAN,                                      \
       CLRS_KNOB_VEC | CLRS_KNOB_SPAN | CLRS_KNOB_SPANV | CLRS_KNOB_WALK |  \
           CLRS_KNOB_NT | CLRS_KNOB_LOCAL)                                  \
-    X(SPAN, "span",                                                        \
+    X(SPAN, "span", CLRS_VECTOR_SPAN,                                      \
       CLRS_KNOB_VEC | CLRS_KNOB_SPAN | CLRS_KNOB_SPANV | CLRS_KNOB_NT |    \
           CLRS_KNOB_LOCAL)                                                 \
-    X(SCALAR, "scalar", CLRS_KNOB_NT | CLRS_KNOB_LOCAL)
+    X(SCALAR, "scalar", CLRS_VECTOR_NONE, CLRS_KNOB_NT | CLRS_KNOB_LOCAL)
 
 typedef enum clrs_variant {
 #define CLRS_VARIANT_ENUM_(e, ...) CLRS_VARIANT_##e,
@@ -53,7 +55,5 @@ typedef enum clrs_variant {
 
 /* The row's name ("span"), "?" for an unknown value. */
 const char *clrs__variant_name(int v);
-/* The row's knobs (CLRS_KNOB_* bits), 0 for an unknown value. */
-unsigned clrs__variant_knobs(int v);
 
 #endif /* CLRS_VARIANT_H */
