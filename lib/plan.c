@@ -515,6 +515,7 @@ static unsigned tune_knobs(const clrs_plan *plan)
     return knobs;
 }
 
+/* Milliseconds of CLOCK_MONOTONIC since t0. */
 static double ms_since(const struct timespec *t0)
 {
     struct timespec t1;
@@ -558,11 +559,9 @@ static clrs_status tune(clrs_plan *plan, const clrs_tune_key *k,
     if (st >= 0 && !r.best)
         st = clrs__error(CLRS_ERR_OPENCL, "tuning: no candidate ran");
     if (st >= 0) {
+        char why[CLRS_ERRMSG_MAX - 100], note[CLRS_ERRMSG_MAX];
         adopt(plan, r.best);
         plan->tuned_launches = r.timed;
-    }
-    if (st >= 0) {
-        char why[CLRS_ERRMSG_MAX - 100], note[CLRS_ERRMSG_MAX];
         if (clrs__tunedb_store(plan->ctx, k, r.best_text, r.best_ms, why,
                                sizeof why) != 0) {
             snprintf(note, sizeof note,
@@ -714,7 +713,7 @@ static clrs_status plan_create(clrs_plan **out, clrs_context *ctx,
 {
     clrs_plan *plan;
     clrs_status st;
-    struct timespec t0, t1;
+    struct timespec t0;
 
     clock_gettime(CLOCK_MONOTONIC, &t0);
     CLRS_CHECK(out != NULL, CLRS_ERR_NULL_POINTER, "plan is NULL");
@@ -759,9 +758,7 @@ static clrs_status plan_create(clrs_plan **out, clrs_context *ctx,
         clrs_plan_destroy(plan);
         return st;
     }
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    plan->create_ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
-                      (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+    plan->create_ms = ms_since(&t0);
     *out = plan;
     clrs__clear_error();
     return CLRS_SUCCESS;
