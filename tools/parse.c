@@ -1340,28 +1340,37 @@ static int do_flag(state *s, const char *tok, const char *name)
     return usage_error(s, tok, "unknown option");
 }
 
-/* --attr-post-ops: as benchdnn, an empty value or an empty item of the
- * comma list is a problem without post-ops ("--attr-post-ops=,sum");
+/* A problem knob's comma list: every item is checked now, so a typo
+ * stops the run before anything runs; expansion happens per descriptor.
+ * An empty value or item is refused, but for --attr-post-ops, where as
+ * in benchdnn it is the problem without post-ops ("--attr-post-ops=,sum"):
  * kept as "none", the default, so that the repro line leaves it out. */
-static int do_post_ops(state *s, const char *tok, const char *v)
+static int do_knob(state *s, const char *tok, int k, const char *v)
 {
     const char *parts[MAX_LIST];
+    const int empty_ok = k == POST_OPS_KNOB;
     char err[ERRSZ], *list, *w;
     cli_opts scratch;
     size_t len = 0;
-    int n, j, k = POST_OPS_KNOB;
+    int n, j;
 
+    if (!*v && !empty_ok)
+        return usage_error(s, tok, "empty value");
     n = split(v, parts, MAX_LIST);
     if (n < 0)
         return usage_error(s, tok, "more than 64 comma-separated values");
     for (j = 0; j < n; ++j)
-        len += (*parts[j] ? strlen(parts[j]) : 4) + 1;
+        len += strlen(*parts[j] ? parts[j] : knobs[k].def) + 1;
     list = malloc(len);
     if (!list)
         return usage_error(s, tok, "out of memory");
     opts_defaults(&scratch);
     for (j = 0, w = list; j < n; ++j) {
         const char *e = *parts[j] ? parts[j] : knobs[k].def;
+        if (!*parts[j] && !empty_ok) {
+            free(list);
+            return usage_error(s, tok, "empty item in the comma list");
+        }
         if (knob_apply(&knobs[k], e, &scratch, err) != 0) {
             free(list);
             return usage_error(s, tok, err);
@@ -1370,33 +1379,6 @@ static int do_post_ops(state *s, const char *tok, const char *v)
     }
     s->val[k] = pool_dup(list, strlen(list));
     free(list);
-    return s->val[k] ? 0 : usage_error(s, tok, "out of memory");
-}
-
-/* A problem knob's comma list: every item is checked now, so a typo
- * stops the run before anything runs; expansion happens per descriptor. */
-static int do_knob(state *s, const char *tok, int k, const char *v)
-{
-    const char *parts[MAX_LIST];
-    char err[ERRSZ];
-    cli_opts scratch;
-    int n, j;
-
-    if (k == POST_OPS_KNOB)
-        return do_post_ops(s, tok, v);
-    if (!*v)
-        return usage_error(s, tok, "empty value");
-    n = split(v, parts, MAX_LIST);
-    if (n < 0)
-        return usage_error(s, tok, "more than 64 comma-separated values");
-    opts_defaults(&scratch);
-    for (j = 0; j < n; ++j) {
-        if (!*parts[j])
-            return usage_error(s, tok, "empty item in the comma list");
-        if (knob_apply(&knobs[k], parts[j], &scratch, err) != 0)
-            return usage_error(s, tok, err);
-    }
-    s->val[k] = pool_dup(v, strlen(v));
     return s->val[k] ? 0 : usage_error(s, tok, "out of memory");
 }
 
