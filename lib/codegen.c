@@ -79,7 +79,7 @@ static void emit_term(sbuf *b, const char *i, int block, const char *s,
         sb_add(b, " + %s * %s%d", i, s, p);
 }
 
-/* "    const <off> NAME = 0 + i<p> * <prefix><p> ...;": a tensor's element
+/* "const <off> NAME = 0 + i<p> * <prefix><p> ...;": a tensor's element
  * offset over every kernel axis, or over the identity axes only, with
  * each axis's block size read at byte offset `blk` of clrs_gen_axis. */
 static void emit_offset(sbuf *b, const clrs_gen_config *c, const char *name,
@@ -88,7 +88,7 @@ static void emit_offset(sbuf *b, const clrs_gen_config *c, const char *name,
     char i[16];
     int p;
 
-    sb_add(b, "    const %s %s = 0", off_type(c), name);
+    sb_add(b, "const %s %s = 0", off_type(c), name);
     for (p = 0; p < c->rank; ++p) {
         const clrs_gen_axis *a = &c->ax[p];
         if (identity_only && a->slot >= 0)
@@ -110,23 +110,23 @@ static void emit_indices(sbuf *b, const clrs_gen_config *c)
     int p;
 
     if (c->vec > 1)
-        sb_add(b, "    const %s i0 = (%s)get_global_id(0) * %d;\n", off, off,
+        sb_add(b, "const %s i0 = (%s)get_global_id(0) * %d;\n", off, off,
                c->vec * mvec_of(c, c->vec) * walk_of(c));
     else
-        sb_add(b, "    const %s i0 = (%s)get_global_id(0);\n", off, off);
+        sb_add(b, "const %s i0 = (%s)get_global_id(0);\n", off, off);
     if (c->rank > 1)
-        sb_add(b, "    const %s i1 = (%s)get_global_id(1);\n", off, off);
+        sb_add(b, "const %s i1 = (%s)get_global_id(1);\n", off, off);
     if (c->rank > 2) {
-        sb_add(b, "    %s r = (%s)get_global_id(2);\n", uoff, uoff);
+        sb_add(b, "%s r = (%s)get_global_id(2);\n", uoff, uoff);
         /* r - q * n rather than r % n: LLVM turns a div/rem pair into
          * a "freeze" instruction that Oclgrind's checker cannot run. */
         for (p = 2; p + 1 < c->rank; ++p) {
-            sb_add(b, "    const %s q%d = r / (%s)n%d;\n", uoff, p, uoff, p);
-            sb_add(b, "    const %s i%d = (%s)(r - q%d * (%s)n%d);\n", off, p,
+            sb_add(b, "const %s q%d = r / (%s)n%d;\n", uoff, p, uoff, p);
+            sb_add(b, "const %s i%d = (%s)(r - q%d * (%s)n%d);\n", off, p,
                    off, p, uoff, p);
-            sb_add(b, "    r = q%d;\n", p);
+            sb_add(b, "r = q%d;\n", p);
         }
-        sb_add(b, "    const %s i%d = (%s)r;\n", off, c->rank - 1, off);
+        sb_add(b, "const %s i%d = (%s)r;\n", off, c->rank - 1, off);
     }
 }
 
@@ -140,13 +140,13 @@ static void emit_pad_guard(sbuf *b, const clrs_gen_config *c)
     int p;
     for (p = 0; p < c->rank; ++p)
         if (c->ax[p].dst_block && !(p == 0 && c->vec > 1) && c->index_only)
-            sb_add(b, "    if (i%d >= nr%d)\n        return;\n", p, p);
+            sb_add(b, "if (i%d >= nr%d)\n    return;\n", p, p);
         else if (c->ax[p].dst_block && !(p == 0 && c->vec > 1))
             sb_add(b,
-                   "    if (i%d >= nr%d) {\n"
-                   "        CLRS_ST_%s(dst, dof, (%s)(0));\n"
-                   "        return;\n"
-                   "    }\n",
+                   "if (i%d >= nr%d) {\n"
+                   "    CLRS_ST_%s(dst, dof, (%s)(0));\n"
+                   "    return;\n"
+                   "}\n",
                    p, p, row_of(c->dst)->name, acc_type(c));
 }
 
@@ -187,7 +187,7 @@ static void emit_offsets(sbuf *b, const clrs_gen_config *c)
     if (bwd && ((c->has_index && c->plane) || c->recompute)) {
         /* Span path: the group's first element (myg); a lane's is
          * myg + l. */
-        sb_add(b, "    const %s %s = 0", off, c->span ? "myg" : "myp");
+        sb_add(b, "const %s %s = 0", off, c->span ? "myg" : "myp");
         for (k = 0; k < c->nslots; ++k)
             sb_add(b, " + i%d * pl%d", axis_of_slot(c, k), k);
         sb_add(b, ";\n");
@@ -198,28 +198,28 @@ static void emit_offsets(sbuf *b, const clrs_gen_config *c)
         p = axis_of_slot(c, k);
         if (!c->fixed[k])
             sb_add(b,
-                   "    const %s b%d = itab[st%d + i%d], "
+                   "const %s b%d = itab[st%d + i%d], "
                    "e%d = itab[st%d + i%d + 1];\n",
                    off, k, k, p, k, k, p);
     }
     if (walk_of(c) > 1)
         sb_add(b,
-               "    const %s gq0 = (%s)get_global_id(0) * %d;\n"
-               "    %s gn = (n0 + %d) / %d - gq0;\n"
-               "    if (gn > %d)\n        gn = %d;\n",
+               "const %s gq0 = (%s)get_global_id(0) * %d;\n"
+               "%s gn = (n0 + %d) / %d - gq0;\n"
+               "if (gn > %d)\n    gn = %d;\n",
                off, off, walk_of(c), off, c->vec - 1, c->vec, walk_of(c),
                walk_of(c));
     else if (c->span)
         sb_add(b,
-               "    const %s gq = (%s)get_global_id(0);\n"
-               "    const %s pgb = itab[pg + 2 * gq], pgp = itab[pg + 2 * gq "
+               "const %s gq = (%s)get_global_id(0);\n"
+               "const %s pgb = itab[pg + 2 * gq], pgp = itab[pg + 2 * gq "
                "+ 1];\n",
                off, off, off);
     if (!has_none(c))
         return;
     /* The span path's groups have taps in every lane: its lane by lane
      * code adds the last slot's own test (none_l). */
-    sb_add(b, "    const int none = 0");
+    sb_add(b, "const int none = 0");
     for (k = 0; k < c->nslots - (skip_last ? 1 : 0); ++k)
         if (!c->fixed[k])
             sb_add(b, " || b%d == e%d", k, k);
@@ -237,16 +237,16 @@ void emit_store(sbuf *b, const clrs_gen_config *c, int w,
         int l;
         vtype(at, sizeof at, acc_type(c), w);
         vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", w);
-        sb_add(b, "        %s = ((%s)(i0) + (%s)(", val, mt, mt);
+        sb_add(b, "%s = ((%s)(i0) + (%s)(", val, mt, mt);
         for (l = 0; l < w; ++l)
             sb_add(b, "%s%d", l ? ", " : "", l);
         sb_add(b, ") >= (%s)(nr0)) ? (%s)(0) : %s;\n", mt, at, val);
     }
     if (w > 1)
-        sb_add(b, "        CLRS_STV%s_%s(%d, dst, %s, %s);\n", nt,
+        sb_add(b, "CLRS_STV%s_%s(%d, dst, %s, %s);\n", nt,
                row_of(c->dst)->name, w, dof, val);
     else
-        sb_add(b, "        CLRS_ST%s_%s(dst, %s, %s);\n", nt,
+        sb_add(b, "CLRS_ST%s_%s(dst, %s, %s);\n", nt,
                row_of(c->dst)->name, dof, val);
 }
 
@@ -291,10 +291,10 @@ void emit_post(sbuf *b, const clrs_gen_config *c, int w,
         switch (q->kind) {
         case CLRS_POST_SUM:
             load_acc(ld, sizeof ld, c, row_of(c->dst), "dst", dof, w, 0);
-            sb_add(b, "        %s = %s + pa%d * %s;\n", val, val, k, ld);
+            sb_add(b, "%s = %s + pa%d * %s;\n", val, val, k, ld);
             break;
         case CLRS_POST_ELTWISE:
-            sb_add(b, "        %s = CLRS_POST%d(%s, %s, pa%d, pb%d);\n", val,
+            sb_add(b, "%s = CLRS_POST%d(%s, %s, pa%d, pb%d);\n", val,
                    k, at, val, k, k);
             break;
         default:
@@ -308,7 +308,7 @@ void emit_post(sbuf *b, const clrs_gen_config *c, int w,
                 load_acc(ld, sizeof ld, c, row_of(q->dt), pn, o, w,
                          q->bvec == CLRS_BVEC_BCAST);
             }
-            sb_add(b, "        %s = CLRS_POST%d(%s, %s);\n", val, k, val, ld);
+            sb_add(b, "%s = CLRS_POST%d(%s, %s);\n", val, k, val, ld);
             break;
         }
     }
@@ -330,10 +330,10 @@ static void emit_accumulators(sbuf *b, const clrs_gen_config *c, int w,
     vtype(ot, sizeof ot, off_type(c), w);
     vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", w);
     if (!c->backward && c->cls == CLRS_GEN_WSUM) {
-        sb_add(b, "        %s acc;\n", at);
+        sb_add(b, "%s acc;\n", at);
     } else if (!c->backward) {
-        sb_add(b, "        %s best;\n        %s win;\n", at, ot);
-        sb_add(b, "        %s have, stop;\n", w > 1 ? mt : "int");
+        sb_add(b, "%s best;\n%s win;\n", at, ot);
+        sb_add(b, "%s have, stop;\n", w > 1 ? mt : "int");
     } else if (c->accumulate) {
         int m;
         char o[48], ld[192];
@@ -343,12 +343,12 @@ static void emit_accumulators(sbuf *b, const clrs_gen_config *c, int w,
             else
                 snprintf(o, sizeof o, "%s", dof);
             load_acc(ld, sizeof ld, c, d, "dst", o, w, 0);
-            sb_add(b, "        %s %s = %s;\n", at, acc_name(m), ld);
+            sb_add(b, "%s %s = %s;\n", at, acc_name(m), ld);
         }
     } else {
         int m;
         for (m = 0; m < mvec_of(c, w); ++m)
-            sb_add(b, "        %s %s = (%s)(0);\n", at, acc_name(m), at);
+            sb_add(b, "%s %s = (%s)(0);\n", at, acc_name(m), at);
     }
 }
 
@@ -362,15 +362,15 @@ static void emit_index_store(sbuf *b, const clrs_gen_config *c, int w,
 
     vtype(ot, sizeof ot, off_type(c), w);
     if (c->plane && w > 1)
-        sb_add(b, "        win = select(win, (%s)(-1), win < (%s)(0));\n",
+        sb_add(b, "win = select(win, (%s)(-1), win < (%s)(0));\n",
                ot, ot);
     else if (c->plane)
-        sb_add(b, "        if (win < 0)\n            win = -1;\n");
+        sb_add(b, "if (win < 0)\n    win = -1;\n");
     if (w > 1)
-        sb_add(b, "        vstore%d(convert_%s%d(win), 0, index + %s);\n", w,
+        sb_add(b, "vstore%d(convert_%s%d(win), 0, index + %s);\n", w,
                it, w, io);
     else
-        sb_add(b, "        index[%s] = (%s)win;\n", io, it);
+        sb_add(b, "index[%s] = (%s)win;\n", io, it);
 }
 
 /* One written element (w == 1) or w consecutive ones along kernel axis
@@ -386,7 +386,7 @@ void emit_body(sbuf *b, const clrs_gen_config *c, int w,
     const char *val =
         c->backward || c->cls == CLRS_GEN_WSUM ? "acc" : "best";
 
-    sb_add(b, "    {\n");
+    sb_open(b, "%s", "");
     emit_accumulators(b, c, w, at->dof);
     for (q = 0; q < npat; ++q) {
         emit_pattern_case(b, q, npat);
@@ -396,7 +396,7 @@ void emit_body(sbuf *b, const clrs_gen_config *c, int w,
             emit_reduce(b, c, w, at->so, at->i0, q, at->none);
     }
     if (npat > 1)
-        sb_add(b, "        }\n");
+        sb_close(b);
     if (!c->index_only && mvec_of(c, w) > 1) {
         /* Backward gathers only: no post-ops. */
         int m;
@@ -411,7 +411,7 @@ void emit_body(sbuf *b, const clrs_gen_config *c, int w,
     }
     if (!c->backward && c->cls == CLRS_GEN_MAX && c->has_index)
         emit_index_store(b, c, w, at->io);
-    sb_add(b, "    }\n");
+    sb_close(b);
 }
 
 /* A span group without a pattern, one lane at a time: the scalar body
@@ -428,23 +428,27 @@ void emit_group_lanes(sbuf *b, const clrs_gen_config *c)
     l.none = has_none(c) ? "none" : NULL;
     snprintf(lio, sizeof lio, "(%s + l)", io);
     l.io = c->backward ? io : lio;
-    sb_add(b, "    for (%s l = 0; l < %d && i0 + l < n0; ++l)%s\n", off,
-           c->vec, own ? " {" : "");
+    if (own)
+        sb_open(b, "for (%s l = 0; l < %d && i0 + l < n0; ++l)", off,
+                c->vec);
+    else
+        sb_add(b, "for (%s l = 0; l < %d && i0 + l < n0; ++l)\n", off,
+               c->vec);
     if (own)
         sb_add(b,
-               "    const %s b%d = itab[st%d + i0 + l], "
+               "const %s b%d = itab[st%d + i0 + l], "
                "e%d = itab[st%d + i0 + l + 1];\n",
                off, k, k, k, k);
     if (own && !c->backward) {
-        sb_add(b, "    const int none_l = %sb%d == e%d;\n",
+        sb_add(b, "const int none_l = %sb%d == e%d;\n",
                has_none(c) ? "none || " : "", k, k);
         l.none = "none_l";
     }
     if (c->backward && c->has_index && c->plane)
-        sb_add(b, "    const %s myp = myg + l;\n", off);
+        sb_add(b, "const %s myp = myg + l;\n", off);
     emit_body(b, c, 1, &l);
     if (own)
-        sb_add(b, "    }\n");
+        sb_close(b);
 }
 
 void emit_vector_item(sbuf *b, const clrs_gen_config *c, const body_at *at)
@@ -460,12 +464,12 @@ void emit_vector_item(sbuf *b, const clrs_gen_config *c, const body_at *at)
     l.none = at->none;
     snprintf(lio, sizeof lio, "(%s + l)", at->io);
     l.io = lio;
-    sb_add(b, "    if (i0 + %d <= n0) {\n", c->vec);
+    sb_open(b, "if (i0 + %d <= n0)", c->vec);
     emit_body(b, c, c->vec, at);
-    sb_add(b, "    } else {\n");
-    sb_add(b, "    for (%s l = 0; i0 + l < n0; ++l)\n", off);
+    sb_else(b, "else");
+    sb_add(b, "for (%s l = 0; i0 + l < n0; ++l)\n", off);
     emit_body(b, c, 1, &l);
-    sb_add(b, "    }\n");
+    sb_close(b);
 }
 
 /* Each variant's work-item (variant.h), by its row. */
@@ -578,8 +582,8 @@ clrs_status clrs__gen_source(const clrs_gen_config *c, const char *key,
     sb_add(&b, "__kernel void %s(\n",
            c->backward ? "clrs_backward" : "clrs_forward");
     emit_args(&b, c);
-    sb_add(&b, "{\n");
+    sb_open(&b, "%s", "");
     emit_work_item(&b, c);
-    sb_add(&b, "}\n");
+    sb_close(&b);
     return sb_finish(&b, source);
 }

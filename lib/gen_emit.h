@@ -52,13 +52,23 @@ const post_row *post_row_of(int kind, int alg);
 
 /* ---- text (gen_text.c) ---------------------------------------------------- */
 
+/* The kernel text grows by lines; the buffer keeps the indentation:
+ * each line starts 4 spaces in per block open (sb_open ... sb_close), so
+ * an emitter writes its lines flush left, and a line it breaks inside a
+ * statement (the statement of an if without braces, say) carries only
+ * its indentation relative to the statement's. */
 typedef struct sbuf {
     char *s;
     size_t n, cap;
-    int oom; /* an allocation failed: sb_finish reports it */
+    int oom;   /* an allocation failed: sb_finish reports it */
+    int depth; /* blocks open */
+    int mid;   /* the text so far does not end a line */
 } sbuf;
 
 #define sb_add clrs__gen_sb_add
+#define sb_open clrs__gen_sb_open
+#define sb_else clrs__gen_sb_else
+#define sb_close clrs__gen_sb_close
 #define sb_finish clrs__gen_sb_finish
 #define acc_type clrs__gen_acc_type
 #define mvec_of clrs__gen_mvec_of
@@ -71,7 +81,16 @@ typedef struct sbuf {
 #define axis_of_slot clrs__gen_axis_of_slot
 #define emit_lanes clrs__gen_emit_lanes
 
+/* Text, each line it starts indented by the blocks open. */
 void sb_add(sbuf *b, const char *fmt, ...) CLRS_PRINTF(2, 3);
+/* "HEAD {" (or "{" for an empty head) on a line of its own; opens a
+ * block. */
+void sb_open(sbuf *b, const char *fmt, ...) CLRS_PRINTF(2, 3);
+/* "} HEAD {": closes a block and opens the next ("else", "else if
+ * (c)"). */
+void sb_else(sbuf *b, const char *fmt, ...) CLRS_PRINTF(2, 3);
+/* "}": closes a block. */
+void sb_close(sbuf *b);
 /* The text into *out, or CLRS_ERR_OUT_OF_MEMORY (b freed). */
 clrs_status sb_finish(sbuf *b, char **out);
 const char *acc_type(const clrs_gen_config *c); /* "float" / "double" */
@@ -105,34 +124,34 @@ void emit_lanes(sbuf *b, const char *type, const int *v, int n);
 #define emit_value clrs__gen_emit_value
 #define emit_max_step clrs__gen_emit_max_step
 
-/* The loop nest over the lists of slots 0 .. nloops - 1 (the `for` of
- * slot k indented by in0 + 4 k); so, io: the read and index offsets
- * before the first slot; i0name: kernel axis 0's index. */
+/* The loop nest over the lists of slots 0 .. nloops - 1, left open; so,
+ * io: the read and index offsets before the first slot; i0name: kernel
+ * axis 0's index. */
 void emit_loops(sbuf *b, const clrs_gen_config *c, const char *so,
-                const char *io, int nloops, const char *i0name, int in0);
+                const char *io, int nloops, const char *i0name);
 /* The same nest's slots k0 .. nloops - 1 only, inside slots 0 .. k0 - 1
  * opened before. */
 void emit_loops_from(sbuf *b, const clrs_gen_config *c, const char *so,
-                     const char *io, int k0, int nloops, const char *i0name,
-                     int in0);
-void emit_close_loops(sbuf *b, int nloops, int in0);
+                     const char *io, int k0, int nloops, const char *i0name);
+/* Closes nloops loops (blocks). */
+void emit_close_loops(sbuf *b, int nloops);
 /* emit_loops and emit_close_loops, with a weighted sum (wsum) over two
  * or more slots split into one partial sum per entry of slot n - 2
  * (the accumulator must be named acc). */
 void emit_split_open(sbuf *b, const clrs_gen_config *c, const char *so,
                      const char *io, int nloops, const char *i0name,
-                     int in0, int wsum, int w);
+                     int wsum, int w);
 void emit_split_close(sbuf *b, const clrs_gen_config *c, int nloops,
-                      int in0, int wsum, int w);
+                      int wsum, int w);
 /* "const <acc> NAME = <r's element at ptr + o, w lanes, converted>";
  * with pad, a negative o (a padding tap) reads the kernel's pad. */
 void emit_value(sbuf *b, const clrs_gen_config *c, const dtype_row *r,
                 const char *ptr, const char *name, int w, const char *o,
-                const char *ind, int pad);
+                int pad);
 
 /* Max: value `val` (w lanes) with window or plane code `code` into
  * best / have / stop / win (cl/reduce.cl's tie and NaN rules). */
-void emit_max_step(sbuf *b, const clrs_gen_config *c, int w, const char *ind,
+void emit_max_step(sbuf *b, const clrs_gen_config *c, int w,
                    const char *val, const char *code);
 
 /* ---- span path (gen_span.c) ---------------------------------------------- */
@@ -147,12 +166,13 @@ int pick_used(const clrs_gen_config *c, const signed char *r);
 /* Forward: pattern q's taps of the last slot for a group (after the
  * loops over the other slots; so: src offset when there are none). */
 void emit_span_reduce(sbuf *b, const clrs_gen_config *c, const char *so,
-                      const char *ind, int q);
+                      int q);
 /* Backward: pattern q's entries of the last slot for a group (io: the
  * index tensor's offset when there is no other slot). */
 void emit_span_gather(sbuf *b, const clrs_gen_config *c, const char *so,
-                      const char *io, const char *ind, int q);
-/* The branch for pattern q of npat (none when there is one). */
+                      const char *io, int q);
+/* The branch for pattern q of npat (none when there is one): opens the
+ * first, goes on to the others; the caller closes the last. */
 void emit_pattern_case(sbuf *b, int q, int npat);
 
 /* ---- bodies (gen_reduce.c, gen_gather.c) ------------------------------- */
@@ -171,9 +191,8 @@ void emit_reduce(sbuf *b, const clrs_gen_config *c, int w, const char *so,
 void emit_gather(sbuf *b, const clrs_gen_config *c, int w, const char *so,
                  const char *io, const char *xo, int q);
 /* Backward weighted sums on the span path: group gq's weights of pattern
- * q, g0, g1, ... (group-major table), indented by ind. */
-void emit_span_weights(sbuf *b, const clrs_gen_config *c, int q,
-                       const char *ind);
+ * q, g0, g1, ... (group-major table). */
+void emit_span_weights(sbuf *b, const clrs_gen_config *c, int q);
 
 /* ---- bodies and stores (codegen.c) ------------------------------------- */
 

@@ -10,43 +10,40 @@
  * the forward kernel finds it (same taps, order, tie and NaN rules), its
  * plane code into `win`. */
 static void emit_argmax(sbuf *b, const clrs_gen_config *c, int w,
-                        const char *xo, int in0)
+                        const char *xo)
 {
     const char *off = off_type(c), *acc = acc_type(c);
-    char at[16], ot[16], mt[16], ind[96], yo[32], gc[16];
+    char at[16], ot[16], mt[16], yo[32], gc[16];
     int n = c->nslots, k;
 
     vtype(at, sizeof at, acc, w);
     vtype(ot, sizeof ot, off, w);
     vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", w);
-    sb_add(b, "%*s%s best = (%s)(NAN);\n", in0, "", at, at);
+    sb_add(b, "%s best = (%s)(NAN);\n", at, at);
     /* An all-NaN window under NaN ignore reports its first tap. */
-    sb_add(b, "%*s%s win = (%s)(0", in0, "", ot, ot);
+    sb_add(b, "%s win = (%s)(0", ot, ot);
     for (k = 0; k < n; ++k)
         sb_add(b, " + itab[fcd%d + itab[fst%d + u%d]]", k, k, k);
     sb_add(b, ");\n");
     if (w > 1)
-        sb_add(b, "%*s%s have = (%s)(0), stop = (%s)(0);\n", in0, "", mt, mt,
-               mt);
+        sb_add(b, "%s have = (%s)(0), stop = (%s)(0);\n", mt, mt, mt);
     else
-        sb_add(b, "%*sint have = 0, stop = 0;\n", in0, "");
+        sb_add(b, "int have = 0, stop = 0;\n");
     for (k = 0; k < n; ++k) {
-        snprintf(ind, sizeof ind, "%*s", in0 + 4 * k, "");
-        sb_add(b,
-               "%sfor (%s s%d = itab[fst%d + u%d]; s%d < itab[fst%d + u%d + "
-               "1]; ++s%d) {\n",
-               ind, off, k, k, k, k, k, k, k);
+        sb_open(b,
+                "for (%s s%d = itab[fst%d + u%d]; s%d < itab[fst%d + u%d + "
+                "1]; ++s%d)",
+                off, k, k, k, k, k, k, k);
         if (k == 0)
-            sb_add(b, "%s    const %s y0 = %s + itab[fof0 + s0];\n"
-                      "%s    const %s g0 = itab[fcd0 + s0];\n",
-                   ind, off, xo, ind, off);
+            sb_add(b, "const %s y0 = %s + itab[fof0 + s0];\n"
+                      "const %s g0 = itab[fcd0 + s0];\n",
+                   off, xo, off);
         else
             sb_add(b,
-                   "%s    const %s y%d = y%d + itab[fof%d + s%d];\n"
-                   "%s    const %s g%d = g%d + itab[fcd%d + s%d];\n",
-                   ind, off, k, k - 1, k, k, ind, off, k, k - 1, k, k);
+                   "const %s y%d = y%d + itab[fof%d + s%d];\n"
+                   "const %s g%d = g%d + itab[fcd%d + s%d];\n",
+                   off, k, k - 1, k, k, off, k, k - 1, k, k);
     }
-    snprintf(ind, sizeof ind, "%*s", in0 + 4 * n, "");
     /* The innermost tap: x offset y<n-1> and plane code g<n-1>. */
     if (n) {
         snprintf(yo, sizeof yo, "y%d", n - 1);
@@ -55,13 +52,12 @@ static void emit_argmax(sbuf *b, const clrs_gen_config *c, int w,
         snprintf(yo, sizeof yo, "%s", xo);
         snprintf(gc, sizeof gc, "0");
     }
-    emit_value(b, c, row_of(c->x), "x", "xv", w, yo, ind, c->pad_taps && n);
-    emit_max_step(b, c, w, ind, "xv", gc);
-    emit_close_loops(b, n, in0);
+    emit_value(b, c, row_of(c->x), "x", "xv", w, yo, c->pad_taps && n);
+    emit_max_step(b, c, w, "xv", gc);
+    emit_close_loops(b, n);
 }
 
-void emit_span_weights(sbuf *b, const clrs_gen_config *c, int q,
-                       const char *ind)
+void emit_span_weights(sbuf *b, const clrs_gen_config *c, int q)
 {
     const char *acc = acc_type(c);
     char at[16];
@@ -71,16 +67,16 @@ void emit_span_weights(sbuf *b, const clrs_gen_config *c, int q,
     for (t = 0; t < c->ntaps; ++t)
         if (pick_used(c, c->rel[q][t]))
             sb_add(b,
-                   "%sconst %s g%d = CLRS_VLOAD(%s, %d, ftab, fg + "
+                   "const %s g%d = CLRS_VLOAD(%s, %d, ftab, fg + "
                    "(gq * %d + %d) * %d);\n",
-                   ind, at, t, acc, c->vec, c->ntaps, t, c->vec);
+                   at, t, acc, c->vec, c->ntaps, t, c->vec);
 }
 
 /* Weighted sums: one entry's weight serves every vector of the
  * work-item: acc, acc1, ... at o, o + w, ... (one vector: acc and v at
  * o). */
 static void emit_gather_wsum(sbuf *b, const clrs_gen_config *c, int w,
-                             const char *o, const char *ind)
+                             const char *o)
 {
     const int M = mvec_of(c, w), n = c->nslots;
     int mm;
@@ -94,12 +90,12 @@ static void emit_gather_wsum(sbuf *b, const clrs_gen_config *c, int w,
             snprintf(om, sizeof om, "%s", o);
             snprintf(vm, sizeof vm, "v");
         }
-        emit_value(b, c, row_of(c->src), "src", vm, w, om, ind, 0);
+        emit_value(b, c, row_of(c->src), "src", vm, w, om, 0);
         if (n)
-            sb_add(b, "%sCLRS_WSUM_STEP(%s, w%d, %s);\n", ind,
-                   acc_name(mm), n - 1, vm);
+            sb_add(b, "CLRS_WSUM_STEP(%s, w%d, %s);\n", acc_name(mm), n - 1,
+                   vm);
         else
-            sb_add(b, "%s%s += %s;\n", ind, acc_name(mm), vm);
+            sb_add(b, "%s += %s;\n", acc_name(mm), vm);
     }
 }
 
@@ -107,17 +103,16 @@ static void emit_gather_wsum(sbuf *b, const clrs_gen_config *c, int w,
  * index value no tap has (out of range, or a padding tap's) matches no
  * element: it sends nowhere and is never used as an address. */
 static void emit_gather_max(sbuf *b, const clrs_gen_config *c, int w,
-                            const char *io, const char *xo, const char *o,
-                            const char *ind)
+                            const char *io, const char *xo, const char *o)
 {
     const char *off = off_type(c);
     const int n = c->nslots, window = c->has_index && !c->plane;
     char mt[16], ok[24], code[24];
 
     vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", w);
-    emit_value(b, c, row_of(c->src), "src", "v", w, o, ind, 0);
+    emit_value(b, c, row_of(c->src), "src", "v", w, o, 0);
     if (c->recompute) {
-        emit_argmax(b, c, w, xo, 8 + 4 * n);
+        emit_argmax(b, c, w, xo);
         snprintf(code, sizeof code, "myp");
     } else if (window) {
         if (n)
@@ -134,18 +129,18 @@ static void emit_gather_max(sbuf *b, const clrs_gen_config *c, int w,
     if (c->recompute && w > 1) {
         char ot[16];
         vtype(ot, sizeof ot, off, w);
-        sb_add(b, "%sacc = select(acc, acc + v, convert_%s(win == (%s)(myp)));\n",
-               ind, mt, ot);
+        sb_add(b, "acc = select(acc, acc + v, convert_%s(win == (%s)(myp)));\n",
+               mt, ot);
     } else if (c->recompute) {
-        sb_add(b, "%sif (win == myp)\n%s    acc += v;\n", ind, ind);
+        sb_add(b, "if (win == myp)\n    acc += v;\n");
     } else if (w > 1) {
         sb_add(b,
-               "%sacc = select(acc, acc + v, convert_%s(convert_long%d("
+               "acc = select(acc, acc + v, convert_%s(convert_long%d("
                "vload%d(0, index + %s)) == (long%d)(%s)));\n",
-               ind, mt, w, w, ok, w, code);
+               mt, w, w, ok, w, code);
     } else {
-        sb_add(b, "%sif ((long)index[%s] == (long)(%s))\n%s    acc += v;\n",
-               ind, ok, code, ind);
+        sb_add(b, "if ((long)index[%s] == (long)(%s))\n    acc += v;\n", ok,
+               code);
     }
 }
 
@@ -156,30 +151,28 @@ void emit_gather(sbuf *b, const clrs_gen_config *c, int w,
                  const char *so, const char *io, const char *xo,
                  int q)
 {
-    char ind[96], o[16];
+    char o[16];
     int n = c->nslots, wsum = c->cls == CLRS_GEN_WSUM;
     int span = c->span && w > 1, nloops = span ? n - 1 : n;
 
     /* The group's weights, once for every entry of the other slots. */
     if (span && wsum)
-        emit_span_weights(b, c, q, "        ");
-    emit_split_open(b, c, so, io, nloops, "i0", 8, wsum, w);
+        emit_span_weights(b, c, q);
+    emit_split_open(b, c, so, io, nloops, "i0", wsum, w);
     if (span) {
-        snprintf(ind, sizeof ind, "%*s", 8 + 4 * nloops, "");
-        emit_span_gather(b, c, so, io, ind, q);
-        emit_split_close(b, c, nloops, 8, wsum, w);
+        emit_span_gather(b, c, so, io, q);
+        emit_split_close(b, c, nloops, wsum, w);
         return;
     }
-    snprintf(ind, sizeof ind, "%*s", 8 + 4 * n, "");
     if (n)
         snprintf(o, sizeof o, "o%d", n - 1);
     else
         snprintf(o, sizeof o, "%s", so);
     if (wsum) {
-        emit_gather_wsum(b, c, w, o, ind);
-        emit_split_close(b, c, nloops, 8, wsum, w);
+        emit_gather_wsum(b, c, w, o);
+        emit_split_close(b, c, nloops, wsum, w);
         return;
     }
-    emit_gather_max(b, c, w, io, xo, o, ind);
-    emit_close_loops(b, n, 8);
+    emit_gather_max(b, c, w, io, xo, o);
+    emit_close_loops(b, n);
 }

@@ -5,9 +5,9 @@
 void clrs__gen_item_SPAN(sbuf *b, const clrs_gen_config *c,
                          const body_at *at)
 {
-    sb_add(b, "    if (pgp >= 0) {\n");
+    sb_open(b, "if (pgp >= 0)");
     emit_body(b, c, c->vec, at);
-    sb_add(b, "    } else {\n");
+    sb_else(b, "else");
     emit_group_lanes(b, c);
-    sb_add(b, "    }\n");
+    sb_close(b);
 }

@@ -11,24 +11,24 @@ static void emit_walk_init(sbuf *b, const clrs_gen_config *c, const char *at)
     const int V = c->vec;
     int k;
 
-    sb_add(b, "    const %s i0w = i0, dofw = dof;\n", off);
+    sb_add(b, "const %s i0w = i0, dofw = dof;\n", off);
     for (k = 0; k < c->npost; ++k)
         if (c->post[k].kind == CLRS_POST_BINARY)
-            sb_add(b, "    const %s bo%dw = bo%d;\n", off, k, k);
-    sb_add(b, "    %s wacc[%d];\n", at, walk_of(c));
+            sb_add(b, "const %s bo%dw = bo%d;\n", off, k, k);
+    sb_add(b, "%s wacc[%d];\n", at, walk_of(c));
     if (c->backward && c->accumulate) {
         /* Only a pattern group is whole: the others load their own. */
         char o[32], ld[192];
         snprintf(o, sizeof o, "dofw + g * %d", V);
         load_acc(ld, sizeof ld, c, row_of(c->dst), "dst", o, V, 0);
         sb_add(b,
-               "    for (%s g = 0; g < gn; ++g)\n"
-               "        wacc[g] = itab[pg + 2 * (gq0 + g) + 1] >= 0 ? "
+               "for (%s g = 0; g < gn; ++g)\n"
+               "    wacc[g] = itab[pg + 2 * (gq0 + g) + 1] >= 0 ? "
                "%s : (%s)(0);\n",
                off, ld, at);
     } else {
         sb_add(b,
-               "    for (%s g = 0; g < gn; ++g)\n        wacc[g] = (%s)(0);\n",
+               "for (%s g = 0; g < gn; ++g)\n    wacc[g] = (%s)(0);\n",
                off, at);
     }
 }
@@ -39,47 +39,45 @@ static void emit_walk_sum(sbuf *b, const clrs_gen_config *c, const char *at)
 {
     const char *off = off_type(c);
     const int V = c->vec, n = c->nslots, bwd = c->backward;
-    const int in = 4 * (n - 1) + 8; /* the group loop's indentation */
-    char ind[64];
     int q;
 
-    snprintf(ind, sizeof ind, "%*s", in + 8, "");
-    sb_add(b, "    {\n");
+    sb_open(b, "%s", "");
     if (has_none(c))
-        sb_add(b, "    if (!none) {\n");
-    emit_loops(b, c, "sob", bwd ? "iob" : NULL, n - 1, "i0", 8);
+        sb_open(b, "if (!none)");
+    emit_loops(b, c, "sob", bwd ? "iob" : NULL, n - 1, "i0");
+    sb_open(b, "for (%s g = 0; g < gn; ++g)", off);
     sb_add(b,
-           "%*sfor (%s g = 0; g < gn; ++g) {\n"
-           "%*sconst %s gq = gq0 + g;\n"
-           "%*sconst %s pgp = itab[pg + 2 * gq + 1];\n"
-           "%*sif (pgp >= 0) {\n"
-           "%*sconst %s pgb = itab[pg + 2 * gq], i0 = i0w + g * %d;\n",
-           in, "", off, in + 4, "", off, in + 4, "", off, in + 4, "", in + 8,
-           "", off, V);
+           "const %s gq = gq0 + g;\n"
+           "const %s pgp = itab[pg + 2 * gq + 1];\n",
+           off, off);
+    sb_open(b, "if (pgp >= 0)");
+    sb_add(b, "const %s pgb = itab[pg + 2 * gq], i0 = i0w + g * %d;\n", off,
+           V);
     if (bwd)
-        sb_add(b, "%sconst %s accp = wacc[g];\n%s%s acc = (%s)(0);\n", ind,
-               at, ind, at, at);
+        sb_add(b, "const %s accp = wacc[g];\n%s acc = (%s)(0);\n", at, at,
+               at);
     else
-        sb_add(b, "%s%s acc = wacc[g];\n", ind, at);
+        sb_add(b, "%s acc = wacc[g];\n", at);
     for (q = 0; q < c->npat; ++q) {
         emit_pattern_case(b, q, c->npat);
         if (bwd) {
-            sb_add(b, "%s{\n", ind);
-            emit_span_weights(b, c, q, ind);
-            emit_span_gather(b, c, "sob", "iob", ind, q);
-            sb_add(b, "%s}\n", ind);
+            sb_open(b, "%s", "");
+            emit_span_weights(b, c, q);
+            emit_span_gather(b, c, "sob", "iob", q);
+            sb_close(b);
         } else {
-            emit_span_reduce(b, c, "sob", ind, q);
+            emit_span_reduce(b, c, "sob", q);
         }
     }
     if (c->npat > 1)
-        sb_add(b, "        }\n");
-    sb_add(b, "%swacc[g] = %s;\n%*s}\n%*s}\n", ind,
-           bwd ? "accp + acc" : "acc", in + 4, "", in, "");
-    emit_close_loops(b, n - 1, 8);
+        sb_close(b);
+    sb_add(b, "wacc[g] = %s;\n", bwd ? "accp + acc" : "acc");
+    sb_close(b);
+    sb_close(b);
+    emit_close_loops(b, n - 1);
     if (has_none(c))
-        sb_add(b, "    }\n");
-    sb_add(b, "    }\n");
+        sb_close(b);
+    sb_close(b);
 }
 
 /* Each group's post-ops and store; groups without a pattern go lane by
@@ -91,32 +89,34 @@ static void emit_walk_store(sbuf *b, const clrs_gen_config *c,
     const int V = c->vec;
     int k;
 
+    sb_open(b, "for (%s g = 0; g < gn; ++g)", off);
     sb_add(b,
-           "    for (%s g = 0; g < gn; ++g) {\n"
-           "    const %s gq = gq0 + g;\n"
-           "    const %s pgb = itab[pg + 2 * gq], pgp = itab[pg + 2 * gq + "
+           "const %s gq = gq0 + g;\n"
+           "const %s pgb = itab[pg + 2 * gq], pgp = itab[pg + 2 * gq + "
            "1];\n"
-           "    const %s i0 = i0w + g * %d, dof = dofw + g * %d;\n",
-           off, off, off, off, V, V);
+           "const %s i0 = i0w + g * %d, dof = dofw + g * %d;\n",
+           off, off, off, V, V);
     for (k = 0; k < c->npost; ++k)
         if (c->post[k].kind == CLRS_POST_BINARY)
-            sb_add(b, "    const %s bo%d = bo%dw + g * %d * b%ds0;\n", off,
-                   k, k, V, k);
-    sb_add(b, "    if (pgp >= 0) {\n    {\n");
+            sb_add(b, "const %s bo%d = bo%dw + g * %d * b%ds0;\n", off, k, k,
+                   V, k);
+    sb_open(b, "if (pgp >= 0)");
+    sb_open(b, "%s", "");
     if (c->backward || !has_none(c))
-        sb_add(b, "        %s%s acc = wacc[g];\n",
-               c->backward ? "const " : "", at);
+        sb_add(b, "%s%s acc = wacc[g];\n", c->backward ? "const " : "", at);
     else
         sb_add(b,
-               "        %s acc;\n"
-               "        if (none)\n            acc = (%s)(empty);\n"
-               "        else\n            acc = wacc[g];\n",
+               "%s acc;\n"
+               "if (none)\n    acc = (%s)(empty);\n"
+               "else\n    acc = wacc[g];\n",
                at, at);
     emit_post(b, c, V, "dof", "acc", 0);
     emit_store(b, c, V, "dof", "acc");
-    sb_add(b, "    }\n    } else {\n");
+    sb_close(b);
+    sb_else(b, "else");
     emit_group_lanes(b, c);
-    sb_add(b, "    }\n    }\n");
+    sb_close(b);
+    sb_close(b);
 }
 
 /* A work-item of gn span groups (c->walk at most) along kernel axis 0,

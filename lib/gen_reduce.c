@@ -19,28 +19,29 @@ static void emit_reduce_start(sbuf *b, const clrs_gen_config *c, int w,
     vtype(ot, sizeof ot, off_type(c), w);
     vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", w);
     if (c->cls == CLRS_GEN_WSUM) {
-        sb_add(b, "        acc = (%s)(0);\n", at);
-        if (none)
-            sb_add(b, "        if (%s) {\n            acc = (%s)(empty);\n"
-                      "        } else {\n", none, at);
-        else
-            sb_add(b, "        {\n");
+        sb_add(b, "acc = (%s)(0);\n", at);
+        if (none) {
+            sb_open(b, "if (%s)", none);
+            sb_add(b, "acc = (%s)(empty);\n", at);
+            sb_else(b, "else");
+        } else {
+            sb_open(b, "%s", "");
+        }
         return;
     }
-    sb_add(b, "        best = (%s)(NAN);\n", at);
-    sb_add(b, "        win = (%s)(%d);\n", ot, c->plane ? -1 : 0);
+    sb_add(b, "best = (%s)(NAN);\n", at);
+    sb_add(b, "win = (%s)(%d);\n", ot, c->plane ? -1 : 0);
     if (w > 1)
-        sb_add(b, "        have = (%s)(0);\n        stop = (%s)(0);\n", mt,
-               mt);
+        sb_add(b, "have = (%s)(0);\nstop = (%s)(0);\n", mt, mt);
     else
-        sb_add(b, "        have = 0;\n        stop = 0;\n");
+        sb_add(b, "have = 0;\nstop = 0;\n");
     if (none)
-        sb_add(b, "        if (!%s) {\n", none);
+        sb_open(b, "if (!%s)", none);
     else
-        sb_add(b, "        {\n");
+        sb_open(b, "%s", "");
     if (!c->has_index || n == 0)
         return;
-    sb_add(b, "            win = (%s)(0", ot);
+    sb_add(b, "win = (%s)(0", ot);
     for (k = 0; k < nloops; ++k)
         if (c->fixed[k] && axis_of_slot(c, k) == 0)
             sb_add(b, " + itab[cd%d + %s]", k, i0name);
@@ -57,24 +58,23 @@ static void emit_reduce_start(sbuf *b, const clrs_gen_config *c, int w,
 }
 
 /* The innermost tap's value v into the accumulators. */
-static void emit_reduce_step(sbuf *b, const clrs_gen_config *c, int w,
-                             const char *ind)
+static void emit_reduce_step(sbuf *b, const clrs_gen_config *c, int w)
 {
     const int n = c->nslots;
     char code[24];
 
     if (c->cls == CLRS_GEN_WSUM) {
         if (n > 0)
-            sb_add(b, "%sCLRS_WSUM_STEP(acc, w%d, v);\n", ind, n - 1);
+            sb_add(b, "CLRS_WSUM_STEP(acc, w%d, v);\n", n - 1);
         else
-            sb_add(b, "%sacc = v;\n", ind);
+            sb_add(b, "acc = v;\n");
         return;
     }
     if (c->has_index && n > 0)
         snprintf(code, sizeof code, "c%d", n - 1);
     else
         snprintf(code, sizeof code, "0");
-    emit_max_step(b, c, w, ind, "v", code);
+    emit_max_step(b, c, w, "v", code);
 }
 
 /* The reduction of one output (w == 1) or w consecutive outputs along
@@ -86,22 +86,20 @@ void emit_reduce(sbuf *b, const clrs_gen_config *c, int w, const char *so,
 {
     const int n = c->nslots;
     const int span = c->span && w > 1, nloops = span ? n - 1 : n;
-    char inner[16], ind[64];
+    char inner[16];
 
     if (n > 0)
         snprintf(inner, sizeof inner, "o%d", n - 1);
     else
         snprintf(inner, sizeof inner, "%s", so);
-    snprintf(ind, sizeof ind, "%*s", 4 * nloops + 12, "");
     emit_reduce_start(b, c, w, i0name, nloops, none);
-    emit_loops(b, c, so, NULL, nloops, i0name, 12);
+    emit_loops(b, c, so, NULL, nloops, i0name);
     if (span) {
-        emit_span_reduce(b, c, so, ind, pat);
+        emit_span_reduce(b, c, so, pat);
     } else {
-        emit_value(b, c, row_of(c->src), "src", "v", w, inner, ind,
-                   c->pad_taps);
-        emit_reduce_step(b, c, w, ind);
+        emit_value(b, c, row_of(c->src), "src", "v", w, inner, c->pad_taps);
+        emit_reduce_step(b, c, w);
     }
-    emit_close_loops(b, nloops, 12);
-    sb_add(b, "        }\n");
+    emit_close_loops(b, nloops);
+    sb_close(b);
 }

@@ -20,7 +20,7 @@ static int pat_spans(const clrs_gen_config *c, int q)
  * s1, ... (type at); pad: q < 0 means a padding tap of another slot and
  * every lane is `pad`. */
 static void emit_span_loads(sbuf *b, const clrs_gen_config *c,
-                            const char *at, const char *ind, int pad, int ns)
+                            const char *at, int pad, int ns)
 {
     const int V = c->vec;
     const dtype_row *s = row_of(c->src);
@@ -30,28 +30,29 @@ static void emit_span_loads(sbuf *b, const clrs_gen_config *c,
     if (strcmp(s->nat, acc_type(c)) != 0)
         snprintf(conv, sizeof conv, "convert_%s", at);
     if (pad) {
-        sb_add(b, "%s%s s0", ind, at);
+        sb_add(b, "%s s0", at);
         for (j = 1; j < ns; ++j)
             sb_add(b, ", s%d", j);
-        sb_add(b, ";\n%sif (q < 0) {\n", ind);
+        sb_add(b, ";\n");
+        sb_open(b, "if (q < 0)");
         for (j = 0; j < ns; ++j)
-            sb_add(b, "%s    s%d = (%s)(pad);\n", ind, j, at);
-        sb_add(b, "%s} else {\n", ind);
+            sb_add(b, "s%d = (%s)(pad);\n", j, at);
+        sb_else(b, "else");
         for (j = 0; j < ns; ++j)
-            sb_add(b, "%s    s%d = %s(CLRS_LDV_%s(%d, src, q + %d));\n", ind,
-                   j, conv, s->name, V, j * V);
-        sb_add(b, "%s}\n", ind);
+            sb_add(b, "s%d = %s(CLRS_LDV_%s(%d, src, q + %d));\n", j, conv,
+                   s->name, V, j * V);
+        sb_close(b);
     } else {
         for (j = 0; j < ns; ++j)
-            sb_add(b, "%sconst %s s%d = %s(CLRS_LDV_%s(%d, src, q + %d));\n",
-                   ind, at, j, conv, s->name, V, j * V);
+            sb_add(b, "const %s s%d = %s(CLRS_LDV_%s(%d, src, q + %d));\n",
+                   at, j, conv, s->name, V, j * V);
     }
 }
 
 /* The group's base q (the other slots' offset, or so, plus pgb) and its
  * span vectors. */
 static void emit_span_base(sbuf *b, const clrs_gen_config *c, const char *so,
-                           const char *at, const char *ind, int pad, int ns)
+                           const char *at, int pad, int ns)
 {
     const int n = c->nslots;
     char prev[24];
@@ -60,8 +61,8 @@ static void emit_span_base(sbuf *b, const clrs_gen_config *c, const char *so,
         snprintf(prev, sizeof prev, "o%d", n - 2);
     else
         snprintf(prev, sizeof prev, "%s", so);
-    sb_add(b, "%sconst %s q = %s + pgb;\n", ind, off_type(c), prev);
-    emit_span_loads(b, c, at, ind, pad, ns);
+    sb_add(b, "const %s q = %s + pgb;\n", off_type(c), prev);
+    emit_span_loads(b, c, at, pad, ns);
 }
 
 /* Whether pattern row r (one tap, c->vec lanes) names any lane. */
@@ -78,7 +79,7 @@ int pick_used(const clrs_gen_config *c, const signed char *r)
  * (shuffle2 over pairs of span vectors, joined by select); lanes with
  * r[l] == -1 get padval, lanes with r[l] <= -2 (no such tap) 0. */
 static void emit_pick_as(sbuf *b, const clrs_gen_config *c,
-                         const signed char *r, const char *ind,
+                         const signed char *r,
                          const char *padval, const char *name,
                          const char *sp, const char *vt, int wide, int ns)
 {
@@ -97,9 +98,9 @@ static void emit_pick_as(sbuf *b, const clrs_gen_config *c,
         if (!used)
             continue;
         if (first)
-            sb_add(b, "%s%s %s = ", ind, vt, name);
+            sb_add(b, "%s %s = ", vt, name);
         else
-            sb_add(b, "%s%s = select(%s, ", ind, name, name);
+            sb_add(b, "%s = select(%s, ", name, name);
         for (l = 0; l < V; ++l) {
             int in = r[l] >= lo && r[l] < lo + 2 * V;
             mask[l] = in ? r[l] - lo : 0;
@@ -126,19 +127,18 @@ static void emit_pick_as(sbuf *b, const clrs_gen_config *c,
         absent |= r[l] <= -2;
     }
     if (first && !absent) {
-        sb_add(b, "%sconst %s %s = (%s)(%s);\n", ind, vt, name, vt, padval);
+        sb_add(b, "const %s %s = (%s)(%s);\n", vt, name, vt, padval);
         return;
     }
     if (first) { /* padval exists only in kernels with padding taps */
-        sb_add(b, "%s%s %s = (%s)(%s);\n", ind, vt, name, vt,
+        sb_add(b, "%s %s = (%s)(%s);\n", vt, name, vt,
                haspad ? padval : "0");
         haspad = 0;
     }
     if (haspad) {
         for (l = 0; l < V; ++l)
             sel[l] = r[l] == -1 ? -1 : 0;
-        sb_add(b, "%s%s = select(%s, (%s)(%s), ", ind, name, name, vt,
-               padval);
+        sb_add(b, "%s = select(%s, (%s)(%s), ", name, name, vt, padval);
         emit_lanes(b, mt, sel, V);
         sb_add(b, ");\n");
     }
@@ -146,7 +146,7 @@ static void emit_pick_as(sbuf *b, const clrs_gen_config *c,
     if (absent) {
         for (l = 0; l < V; ++l)
             sel[l] = r[l] <= -2 ? -1 : 0;
-        sb_add(b, "%s%s = select(%s, (%s)(0), ", ind, name, name, vt);
+        sb_add(b, "%s = select(%s, (%s)(0), ", name, name, vt);
         emit_lanes(b, mt, sel, V);
         sb_add(b, ");\n");
     }
@@ -154,11 +154,11 @@ static void emit_pick_as(sbuf *b, const clrs_gen_config *c,
 
 /* "v" (the accumulator type) from the value spans s0, s1, .... */
 static void emit_pick(sbuf *b, const clrs_gen_config *c, const signed char *r,
-                      const char *ind, const char *padval, int ns)
+                      const char *padval, int ns)
 {
     char at[16];
     vtype(at, sizeof at, acc_type(c), c->vec);
-    emit_pick_as(b, c, r, ind, padval, "v", "s", at, c->acc_f64, ns);
+    emit_pick_as(b, c, r, padval, "v", "s", at, c->acc_f64, ns);
 }
 
 /* Span vector path, the taps of the last slot for a group of c->vec
@@ -169,26 +169,25 @@ static void emit_pick(sbuf *b, const clrs_gen_config *c, const signed char *r,
  * shuffles and the padding lanes set to pad. Weights are the tap-major
  * table's, so each lane gets exactly the scalar path's weight product. */
 void emit_span_reduce(sbuf *b, const clrs_gen_config *c, const char *so,
-                      const char *ind, int q)
+                      int q)
 {
     const int V = c->vec, n = c->nslots, k = n - 1, K = c->ntaps;
     const int ns = pat_spans(c, q);
     const char *off = off_type(c), *acc = acc_type(c);
-    char at[16], mt[16], ot[16], ind2[128];
+    char at[16], mt[16], ot[16];
     int t, l, wsum = c->cls == CLRS_GEN_WSUM;
     int mask[CLRS_GEN_MAX_LANES];
 
     vtype(at, sizeof at, acc, V);
     vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", V);
     vtype(ot, sizeof ot, off, V);
-    snprintf(ind2, sizeof ind2, "%s        ", ind);
-    emit_span_base(b, c, so, at, ind, c->pad_taps, ns);
+    emit_span_base(b, c, so, at, c->pad_taps, ns);
     for (t = 0; t < K; ++t) {
         const signed char *r = c->rel[q][t];
-        sb_add(b, "%s    {\n", ind);
-        emit_pick(b, c, r, ind2, "pad", ns);
+        sb_open(b, "%s", "");
+        emit_pick(b, c, r, "pad", ns);
         if (wsum) {
-            sb_add(b, "%s        const %s wv = ", ind, at);
+            sb_add(b, "const %s wv = ", at);
             if (n > 1)
                 sb_add(b, "w%d * ", n - 2);
             if (c->fixed[k])
@@ -200,9 +199,9 @@ void emit_span_reduce(sbuf *b, const clrs_gen_config *c, const char *so,
                        "CLRS_VLOAD(%s, %d, ftab, fg + (gq * %d + %d) * "
                        "%d);\n",
                        acc, V, K, t, V);
-            sb_add(b, "%s        CLRS_WSUM_STEP(acc, wv, v);\n", ind);
+            sb_add(b, "CLRS_WSUM_STEP(acc, wv, v);\n");
         } else {
-            sb_add(b, "%s        const %s cv = (%s)(", ind, ot, ot);
+            sb_add(b, "const %s cv = (%s)(", ot, ot);
             if (c->has_index && n > 1)
                 sb_add(b, "c%d", n - 2);
             else
@@ -218,11 +217,11 @@ void emit_span_reduce(sbuf *b, const clrs_gen_config *c, const char *so,
             }
             sb_add(b, ";\n");
             sb_add(b,
-                   "%s        CLRS_MAX_STEPV(%s, convert_%s, v, best, "
-                   "have, stop, win, cv);\n",
-                   ind, mt, ot);
+                   "CLRS_MAX_STEPV(%s, convert_%s, v, best, have, stop, "
+                   "win, cv);\n",
+                   mt, ot);
         }
-        sb_add(b, "%s    }\n", ind);
+        sb_close(b);
     }
 }
 
@@ -232,11 +231,11 @@ void emit_span_reduce(sbuf *b, const clrs_gen_config *c, const char *so,
 void emit_pattern_case(sbuf *b, int q, int npat)
 {
     if (npat > 1 && q == 0)
-        sb_add(b, "        if (pgp == 0) {\n");
+        sb_open(b, "if (pgp == 0)");
     else if (npat > 1 && q + 1 < npat)
-        sb_add(b, "        } else if (pgp == %d) {\n", q);
+        sb_else(b, "else if (pgp == %d)", q);
     else if (npat > 1)
-        sb_add(b, "        } else {\n");
+        sb_else(b, "else");
 }
 
 /* Backward span vector path: the last slot's entries for a group of
@@ -249,50 +248,48 @@ void emit_pattern_case(sbuf *b, int q, int npat)
  * lane's own plane index, myg + l) and the lane has the entry. Each lane
  * adds its entries in the scalar gather's order. */
 void emit_span_gather(sbuf *b, const clrs_gen_config *c, const char *so,
-                      const char *io, const char *ind, int q)
+                      const char *io, int q)
 {
     const int V = c->vec, n = c->nslots, T = c->ntaps;
     const int ns = pat_spans(c, q);
     const char *off = off_type(c);
     const int wide_ix = c->has_index && c->index == CLRS_S64;
     const char *ix = wide_ix ? "long" : "int";
-    char at[16], mt[16], xt[16], prev[24], ind2[128];
+    char at[16], mt[16], xt[16], prev[24];
     int t, j, l, lanes[CLRS_GEN_MAX_LANES];
 
     vtype(at, sizeof at, acc_type(c), V);
     vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", V);
     vtype(xt, sizeof xt, ix, V);
-    snprintf(ind2, sizeof ind2, "%s    ", ind);
-    emit_span_base(b, c, so, at, ind, 0, ns);
+    emit_span_base(b, c, so, at, 0, ns);
     if (c->cls == CLRS_GEN_MAX) {
         if (n > 1)
             snprintf(prev, sizeof prev, "q%d", n - 2);
         else
             snprintf(prev, sizeof prev, "%s", io);
-        sb_add(b, "%sconst %s qx = %s + pgb;\n", ind, off, prev);
+        sb_add(b, "const %s qx = %s + pgb;\n", off, prev);
         for (j = 0; j < ns; ++j)
             sb_add(b,
-                   "%sconst %s x%d = convert_%s(vload%d(0, index + qx + "
+                   "const %s x%d = convert_%s(vload%d(0, index + qx + "
                    "%d));\n",
-                   ind, xt, j, xt, V, j * V);
+                   xt, j, xt, V, j * V);
     }
     for (t = 0; t < T; ++t) {
         const signed char *r = c->rel[q][t];
         if (!pick_used(c, r))
             continue;
-        sb_add(b, "%s{\n", ind);
-        emit_pick(b, c, r, ind2, "0", ns);
+        sb_open(b, "%s", "");
+        emit_pick(b, c, r, "0", ns);
         if (c->cls == CLRS_GEN_WSUM) {
             if (n > 1)
-                sb_add(b, "%sconst %s wv = w%d * g%d;\n", ind2, at, n - 2,
-                       t);
+                sb_add(b, "const %s wv = w%d * g%d;\n", at, n - 2, t);
             else
-                sb_add(b, "%sconst %s wv = g%d;\n", ind2, at, t);
-            sb_add(b, "%sCLRS_WSUM_STEP(acc, wv, v);\n", ind2);
+                sb_add(b, "const %s wv = g%d;\n", at, t);
+            sb_add(b, "CLRS_WSUM_STEP(acc, wv, v);\n");
         } else {
-            emit_pick_as(b, c, r, ind2, "-1", "xv", "x", xt, wide_ix, ns);
+            emit_pick_as(b, c, r, "-1", "xv", "x", xt, wide_ix, ns);
             /* The code each lane's entry must find in the index. */
-            sb_add(b, "%sconst %s want = (%s)(", ind2, xt, xt);
+            sb_add(b, "const %s want = (%s)(", xt, xt);
             if (c->plane)
                 sb_add(b, "myg");
             else if (n > 1)
@@ -308,12 +305,12 @@ void emit_span_gather(sbuf *b, const clrs_gen_config *c, const char *so,
              * equals. (An explicit lane mask, `(xv == want) & mask`, is
              * miscompiled by Oclgrind 21.10: true lanes come out 1.) */
             if (strcmp(xt, mt) == 0)
-                sb_add(b, "%sconst %s hit = xv == want;\n", ind2, mt);
+                sb_add(b, "const %s hit = xv == want;\n", mt);
             else
-                sb_add(b, "%sconst %s hit = convert_%s(xv == want);\n",
-                       ind2, mt, mt);
-            sb_add(b, "%sacc = select(acc, acc + v, hit);\n", ind2);
+                sb_add(b, "const %s hit = convert_%s(xv == want);\n", mt,
+                       mt);
+            sb_add(b, "acc = select(acc, acc + v, hit);\n");
         }
-        sb_add(b, "%s}\n", ind);
+        sb_close(b);
     }
 }

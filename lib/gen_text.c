@@ -4,36 +4,78 @@
 
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* Room for need more bytes and the NUL; 0 (b->oom set) when there is
+ * none. */
+static int sb_reserve(sbuf *b, size_t need)
+{
+    size_t cap = b->cap ? b->cap : 4096;
+    char *s;
+
+    if (b->oom)
+        return 0;
+    if (b->n + need + 1 <= b->cap)
+        return 1;
+    while (b->n + need + 1 > cap)
+        cap *= 2;
+    s = realloc(b->s, cap);
+    if (!s) {
+        b->oom = 1;
+        return 0;
+    }
+    b->s = s;
+    b->cap = cap;
+    return 1;
+}
+
+/* Appends text, each line it starts indented by the open blocks (an
+ * empty line stays empty). */
+static void sb_put(sbuf *b, const char *t)
+{
+    const int ind = 4 * (b->depth > 0 ? b->depth : 0);
+
+    for (; *t; ++t) {
+        if (!b->mid && *t != '\n') {
+            if (!sb_reserve(b, (size_t)ind))
+                return;
+            memset(b->s + b->n, ' ', (size_t)ind);
+            b->n += (size_t)ind;
+        }
+        if (!sb_reserve(b, 1))
+            return;
+        b->s[b->n++] = *t;
+        b->s[b->n] = '\0';
+        b->mid = *t != '\n';
+    }
+}
 
 static void sb_vadd(sbuf *b, const char *fmt, va_list ap)
 {
+    char small[512], *t = small;
     va_list aq;
     int need;
 
     if (b->oom)
         return;
     va_copy(aq, ap);
-    need = vsnprintf(NULL, 0, fmt, aq);
+    need = vsnprintf(small, sizeof small, fmt, aq);
     va_end(aq);
     if (need < 0) {
         b->oom = 1;
         return;
     }
-    if (b->n + (size_t)need + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        char *s;
-        while (b->n + (size_t)need + 1 > cap)
-            cap *= 2;
-        s = realloc(b->s, cap);
-        if (!s) {
+    if ((size_t)need >= sizeof small) {
+        t = malloc((size_t)need + 1);
+        if (!t) {
             b->oom = 1;
             return;
         }
-        b->s = s;
-        b->cap = cap;
+        vsnprintf(t, (size_t)need + 1, fmt, ap);
     }
-    vsnprintf(b->s + b->n, b->cap - b->n, fmt, ap);
-    b->n += (size_t)need;
+    sb_put(b, t);
+    if (t != small)
+        free(t);
 }
 
 void sb_add(sbuf *b, const char *fmt, ...)
@@ -44,12 +86,50 @@ void sb_add(sbuf *b, const char *fmt, ...)
     va_end(ap);
 }
 
+void sb_open(sbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    const size_t n0 = b->n;
+
+    va_start(ap, fmt);
+    sb_vadd(b, fmt, ap);
+    va_end(ap);
+    sb_put(b, b->n > n0 ? " {\n" : "{\n");
+    ++b->depth;
+}
+
+void sb_else(sbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+
+    --b->depth;
+    sb_put(b, "} ");
+    va_start(ap, fmt);
+    sb_vadd(b, fmt, ap);
+    va_end(ap);
+    sb_put(b, " {\n");
+    ++b->depth;
+}
+
+void sb_close(sbuf *b)
+{
+    --b->depth;
+    sb_put(b, "}\n");
+}
+
 clrs_status sb_finish(sbuf *b, char **out)
 {
     if (b->oom || !b->s) {
         free(b->s);
         return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
                            "out of memory generating a kernel");
+    }
+    if (b->depth != 0) { /* an emitter's bug: refuse the kernel */
+        free(b->s);
+        return clrs__error(CLRS_ERR_BUILD_FAILED,
+                           "codegen: the kernel's blocks do not match "
+                           "(%d open at its end)",
+                           b->depth);
     }
     *out = b->s;
     return CLRS_SUCCESS;
