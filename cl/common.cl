@@ -1,6 +1,10 @@
-/* Shared helpers of every generated kernel: non-temporal stores where the
- * compiler has them, and the offset term of a blocked axis. */
+/* Shared helpers of the generated kernels: non-temporal stores where the
+ * compiler has them, vector loads and stores at element alignment,
+ * constant shuffles and the offset term of a blocked axis. Each part
+ * (a line "//@ NAME" starts one) goes into the kernels that use what it
+ * defines. */
 
+//@ nt
 /* Large outputs are store-bound on CPUs (PoCL's copy is faster with
  * non-temporal stores, `clresample --roofline`): a non-temporal store
  * skips the read-for-ownership of each line. Only clang has the builtin; other
@@ -14,6 +18,7 @@
 #define CLRS_NT_STORE(v, p) (*(p) = (v))
 #endif
 
+//@ vector
 /* Vector loads and stores at element alignment. vloadN / vstoreN are the
  * portable spelling, but LLVM (PoCL) often splits a vload16 into 8-byte
  * pieces reassembled lane by lane; a dereference of a vector type whose
@@ -42,6 +47,7 @@ CLRS_UTYPES(float, 4)
 CLRS_UTYPES(double, 8)
 #endif
 
+//@ shuffle
 /* Constant-lane shuffles of the span path: CLRS_SHUF(a, T, lanes...)
  * is shuffle(a, (T)(lanes...)), CLRS_SHUF2(a, b, T, lanes...) is
  * shuffle2. PoCL's shuffle builtins go lane by lane through memory (a
@@ -62,6 +68,7 @@ CLRS_UTYPES(double, 8)
 #define CLRS_SHUF2(a, b, T, ...) shuffle2((a), (b), (T)(__VA_ARGS__))
 #endif
 
+//@ blocked
 /* Element offset of index i on a blocked axis (block B, block stride s):
  * the element lives in block i / B at lane i % B. The lane is written
  * i - (i / B) * B: LLVM turns a div/rem pair into a "freeze" instruction

@@ -2,60 +2,67 @@
  * CLRS_LD_<dt>, CLRS_LDV_<dt>, CLRS_ST_<dt>, CLRS_STV_<dt> and the
  * non-temporal CLRS_STNT_<dt>, CLRS_STVNT_<dt>. A load yields the type's
  * natural arithmetic type; a store takes the accumulator (float or double)
- * and rounds once to nearest even, saturating for integers (NaN to 0). The
- * generator includes only the rows a kernel uses (CLRS_ROW_<dt>). */
+ * and rounds once to nearest even, saturating for integers (NaN to 0).
+ * Each type has three parts (scalar, vector, non-temporal); a kernel gets
+ * the parts whose macros it uses. */
 
-#ifdef CLRS_ROW_f32
+//@ f32
 #define CLRS_LD_f32(p, i) ((p)[i])
-#define CLRS_LDV_f32(n, p, i) CLRS_VLOAD(float, n, p, i)
 #define CLRS_ST_f32(p, i, v) ((p)[i] = (float)(v))
+//@ f32 vector
+#define CLRS_LDV_f32(n, p, i) CLRS_VLOAD(float, n, p, i)
 #define CLRS_STV_f32(n, p, i, v) CLRS_VSTORE(float, n, p, i, convert_float##n(v))
+//@ f32 nt
 #define CLRS_STNT_f32(p, i, v) CLRS_NT_STORE((float)(v), (p) + (i))
 /* The vector pointer cast needs (p) + (i) aligned to the vector: the plan
  * only asks for this store when every vector's offset is a multiple of n. */
 #define CLRS_STVNT_f32(n, p, i, v) \
     CLRS_NT_STORE(convert_float##n(v), (__global float##n *)((p) + (i)))
-#endif
 
-#ifdef CLRS_ROW_f64
+//@ f64
 #define CLRS_LD_f64(p, i) ((p)[i])
-#define CLRS_LDV_f64(n, p, i) CLRS_VLOAD(double, n, p, i)
 #define CLRS_ST_f64(p, i, v) ((p)[i] = (double)(v))
+//@ f64 vector
+#define CLRS_LDV_f64(n, p, i) CLRS_VLOAD(double, n, p, i)
 #define CLRS_STV_f64(n, p, i, v) CLRS_VSTORE(double, n, p, i, convert_double##n(v))
+//@ f64 nt
 #define CLRS_STNT_f64(p, i, v) CLRS_NT_STORE((double)(v), (p) + (i))
 #define CLRS_STVNT_f64(n, p, i, v) \
     CLRS_NT_STORE(convert_double##n(v), (__global double##n *)((p) + (i)))
-#endif
 
+//@ f16
 /* f16: where the device has cl_khr_fp16 (CLRS_F16_NATIVE), loads and
  * stores of the half type converted to and from the accumulator;
  * elsewhere storage only, through vload_half / vstore_half, which are
  * core OpenCL C. Either way the accumulator (float or double) is rounded
  * once to nearest even: convert_half_rte and vstore_half_rte both keep
  * NaN and overflow to inf. */
-#ifdef CLRS_ROW_f16
 #ifdef CLRS_F16_NATIVE
 #define CLRS_LD_f16(p, i) convert_float((p)[i])
+#define CLRS_ST_f16(p, i, v) ((p)[i] = convert_half_rte(v))
+#else
+#define CLRS_LD_f16(p, i) vload_half((i), (p))
+#define CLRS_ST_f16(p, i, v) vstore_half_rte((v), (i), (p))
+#endif
+//@ f16 vector
+#ifdef CLRS_F16_NATIVE
 CLRS_UTYPES(half, 2)
 #define CLRS_LDV_f16(n, p, i) convert_float##n(CLRS_VLOAD(half, n, p, i))
-#define CLRS_ST_f16(p, i, v) ((p)[i] = convert_half_rte(v))
 #define CLRS_STV_f16(n, p, i, v) \
     vstore##n(convert_half##n##_rte(v), 0, (p) + (i))
 #else
-#define CLRS_LD_f16(p, i) vload_half((i), (p))
 #define CLRS_LDV_f16(n, p, i) vload_half##n(0, (p) + (i))
-#define CLRS_ST_f16(p, i, v) vstore_half_rte((v), (i), (p))
 #define CLRS_STV_f16(n, p, i, v) vstore_half##n##_rte((v), 0, (p) + (i))
 #endif
+//@ f16 nt
 #define CLRS_STNT_f16(p, i, v) CLRS_ST_f16(p, i, v)
 #define CLRS_STVNT_f16(n, p, i, v) CLRS_STV_f16(n, p, i, v)
-#endif
 
+//@ bf16
 /* bf16 is the top half of an f32. Rounding to nearest even adds 0x7fff
  * plus the kept lsb; NaN keeps a quiet NaN instead of rounding to inf.
  * A double is first narrowed to float with round-to-odd (truncate, then
  * set the lsb if inexact), which makes the second rounding exact. */
-#ifdef CLRS_ROW_bf16
 #define CLRS_BF16_FROM_BITS(u, nan) \
     ((nan) ? (((u) >> 16) | 0x40u) : (((u) + 0x7fffu + (((u) >> 16) & 1u)) >> 16))
 ushort clrs_bf16_f(float v);
@@ -79,15 +86,15 @@ ushort clrs_bf16_d(double v)
 #define CLRS_BF16(v) clrs_bf16_f(v)
 #endif
 #define CLRS_LD_bf16(p, i) as_float((uint)(p)[i] << 16)
-CLRS_UTYPES(ushort, 2)
-#define CLRS_LDV_bf16(n, p, i) \
-    as_float##n(convert_uint##n(CLRS_VLOAD(ushort, n, p, i)) << 16)
 #define CLRS_ST_bf16(p, i, v) ((p)[i] = CLRS_BF16(v))
-#define CLRS_STNT_bf16(p, i, v) CLRS_ST_bf16(p, i, v)
+//@ bf16 vector
 /* Vectors: the same rounding lane by lane (select takes the quiet NaN
  * where the lane is NaN). A double is narrowed with round-to-odd first:
  * truncate, then set the lsb where that was inexact. Vectors, because
  * PoCL's scalar bf16 stores are slow in blocked layouts. */
+CLRS_UTYPES(ushort, 2)
+#define CLRS_LDV_bf16(n, p, i) \
+    as_float##n(convert_uint##n(CLRS_VLOAD(ushort, n, p, i)) << 16)
 #define CLRS_BF16_BITSV(n, u, nanm)                                        \
     convert_ushort##n(select(                                              \
         ((u) + (uint##n)(0x7fffu) + (((u) >> 16) & (uint##n)(1u))) >> 16,  \
@@ -104,48 +111,57 @@ CLRS_UTYPES(ushort, 2)
 #define CLRS_BF16V(n, v) CLRS_BF16_BITSV(n, as_uint##n(v), isnan(v))
 #endif
 #define CLRS_STV_bf16(n, p, i, v) CLRS_VSTORE(ushort, n, p, i, CLRS_BF16V(n, v))
+//@ bf16 nt
+#define CLRS_STNT_bf16(p, i, v) CLRS_ST_bf16(p, i, v)
 #define CLRS_STVNT_bf16(n, p, i, v) CLRS_STV_bf16(n, p, i, v)
-#endif
 
+//@ s32
 /* Integers: convert_<t>_sat_rte rounds half to even, saturates, and maps
  * NaN to 0 (OpenCL C 6.2.3.3), exactly the library's rule; NaN is still
  * sent to 0 explicitly, as not every implementation does (Mesa rusticl on
- * llvmpipe gives the type's minimum). The vector
- * stores of the 8-bit types spell the same out, faster on PoCL: clamp
- * to the type's range (exact: the bounds are integers), round half to even into
- * int (in range now, so no saturation needed), and mask the NaN lanes
- * (which the clamp sends to the low bound) to 0. */
-#define CLRS_SAT8V(t, n, v, lo, hi)                                        \
-    convert_##t##n(convert_int##n##_rte(fmin(fmax(v, lo), hi)) &           \
-                   ~convert_int##n(isnan(v)))
-#ifdef CLRS_ROW_s32
+ * llvmpipe gives the type's minimum). */
 #define CLRS_LD_s32(p, i) ((p)[i])
+#define CLRS_ST_s32(p, i, v) ((p)[i] = convert_int_sat_rte(isnan(v) ? 0 : (v)))
+//@ s32 vector
 CLRS_UTYPES(int, 4)
 #define CLRS_LDV_s32(n, p, i) CLRS_VLOAD(int, n, p, i)
-#define CLRS_ST_s32(p, i, v) ((p)[i] = convert_int_sat_rte(isnan(v) ? 0 : (v)))
 #define CLRS_STV_s32(n, p, i, v)                                           \
     CLRS_VSTORE(int, n, p, i,                                              \
                 convert_int##n##_sat_rte(v) & ~convert_int##n(isnan(v)))
+//@ s32 nt
 #define CLRS_STNT_s32(p, i, v) CLRS_ST_s32(p, i, v)
 #define CLRS_STVNT_s32(n, p, i, v) CLRS_STV_s32(n, p, i, v)
-#endif
-#ifdef CLRS_ROW_s8
+
+//@ sat8
+/* The vector stores of the 8-bit types spell the integer rule out,
+ * faster on PoCL: clamp to the type's range (exact: the bounds are
+ * integers), round half to even into int (in range now, so no
+ * saturation needed), and mask the NaN lanes (which the clamp sends to
+ * the low bound) to 0. */
+#define CLRS_SAT8V(t, n, v, lo, hi)                                        \
+    convert_##t##n(convert_int##n##_rte(fmin(fmax(v, lo), hi)) &           \
+                   ~convert_int##n(isnan(v)))
+
+//@ s8
 #define CLRS_LD_s8(p, i) ((p)[i])
+#define CLRS_ST_s8(p, i, v) ((p)[i] = convert_char_sat_rte(isnan(v) ? 0 : (v)))
+//@ s8 vector
 CLRS_UTYPES(char, 1)
 #define CLRS_LDV_s8(n, p, i) CLRS_VLOAD(char, n, p, i)
-#define CLRS_ST_s8(p, i, v) ((p)[i] = convert_char_sat_rte(isnan(v) ? 0 : (v)))
 #define CLRS_STV_s8(n, p, i, v) \
     CLRS_VSTORE(char, n, p, i, CLRS_SAT8V(char, n, v, -128.0f, 127.0f))
+//@ s8 nt
 #define CLRS_STNT_s8(p, i, v) CLRS_ST_s8(p, i, v)
 #define CLRS_STVNT_s8(n, p, i, v) CLRS_STV_s8(n, p, i, v)
-#endif
-#ifdef CLRS_ROW_u8
+
+//@ u8
 #define CLRS_LD_u8(p, i) ((p)[i])
+#define CLRS_ST_u8(p, i, v) ((p)[i] = convert_uchar_sat_rte(isnan(v) ? 0 : (v)))
+//@ u8 vector
 CLRS_UTYPES(uchar, 1)
 #define CLRS_LDV_u8(n, p, i) CLRS_VLOAD(uchar, n, p, i)
-#define CLRS_ST_u8(p, i, v) ((p)[i] = convert_uchar_sat_rte(isnan(v) ? 0 : (v)))
 #define CLRS_STV_u8(n, p, i, v) \
     CLRS_VSTORE(uchar, n, p, i, CLRS_SAT8V(uchar, n, v, 0.0f, 255.0f))
+//@ u8 nt
 #define CLRS_STNT_u8(p, i, v) CLRS_ST_u8(p, i, v)
 #define CLRS_STVNT_u8(n, p, i, v) CLRS_STV_u8(n, p, i, v)
-#endif

@@ -1,9 +1,11 @@
 /* The per-tap steps of the two reductions: the weighted sum (every mode but
- * max) and max pooling with the winner's index code. */
+ * max) and max pooling with the winner's index code, scalar and vector. */
 
+//@ wsum
 /* acc += w * v, contraction off: the generator's #pragma forbids fma. */
 #define CLRS_WSUM_STEP(acc, w, v) ((acc) += (w) * (v))
 
+//@ max
 /* Max: the first tap in row-major window order wins ties (strict >). NaN
  * propagate: the first NaN wins and later taps change nothing (stop).
  * NaN ignore (CLRS_NAN_IGNORE 1): NaNs are skipped; a window of NaNs only
@@ -11,13 +13,9 @@
 #if CLRS_NAN_IGNORE
 #define CLRS_MAX_TAKE(v, best, have, stop) \
     (!isnan(v) && (!(have) || (v) > (best)))
-#define CLRS_MAX_TAKEV(v, best, have, stop) \
-    (~isnan(v) & (~(have) | ((v) > (best))))
 #else
 #define CLRS_MAX_TAKE(v, best, have, stop) \
     (!(stop) && (isnan(v) || !(have) || (v) > (best)))
-#define CLRS_MAX_TAKEV(v, best, have, stop) \
-    (~(stop) & (isnan(v) | ~(have) | ((v) > (best))))
 #endif
 
 /* Scalar step: have / stop are int flags, win the winner's code. */
@@ -30,6 +28,16 @@
             (stop) = isnan(v);                                             \
         }                                                                  \
     } while (0)
+
+//@ max vector
+/* The same take rule lane by lane (masks of all ones or zeros). */
+#if CLRS_NAN_IGNORE
+#define CLRS_MAX_TAKEV(v, best, have, stop) \
+    (~isnan(v) & (~(have) | ((v) > (best))))
+#else
+#define CLRS_MAX_TAKEV(v, best, have, stop) \
+    (~(stop) & (isnan(v) | ~(have) | ((v) > (best))))
+#endif
 
 /* Vector step, lane by lane: M is the mask type of the value vector
  * (intN for float, longN for double), CONVW converts a mask to the code

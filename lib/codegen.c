@@ -14,15 +14,6 @@
 
 /* ---- source -------------------------------------------------------------- */
 
-static const char *snippet(const char *name)
-{
-    const clrs_cl_snippet *s;
-    for (s = clrs__cl_snippets; s->name; ++s)
-        if (strcmp(s->name, name) == 0)
-            return s->text;
-    return NULL;
-}
-
 static void emit_args(sbuf *b, const clrs_gen_config *c)
 {
     clrs_gen_arg args[CLRS_GEN_MAX_ARGS];
@@ -257,22 +248,23 @@ void load_acc(char *buf, size_t n, const clrs_gen_config *c,
                      int bcast)
 {
     const char *acc = acc_type(c);
+    /* "convert_T(" and its ")" where the load's type is not acc's */
+    const int same = strcmp(r->nat, acc) == 0;
+    const char *close = same ? "" : ")";
     char at[16], conv[32] = "";
+
     vtype(at, sizeof at, acc, w);
-    if (w > 1 && !bcast) {
-        if (strcmp(r->nat, acc) != 0)
-            snprintf(conv, sizeof conv, "convert_%s", at);
-        snprintf(buf, n, "%s(CLRS_LDV_%s(%d, %s, %s))", conv, r->name, w, p,
-                 o);
-        return;
-    }
-    if (strcmp(r->nat, acc) != 0)
-        snprintf(conv, sizeof conv, "convert_%s", acc);
-    if (w > 1)
-        snprintf(buf, n, "(%s)(%s(CLRS_LD_%s(%s, %s)))", at, conv, r->name, p,
-                 o);
+    if (!same)
+        snprintf(conv, sizeof conv, "convert_%s(", w > 1 && !bcast ? at : acc);
+    if (w > 1 && !bcast)
+        snprintf(buf, n, "%sCLRS_LDV_%s(%d, %s, %s)%s", conv, r->name, w, p,
+                 o, close);
+    else if (w > 1)
+        snprintf(buf, n, "(%s)(%sCLRS_LD_%s(%s, %s)%s)", at, conv, r->name,
+                 p, o, close);
     else
-        snprintf(buf, n, "%s(CLRS_LD_%s(%s, %s))", conv, r->name, p, o);
+        snprintf(buf, n, "%sCLRS_LD_%s(%s, %s)%s", conv, r->name, p, o,
+                 close);
 }
 
 /* The post-op chain on `val` (w lanes), in the accumulator type, before
@@ -374,8 +366,9 @@ static void emit_index_store(sbuf *b, const clrs_gen_config *c, int w,
 }
 
 /* One written element (w == 1) or w consecutive ones along kernel axis
- * 0: forward the reduction over the taps, backward the gather over the
- * transposed taps. On the span vector path each pattern has its own
+ * 0, inside the block the caller opened (the kernel's, an if's, a
+ * for's): forward the reduction over the taps, backward the gather over
+ * the transposed taps. On the span vector path each pattern has its own
  * reduction; the one store after them keeps its non-temporal hint (LLVM
  * drops it when it merges stores from several branches: half the
  * bandwidth on PoCL). */
@@ -386,7 +379,6 @@ void emit_body(sbuf *b, const clrs_gen_config *c, int w,
     const char *val =
         c->backward || c->cls == CLRS_GEN_WSUM ? "acc" : "best";
 
-    sb_open(b, "%s", "");
     emit_accumulators(b, c, w, at->dof);
     for (q = 0; q < npat; ++q) {
         emit_pattern_case(b, q, npat);
@@ -411,7 +403,6 @@ void emit_body(sbuf *b, const clrs_gen_config *c, int w,
     }
     if (!c->backward && c->cls == CLRS_GEN_MAX && c->has_index)
         emit_index_store(b, c, w, at->io);
-    sb_close(b);
 }
 
 /* A span group without a pattern, one lane at a time: the scalar body
@@ -428,12 +419,7 @@ void emit_group_lanes(sbuf *b, const clrs_gen_config *c)
     l.none = has_none(c) ? "none" : NULL;
     snprintf(lio, sizeof lio, "(%s + l)", io);
     l.io = c->backward ? io : lio;
-    if (own)
-        sb_open(b, "for (%s l = 0; l < %d && i0 + l < n0; ++l)", off,
-                c->vec);
-    else
-        sb_add(b, "for (%s l = 0; l < %d && i0 + l < n0; ++l)\n", off,
-               c->vec);
+    sb_open(b, "for (%s l = 0; l < %d && i0 + l < n0; ++l)", off, c->vec);
     if (own)
         sb_add(b,
                "const %s b%d = itab[st%d + i0 + l], "
@@ -447,8 +433,7 @@ void emit_group_lanes(sbuf *b, const clrs_gen_config *c)
     if (c->backward && c->has_index && c->plane)
         sb_add(b, "const %s myp = myg + l;\n", off);
     emit_body(b, c, 1, &l);
-    if (own)
-        sb_close(b);
+    sb_close(b);
 }
 
 void emit_vector_item(sbuf *b, const clrs_gen_config *c, const body_at *at)
@@ -467,8 +452,9 @@ void emit_vector_item(sbuf *b, const clrs_gen_config *c, const body_at *at)
     sb_open(b, "if (i0 + %d <= n0)", c->vec);
     emit_body(b, c, c->vec, at);
     sb_else(b, "else");
-    sb_add(b, "for (%s l = 0; i0 + l < n0; ++l)\n", off);
+    sb_open(b, "for (%s l = 0; i0 + l < n0; ++l)", off);
     emit_body(b, c, 1, &l);
+    sb_close(b);
     sb_close(b);
 }
 
@@ -491,11 +477,11 @@ static void emit_work_item(sbuf *b, const clrs_gen_config *c)
     items[c->variant](b, c, &at);
 }
 
-/* The kernel's header: who generated it from what, the pragmas, the
- * dtype rows it needs and its post-op macros. fp64: a binary operand
- * needs cl_khr_fp64. */
-static void emit_preamble(sbuf *b, const clrs_gen_config *c, const char *key,
-                          int fp64)
+/* The kernel's header: who generated it from what, the pragmas and
+ * defines it needs and its post-op macros. fp64: a binary operand needs
+ * cl_khr_fp64; in: the building blocks it gets. */
+static void emit_header(sbuf *b, const clrs_gen_config *c, const char *key,
+                        int fp64, const unsigned char *in)
 {
     const dtype_row *s = row_of(c->src), *d = row_of(c->dst);
     int i;
@@ -514,11 +500,6 @@ static void emit_preamble(sbuf *b, const clrs_gen_config *c, const char *key,
     if (c->f16_native)
         sb_add(b, "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
                   "#define CLRS_F16_NATIVE 1\n");
-    sb_add(b, "#define CLRS_ROW_%s 1\n", s->name);
-    if (d != s)
-        sb_add(b, "#define CLRS_ROW_%s 1\n", d->name);
-    if (c->recompute && row_of(c->x) != s && row_of(c->x) != d)
-        sb_add(b, "#define CLRS_ROW_%s 1\n", row_of(c->x)->name);
     /* The eltwise rows' constants in the accumulator's type: an
      * unsuffixed literal is a double, which a device without fp64
      * would round to float with a warning. */
@@ -527,29 +508,24 @@ static void emit_preamble(sbuf *b, const clrs_gen_config *c, const char *key,
     for (i = 0; i < c->npost; ++i) {
         const clrs_gen_post *q = &c->post[i];
         const post_row *r = post_row_of(q->kind, q->alg);
-        if (q->kind == CLRS_POST_BINARY) {
-            const char *nm = row_of(q->dt)->name;
-            sb_add(b, "#ifndef CLRS_ROW_%s\n#define CLRS_ROW_%s 1\n#endif\n",
-                   nm, nm);
+        if (q->kind == CLRS_POST_BINARY)
             sb_add(b, "#define CLRS_POST%d(X, Y) %s\n", i, r->expr);
-        } else if (q->kind == CLRS_POST_ELTWISE) {
+        else if (q->kind == CLRS_POST_ELTWISE)
             sb_add(b, "#define CLRS_POST%d(T, X, A, B) %s\n", i, r->expr);
-        }
     }
-    sb_add(b, "#define CLRS_NAN_IGNORE %d\n\n", c->nan_ignore ? 1 : 0);
+    if (parts_name(in, "CLRS_NAN_IGNORE"))
+        sb_add(b, "#define CLRS_NAN_IGNORE %d\n", c->nan_ignore ? 1 : 0);
+    sb_add(b, "\n");
 }
 
-clrs_status clrs__gen_source(const clrs_gen_config *c, const char *key,
-                             char **source)
+/* Whether the configuration has a kernel: its dtypes and post-ops have
+ * rows. *fp64: a binary operand needs cl_khr_fp64. */
+static clrs_status check_rows(const clrs_gen_config *c, int *fp64)
 {
-    static const char *const parts[] = {"common.cl", "dtype.cl",
-                                        "reduce.cl"};
     const dtype_row *s = row_of(c->src), *d = row_of(c->dst);
-    sbuf b = {0};
-    size_t i;
-    int fp64 = 0;
+    int i;
 
-    *source = NULL;
+    *fp64 = 0;
     CLRS_CHECK(s && d, CLRS_ERR_NOT_IMPLEMENTED,
                "no kernel for dtypes %s -> %s", clrs_dtype_name(c->src),
                clrs_dtype_name(c->dst));
@@ -557,33 +533,45 @@ clrs_status clrs__gen_source(const clrs_gen_config *c, const char *key,
                "no kernel for x dtype %s", clrs_dtype_name(c->x));
     CLRS_CHECK(c->vec == 1 || d->vstore, CLRS_ERR_INVALID_VALUE,
                "codegen: dst %s has no vector store", d->name);
-    for (i = 0; i < (size_t)c->npost; ++i) {
+    for (i = 0; i < c->npost; ++i) {
         const clrs_gen_post *q = &c->post[i];
         CLRS_CHECK(clrs__gen_post_supported(q->kind, q->alg) &&
                        (q->kind != CLRS_POST_BINARY || row_of(q->dt)),
-                   CLRS_ERR_NOT_IMPLEMENTED, "no kernel for post-op %d",
-                   (int)i);
+                   CLRS_ERR_NOT_IMPLEMENTED, "no kernel for post-op %d", i);
         if (q->kind == CLRS_POST_BINARY && row_of(q->dt)->fp64)
-            fp64 = 1;
+            *fp64 = 1;
     }
+    return CLRS_SUCCESS;
+}
 
-    emit_preamble(&b, c, key, fp64);
-    for (i = 0; i < sizeof parts / sizeof parts[0]; ++i) {
-        const char *t = snippet(parts[i]);
-        if (!t) {
-            free(b.s);
-            return clrs__error(CLRS_ERR_BUILD_FAILED,
-                               "codegen: building block %s is missing",
-                               parts[i]);
-        }
-        sb_add(&b, "/* ---- %s ---- */\n%s\n", parts[i], t);
-    }
-    sb_add(&b, "/* ---- kernel ---- */\n");
-    sb_add(&b, "__kernel void %s(\n",
+/* The kernel function, then what comes before it: the header and the
+ * building blocks the function uses. */
+clrs_status clrs__gen_source(const clrs_gen_config *c, const char *key,
+                             char **source)
+{
+    sbuf k = {0}, b = {0};
+    unsigned char in[CLRS_GEN_MAX_PARTS];
+    clrs_status st;
+    char *kernel;
+    int fp64;
+
+    *source = NULL;
+    CLRS_TRY(check_rows(c, &fp64));
+    sb_add(&k, "/* ---- kernel ---- */\n");
+    sb_add(&k, "__kernel void %s(\n",
            c->backward ? "clrs_backward" : "clrs_forward");
-    emit_args(&b, c);
-    sb_open(&b, "%s", "");
-    emit_work_item(&b, c);
-    sb_close(&b);
-    return sb_finish(&b, source);
+    emit_args(&k, c);
+    sb_open(&k, "%s", "");
+    emit_work_item(&k, c);
+    sb_close(&k);
+    CLRS_TRY(sb_finish(&k, &kernel));
+    st = select_parts(kernel, in);
+    if (st == CLRS_SUCCESS) {
+        emit_header(&b, c, key, fp64, in);
+        emit_parts(&b, in);
+        sb_add(&b, "%s", kernel);
+        st = sb_finish(&b, source);
+    }
+    free(kernel);
+    return st;
 }

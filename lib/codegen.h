@@ -11,12 +11,15 @@
  * that wrote them. */
 #define CLRS_GEN_VERSION 7
 
-/* The embedded cl/ files (lib/embed.awk writes the table). */
+/* The embedded cl/ files, part by part (lib/embed.awk writes the table):
+ * a line "//@ NAME" in a file starts part NAME; the text before the
+ * first is the file's introduction, part "". */
 typedef struct clrs_cl_snippet {
-    const char *name; /* "common.cl" */
+    const char *file; /* "common.cl" */
+    const char *part; /* "vector" */
     const char *text;
 } clrs_cl_snippet;
-extern const clrs_cl_snippet clrs__cl_snippets[]; /* ends with {0, 0} */
+extern const clrs_cl_snippet clrs__cl_snippets[]; /* ends with {0, 0, 0} */
 
 typedef enum clrs_gen_class {
     CLRS_GEN_WSUM = 0, /* weighted sum: nearest, linear, cubic, avg */

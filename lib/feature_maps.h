@@ -142,9 +142,9 @@
  *   cl_load   OpenCL C scalar type a load yields (the compute type is
  *             float or double, see gen_text.c's acc_type; a load of
  *             another type is converted)
- *   kernel    1: the generator has a CLRS_ROW_<name> block in cl/dtype.cl
- *             (loads CLRS_LD[V]_<name>, stores CLRS_ST[V]_<name>); 0:
- *             index tensors only
+ *   kernel    1: the generator has the parts <name>, "<name> vector" and
+ *             "<name> nt" in cl/dtype.cl (loads CLRS_LD[V]_<name>, stores
+ *             CLRS_ST[V][NT]_<name>); 0: index tensors only
  *   fp64      the kernel needs cl_khr_fp64
  *   vstore    has a vector store CLRS_STV_<name>
  *   is_float  floating (gradients, reference rounding to nearest even);

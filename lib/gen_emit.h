@@ -1,9 +1,10 @@
 /* Shared by the generator's files (codegen.c and gen_*.c): the growing
  * source text, the dtype and post-op rows, and the emitters one part of
  * a kernel takes from another. Short names, as inside one file; the
- * symbols behind them are clrs__gen_*. The parts call each other one
- * way: codegen.c -> gen_reduce.c, gen_gather.c -> gen_span.c ->
- * gen_text.c, gen_rows.c. */
+ * symbols behind them are clrs__gen_*. The files call each other one
+ * way: codegen.c -> gen_item_*.c -> gen_reduce.c, gen_gather.c ->
+ * gen_span.c, gen_loops.c -> gen_text.c, gen_rows.c; codegen.c ->
+ * gen_parts.c (the building blocks). */
 #ifndef CLRS_GEN_EMIT_H
 #define CLRS_GEN_EMIT_H
 
@@ -15,8 +16,7 @@
 /* ---- rows (gen_rows.c) ---------------------------------------------------- */
 
 /* One row per dtype, from CLRS_DTYPE_MAP (feature_maps.h): a dtype the
- * kernels handle has its kernel column set and a CLRS_ROW_<name> block in
- * cl/dtype.cl. */
+ * kernels handle has its kernel column set and its parts in cl/dtype.cl. */
 typedef struct dtype_row {
     clrs_dtype dt;
     const char *name;  /* suffix of the cl/dtype.cl macros */
@@ -56,7 +56,8 @@ const post_row *post_row_of(int kind, int alg);
  * each line starts 4 spaces in per block open (sb_open ... sb_close), so
  * an emitter writes its lines flush left, and a line it breaks inside a
  * statement (the statement of an if without braces, say) carries only
- * its indentation relative to the statement's. */
+ * its indentation relative to the statement's. sb_finish refuses a
+ * kernel whose blocks do not match. */
 typedef struct sbuf {
     char *s;
     size_t n, cap;
@@ -113,6 +114,23 @@ void vtype(char *buf, size_t n, const char *base, int w);
 int axis_of_slot(const clrs_gen_config *c, int k);
 /* "(type)(v[0], v[1], ...)": a constant vector of n lanes. */
 void emit_lanes(sbuf *b, const char *type, const int *v, int n);
+
+/* ---- building blocks (gen_parts.c) ------------------------------------ */
+
+#define CLRS_GEN_MAX_PARTS 96
+#define select_parts clrs__gen_select_parts
+#define parts_name clrs__gen_parts_name
+#define emit_parts clrs__gen_emit_parts
+
+/* in[i] (CLRS_GEN_MAX_PARTS entries): whether clrs__cl_snippets[i] goes
+ * into a kernel whose own text is `kernel`: a part that defines a macro
+ * the kernel or another part in names, a file's introduction with any
+ * of its parts. */
+clrs_status select_parts(const char *kernel, unsigned char *in);
+/* Whether a part in names identifier id. */
+int parts_name(const unsigned char *in, const char *id);
+/* The parts in, in the table's order (file by file). */
+void emit_parts(sbuf *b, const unsigned char *in);
 
 /* ---- loops and loads (gen_loops.c) ------------------------------------ */
 

@@ -41,7 +41,6 @@ static void emit_walk_sum(sbuf *b, const clrs_gen_config *c, const char *at)
     const int V = c->vec, n = c->nslots, bwd = c->backward;
     int q;
 
-    sb_open(b, "%s", "");
     if (has_none(c))
         sb_open(b, "if (!none)");
     emit_loops(b, c, "sob", bwd ? "iob" : NULL, n - 1, "i0");
@@ -61,10 +60,8 @@ static void emit_walk_sum(sbuf *b, const clrs_gen_config *c, const char *at)
     for (q = 0; q < c->npat; ++q) {
         emit_pattern_case(b, q, c->npat);
         if (bwd) {
-            sb_open(b, "%s", "");
             emit_span_weights(b, c, q);
             emit_span_gather(b, c, "sob", "iob", q);
-            sb_close(b);
         } else {
             emit_span_reduce(b, c, "sob", q);
         }
@@ -77,7 +74,6 @@ static void emit_walk_sum(sbuf *b, const clrs_gen_config *c, const char *at)
     emit_close_loops(b, n - 1);
     if (has_none(c))
         sb_close(b);
-    sb_close(b);
 }
 
 /* Each group's post-ops and store; groups without a pattern go lane by
@@ -101,7 +97,6 @@ static void emit_walk_store(sbuf *b, const clrs_gen_config *c,
             sb_add(b, "const %s bo%d = bo%dw + g * %d * b%ds0;\n", off, k, k,
                    V, k);
     sb_open(b, "if (pgp >= 0)");
-    sb_open(b, "%s", "");
     if (c->backward || !has_none(c))
         sb_add(b, "%s%s acc = wacc[g];\n", c->backward ? "const " : "", at);
     else
@@ -112,7 +107,6 @@ static void emit_walk_store(sbuf *b, const clrs_gen_config *c,
                at, at);
     emit_post(b, c, V, "dof", "acc", 0);
     emit_store(b, c, V, "dof", "acc");
-    sb_close(b);
     sb_else(b, "else");
     emit_group_lanes(b, c);
     sb_close(b);

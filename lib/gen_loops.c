@@ -144,27 +144,16 @@ void emit_value(sbuf *b, const clrs_gen_config *c, const dtype_row *r,
                 const char *ptr, const char *name, int w, const char *o,
                 int pad)
 {
-    const char *acc = acc_type(c);
-    char at[16], ld[96], conv[32] = "";
+    char at[16], ld[192];
 
-    vtype(at, sizeof at, acc, w);
-    if (w > 1)
-        snprintf(ld, sizeof ld, "CLRS_LDV_%s(%d, %s, %s)", r->name, w, ptr,
-                 o);
-    else
-        snprintf(ld, sizeof ld, "CLRS_LD_%s(%s, %s)", r->name, ptr, o);
-    if (strcmp(r->nat, acc) != 0) {
-        if (w > 1)
-            snprintf(conv, sizeof conv, "convert_%s%d", acc, w);
-        else
-            snprintf(conv, sizeof conv, "convert_%s", acc);
-    }
+    vtype(at, sizeof at, acc_type(c), w);
+    load_acc(ld, sizeof ld, c, r, ptr, o, w, 0);
     if (pad) {
         sb_add(b, "%s %s;\n", at, name);
         sb_add(b, "if (%s < 0)\n    %s = (%s)(pad);\n", o, name, at);
-        sb_add(b, "else\n    %s = %s(%s);\n", name, conv, ld);
+        sb_add(b, "else\n    %s = %s;\n", name, ld);
     } else {
-        sb_add(b, "const %s %s = %s(%s);\n", at, name, conv, ld);
+        sb_add(b, "const %s %s = %s;\n", at, name, ld);
     }
 }
 

@@ -2,10 +2,9 @@
  * axis and the weighted sum or max of the values they read. */
 #include "gen_emit.h"
 
-/* Before the loops: the accumulators' start and the branch around them
- * for an output without taps (weighted sum: the empty value; max: NaN
- * and the initial code), a plain block where every output has taps
- * (none NULL). With an index, an all-NaN window under NaN ignore reports
+/* Before the loops: the accumulators' start and, for an output that may
+ * have no taps (none), the branch around them (weighted sum: the empty
+ * value; max: NaN and the initial code), left open. With an index, an all-NaN window under NaN ignore reports
  * its first tap's code. */
 static void emit_reduce_start(sbuf *b, const clrs_gen_config *c, int w,
                               const char *i0name, int nloops,
@@ -24,8 +23,6 @@ static void emit_reduce_start(sbuf *b, const clrs_gen_config *c, int w,
             sb_open(b, "if (%s)", none);
             sb_add(b, "acc = (%s)(empty);\n", at);
             sb_else(b, "else");
-        } else {
-            sb_open(b, "%s", "");
         }
         return;
     }
@@ -37,8 +34,6 @@ static void emit_reduce_start(sbuf *b, const clrs_gen_config *c, int w,
         sb_add(b, "have = 0;\nstop = 0;\n");
     if (none)
         sb_open(b, "if (!%s)", none);
-    else
-        sb_open(b, "%s", "");
     if (!c->has_index || n == 0)
         return;
     sb_add(b, "win = (%s)(0", ot);
@@ -101,5 +96,6 @@ void emit_reduce(sbuf *b, const clrs_gen_config *c, int w, const char *so,
         emit_reduce_step(b, c, w);
     }
     emit_close_loops(b, nloops);
-    sb_close(b);
+    if (none)
+        sb_close(b);
 }

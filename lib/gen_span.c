@@ -24,11 +24,9 @@ static void emit_span_loads(sbuf *b, const clrs_gen_config *c,
 {
     const int V = c->vec;
     const dtype_row *s = row_of(c->src);
-    char conv[32] = "";
+    char o[32], ld[192];
     int j;
 
-    if (strcmp(s->nat, acc_type(c)) != 0)
-        snprintf(conv, sizeof conv, "convert_%s", at);
     if (pad) {
         sb_add(b, "%s s0", at);
         for (j = 1; j < ns; ++j)
@@ -38,15 +36,17 @@ static void emit_span_loads(sbuf *b, const clrs_gen_config *c,
         for (j = 0; j < ns; ++j)
             sb_add(b, "s%d = (%s)(pad);\n", j, at);
         sb_else(b, "else");
-        for (j = 0; j < ns; ++j)
-            sb_add(b, "s%d = %s(CLRS_LDV_%s(%d, src, q + %d));\n", j, conv,
-                   s->name, V, j * V);
-        sb_close(b);
-    } else {
-        for (j = 0; j < ns; ++j)
-            sb_add(b, "const %s s%d = %s(CLRS_LDV_%s(%d, src, q + %d));\n",
-                   at, j, conv, s->name, V, j * V);
     }
+    for (j = 0; j < ns; ++j) {
+        snprintf(o, sizeof o, "q + %d", j * V);
+        load_acc(ld, sizeof ld, c, s, "src", o, V, 0);
+        if (pad)
+            sb_add(b, "s%d = %s;\n", j, ld);
+        else
+            sb_add(b, "const %s s%d = %s;\n", at, j, ld);
+    }
+    if (pad)
+        sb_close(b);
 }
 
 /* The group's base q (the other slots' offset, or so, plus pgb) and its
