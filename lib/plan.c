@@ -91,8 +91,8 @@ static clrs_status check_device(clrs_plan *plan)
 
     CLRS_TRY(check_fp64(ctx, &p->in, in));
     CLRS_TRY(check_fp64(ctx, &p->out, out));
-    if (p->has_src)
-        CLRS_TRY(check_fp64(ctx, &p->src, "src"));
+    if (p->has_x)
+        CLRS_TRY(check_fp64(ctx, &p->x, "src"));
     for (i = 0; i < p->n_post_ops; ++i)
         if (p->post_ops[i].kind == CLRS_POST_BINARY)
             CLRS_TRY(check_fp64(ctx, &p->post_ops[i].operand,
@@ -106,8 +106,8 @@ static clrs_status check_device(clrs_plan *plan)
                                      : &plan->need_dst));
     if (p->has_index)
         CLRS_TRY(check_bytes(ctx, &p->index, "index", &plan->need_index));
-    if (p->has_src)
-        CLRS_TRY(check_bytes(ctx, &p->src, "src", &plan->need_src));
+    if (p->has_x)
+        CLRS_TRY(check_bytes(ctx, &p->x, "src", &plan->need_src));
     for (i = 0; i < p->n_post_ops; ++i)
         if (p->post_ops[i].kind == CLRS_POST_BINARY)
             CLRS_TRY(check_bytes(ctx, &p->post_ops[i].operand,
@@ -625,7 +625,7 @@ static clrs_status plan_create(clrs_plan **out, clrs_context *ctx,
                                const clrs_tensor_desc *in,
                                const clrs_tensor_desc *outt,
                                const clrs_tensor_desc *index,
-                               const clrs_tensor_desc *src, int backward,
+                               const clrs_tensor_desc *x, int backward,
                                int index_only);
 
 /* The one-kernel recompute searches every window that may hold a diff_src
@@ -641,7 +641,7 @@ static int want_two_pass(const clrs_plan *plan, size_t *index_bytes,
 {
     const clrs_problem *p = &plan->problem;
     if (!p->backward || !clrs__mode_allows(p->mode, CLRS_MOPT_INDEX) ||
-        p->has_index || !p->has_src || clrs__launch_generic())
+        p->has_index || !p->has_x || clrs__launch_generic())
         return 0;
     clrs__tensor_dense_like(&p->out,
                             p->window_volume <= 127 ? CLRS_S8 : CLRS_S32,
@@ -685,14 +685,14 @@ static clrs_status plan_two_pass(clrs_plan *plan, const clrs_resample_desc *op,
     struct clrs_resample_desc fop = *op, bop = *op;
     struct clrs_tensor_desc sdst = *sidx;
 
-    sdst.dtype = p->src.dtype;
+    sdst.dtype = p->x.dtype;
     fop.inference = 0;
     fop.accumulate = 0;
     fop.index_format = CLRS_INDEX_WINDOW;
     fop.n_post_ops = 0;
     bop.inference = 0;
     bop.index_format = CLRS_INDEX_WINDOW;
-    CLRS_TRY(plan_create(&plan->argmax, plan->ctx, &fop, &p->src, &sdst,
+    CLRS_TRY(plan_create(&plan->argmax, plan->ctx, &fop, &p->x, &sdst,
                          sidx, NULL, 0, 1));
     CLRS_TRY(plan_create(&plan->scatter, plan->ctx, &bop, &p->in, &p->out,
                          sidx, NULL, 1, 0));
@@ -708,7 +708,7 @@ static clrs_status plan_create(clrs_plan **out, clrs_context *ctx,
                                const clrs_tensor_desc *in,
                                const clrs_tensor_desc *outt,
                                const clrs_tensor_desc *index,
-                               const clrs_tensor_desc *src, int backward,
+                               const clrs_tensor_desc *x, int backward,
                                int index_only)
 {
     clrs_plan *plan;
@@ -725,7 +725,7 @@ static clrs_status plan_create(clrs_plan **out, clrs_context *ctx,
                            "out of memory allocating a plan");
     plan->ctx = ctx;
     clrs__ctx_retain(ctx);
-    st = clrs__problem_init(&plan->problem, op, in, outt, index, src,
+    st = clrs__problem_init(&plan->problem, op, in, outt, index, x,
                             backward);
     if (st >= 0)
         st = check_device(plan);
