@@ -117,9 +117,9 @@ static clrs_status check_device(clrs_plan *plan)
 
 /* ---- kernel -------------------------------------------------------------- */
 
-static clrs_status gen_source(const void *arg, const char *key, char **src)
+static clrs_status gen_source(const void *arg, const char *key, char **code)
 {
-    return clrs__gen_source((const clrs_gen_config *)arg, key, src);
+    return clrs__gen_source((const clrs_gen_config *)arg, key, code);
 }
 
 /* Every argument but the caller's buffers is set once, here; execute sets
