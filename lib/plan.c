@@ -122,8 +122,23 @@ static clrs_status gen_source(const void *arg, const char *key, char **code)
     return clrs__gen_source((const clrs_gen_config *)arg, key, code);
 }
 
+/* Where the plan keeps the position of a caller's buffer argument (src,
+ * dst, index, x, a binary operand), which execute sets; NULL for any
+ * other argument. */
+static cl_uint *buffer_position(clrs_plan *plan, const clrs_gen_arg *a)
+{
+    switch (a->kind) {
+    case CLRS_ARG_SRC: return &plan->arg_src;
+    case CLRS_ARG_DST: return &plan->arg_dst;
+    case CLRS_ARG_INDEX: return &plan->arg_index;
+    case CLRS_ARG_X: return &plan->arg_x;
+    case CLRS_ARG_POST: return &plan->arg_post[a->i];
+    default: return NULL;
+    }
+}
+
 /* Every argument but the caller's buffers is set once, here; execute sets
- * src, dst and index only. */
+ * src, dst, index, x and the binary operands only. */
 static clrs_status set_fixed_args(clrs_plan *plan)
 {
     clrs_gen_arg args[CLRS_GEN_MAX_ARGS];
@@ -135,19 +150,11 @@ static clrs_status set_fixed_args(clrs_plan *plan)
         cl_uint at = (cl_uint)i;
         switch (a->kind) {
         case CLRS_ARG_SRC:
-            plan->arg_src = at;
-            break;
         case CLRS_ARG_DST:
-            plan->arg_dst = at;
-            break;
         case CLRS_ARG_INDEX:
-            plan->arg_index = at;
-            break;
         case CLRS_ARG_X:
-            plan->arg_x = at;
-            break;
         case CLRS_ARG_POST:
-            plan->arg_post[a->i] = at;
+            *buffer_position(plan, a) = at;
             break;
         case CLRS_ARG_ITAB:
             CLRS_TRY(clrs__set_arg(plan->kernel, at, sizeof(cl_mem), &plan->itab,
@@ -786,6 +793,25 @@ clrs_status clrs_plan_create_backward(clrs_plan **plan, clrs_context *ctx,
                                             diff_dst, index, src, 1, 0));
 }
 
+/* The plan's OpenCL objects, each released only if it was made (a plan
+ * whose creation failed half-way is destroyed too): the kernel before
+ * its program, the buffers, then the last backward pass's event. */
+static void release_cl_objects(clrs_plan *plan)
+{
+    cl_mem bufs[] = {plan->itab, plan->ftab, plan->scratch_index};
+    size_t i;
+
+    if (plan->kernel)
+        clReleaseKernel(plan->kernel);
+    if (plan->program)
+        clReleaseProgram(plan->program);
+    for (i = 0; i < sizeof bufs / sizeof bufs[0]; ++i)
+        if (bufs[i])
+            clReleaseMemObject(bufs[i]);
+    if (plan->scratch_busy)
+        clReleaseEvent(plan->scratch_busy);
+}
+
 void clrs_plan_destroy(clrs_plan *plan)
 {
     clrs_context *ctx;
@@ -794,18 +820,7 @@ void clrs_plan_destroy(clrs_plan *plan)
         return;
     clrs_plan_destroy(plan->argmax);
     clrs_plan_destroy(plan->scatter);
-    if (plan->scratch_index)
-        clReleaseMemObject(plan->scratch_index);
-    if (plan->scratch_busy)
-        clReleaseEvent(plan->scratch_busy);
-    if (plan->kernel)
-        clReleaseKernel(plan->kernel);
-    if (plan->program)
-        clReleaseProgram(plan->program);
-    if (plan->itab)
-        clReleaseMemObject(plan->itab);
-    if (plan->ftab)
-        clReleaseMemObject(plan->ftab);
+    release_cl_objects(plan);
     if (plan->lock_init)
         pthread_mutex_destroy(&plan->lock);
     free(plan->build_log);
