@@ -370,7 +370,7 @@ clrs_status clrs__axis_map_init(clrs_axis_map *ax,
     ax->crop = 0;
     ax->aa_scale = 1.0;
     ax->f64 = p->in.dtype == CLRS_F64 || p->out.dtype == CLRS_F64 ||
-              (p->has_src && p->src.dtype == CLRS_F64);
+              (p->has_x && p->x.dtype == CLRS_F64);
     CLRS_TRY(coord_constants(ax, op, p, k));
     if (clrs__mode_pooling((int)p->mode))
         CLRS_TRY(pooling_window(ax, op, p, k));

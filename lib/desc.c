@@ -456,13 +456,21 @@ clrs_status clrs_resample_desc_set_axes(clrs_resample_desc *op, int n,
     return CLRS_SUCCESS;
 }
 
+/* Common checks of an enum option's setter: op given, value one of the
+ * enumerators 0 .. last ("<noun> <value> is unknown" otherwise). */
+static clrs_status check_enum(const clrs_resample_desc *op, int value,
+                              int last, const char *noun)
+{
+    CLRS_CHECK_PTR(op);
+    CLRS_CHECK((unsigned)value <= (unsigned)last, CLRS_ERR_INVALID_ENUM,
+               "%s %d is unknown", noun, value);
+    return CLRS_SUCCESS;
+}
+
 clrs_status clrs_resample_desc_set_padding(clrs_resample_desc *op,
                                            clrs_padding padding, double value)
 {
-    CLRS_CHECK_PTR(op);
-    CLRS_CHECK((unsigned)padding <= (unsigned)CLRS_PAD_NEG_INF,
-               CLRS_ERR_INVALID_ENUM, "padding mode %d is unknown",
-               (int)padding);
+    CLRS_TRY(check_enum(op, (int)padding, CLRS_PAD_NEG_INF, "padding mode"));
     CLRS_CHECK(padding != CLRS_PAD_CONSTANT || isfinite(value),
                CLRS_ERR_INVALID_VALUE, "constant padding value is not finite");
     op->padding = padding;
@@ -491,11 +499,30 @@ static clrs_status check_fractions(int n, const clrs_fraction *f,
     return CLRS_SUCCESS;
 }
 
-static void to_fractions(int n, const int64_t *v, clrs_fraction *f)
+/* The integer list v as fractions v[i]/1 in f, for a fraction setter to
+ * check and store: NULL, converting nothing, where n or v is not valid
+ * (the setter then says so, as it would of its own arguments). */
+static const clrs_fraction *to_fractions(int n, const int64_t *v,
+                                         clrs_fraction *f)
 {
     int i;
+    if (!v || n < 1 || n > CLRS_MAX_RANK)
+        return NULL;
     for (i = 0; i < n; ++i)
         f[i] = (clrs_fraction){v[i], 1};
+    return f;
+}
+
+/* A window or stride list (its count checked): values > 0, stored with
+ * their count. */
+static clrs_status store_positive(int n, const clrs_fraction *v,
+                                  const char *what, clrs_fraction *to,
+                                  int *count)
+{
+    CLRS_TRY(check_fractions(n, v, what, 1));
+    memcpy(to, v, (size_t)n * sizeof *v);
+    *count = n;
+    return CLRS_SUCCESS;
 }
 
 clrs_status clrs_resample_desc_set_window_fraction(clrs_resample_desc *op,
@@ -503,10 +530,7 @@ clrs_status clrs_resample_desc_set_window_fraction(clrs_resample_desc *op,
                                                    const clrs_fraction *window)
 {
     CHECK_ARRAY(op, n, window);
-    CLRS_TRY(check_fractions(n, window, "window", 1));
-    memcpy(op->window, window, (size_t)n * sizeof *window);
-    op->n_window = n;
-    return CLRS_SUCCESS;
+    return store_positive(n, window, "window", op->window, &op->n_window);
 }
 
 clrs_status clrs_resample_desc_set_stride_fraction(clrs_resample_desc *op,
@@ -514,10 +538,7 @@ clrs_status clrs_resample_desc_set_stride_fraction(clrs_resample_desc *op,
                                                    const clrs_fraction *stride)
 {
     CHECK_ARRAY(op, n, stride);
-    CLRS_TRY(check_fractions(n, stride, "stride", 1));
-    memcpy(op->stride, stride, (size_t)n * sizeof *stride);
-    op->n_stride = n;
-    return CLRS_SUCCESS;
+    return store_positive(n, stride, "stride", op->stride, &op->n_stride);
 }
 
 clrs_status clrs_resample_desc_set_padding_sizes_fraction(
@@ -532,15 +553,6 @@ clrs_status clrs_resample_desc_set_padding_sizes_fraction(
     memcpy(op->post, post, (size_t)n * sizeof *post);
     op->n_pad = n;
     return CLRS_SUCCESS;
-}
-
-clrs_status clrs_resample_desc_set_window(clrs_resample_desc *op, int n,
-                                          const int64_t *window)
-{
-    clrs_fraction f[CLRS_MAX_RANK];
-    CHECK_ARRAY(op, n, window);
-    to_fractions(n, window, f);
-    return clrs_resample_desc_set_window_fraction(op, n, f);
 }
 
 clrs_status clrs_resample_desc_set_dilation(clrs_resample_desc *op, int n,
@@ -558,13 +570,20 @@ clrs_status clrs_resample_desc_set_dilation(clrs_resample_desc *op, int n,
     return CLRS_SUCCESS;
 }
 
+clrs_status clrs_resample_desc_set_window(clrs_resample_desc *op, int n,
+                                          const int64_t *window)
+{
+    clrs_fraction f[CLRS_MAX_RANK];
+    return clrs_resample_desc_set_window_fraction(op, n,
+                                                  to_fractions(n, window, f));
+}
+
 clrs_status clrs_resample_desc_set_stride(clrs_resample_desc *op, int n,
                                           const int64_t *stride)
 {
     clrs_fraction f[CLRS_MAX_RANK];
-    CHECK_ARRAY(op, n, stride);
-    to_fractions(n, stride, f);
-    return clrs_resample_desc_set_stride_fraction(op, n, f);
+    return clrs_resample_desc_set_stride_fraction(op, n,
+                                                  to_fractions(n, stride, f));
 }
 
 clrs_status clrs_resample_desc_set_padding_sizes(clrs_resample_desc *op, int n,
@@ -572,11 +591,8 @@ clrs_status clrs_resample_desc_set_padding_sizes(clrs_resample_desc *op, int n,
                                                  const int64_t *post)
 {
     clrs_fraction a[CLRS_MAX_RANK], b[CLRS_MAX_RANK];
-    CHECK_ARRAY(op, n, pre);
-    CLRS_CHECK_PTR(post);
-    to_fractions(n, pre, a);
-    to_fractions(n, post, b);
-    return clrs_resample_desc_set_padding_sizes_fraction(op, n, a, b);
+    return clrs_resample_desc_set_padding_sizes_fraction(
+        op, n, to_fractions(n, pre, a), to_fractions(n, post, b));
 }
 
 clrs_status clrs_resample_desc_set_scales(clrs_resample_desc *op, int n,
@@ -610,63 +626,12 @@ clrs_status clrs_resample_desc_set_pixel_offsets(clrs_resample_desc *op, int n,
     return CLRS_SUCCESS;
 }
 
-clrs_status clrs_resample_desc_set_coord(clrs_resample_desc *op,
-                                         clrs_coord coord)
-{
-    CLRS_CHECK_PTR(op);
-    CLRS_CHECK((unsigned)coord <= (unsigned)CLRS_COORD_WINDOW,
-               CLRS_ERR_INVALID_ENUM, "coordinate mode %d is unknown",
-               (int)coord);
-    op->coord = coord;
-    return CLRS_SUCCESS;
-}
-
-clrs_status clrs_resample_desc_set_rounding(clrs_resample_desc *op,
-                                            clrs_rounding rounding)
-{
-    CLRS_CHECK_PTR(op);
-    CLRS_CHECK((unsigned)rounding <= (unsigned)CLRS_ROUND_CEIL,
-               CLRS_ERR_INVALID_ENUM, "nearest rounding %d is unknown",
-               (int)rounding);
-    op->rounding = rounding;
-    return CLRS_SUCCESS;
-}
-
 clrs_status clrs_resample_desc_set_cubic_a(clrs_resample_desc *op, double a)
 {
     CLRS_CHECK_PTR(op);
     CLRS_CHECK(isfinite(a), CLRS_ERR_INVALID_VALUE,
                "cubic coefficient A is not finite");
     op->cubic_a = a;
-    return CLRS_SUCCESS;
-}
-
-clrs_status clrs_resample_desc_set_exclude_outside(clrs_resample_desc *op,
-                                                   int enable)
-{
-    CLRS_CHECK_PTR(op);
-    op->exclude_outside = enable != 0;
-    return CLRS_SUCCESS;
-}
-
-clrs_status clrs_resample_desc_set_arith(clrs_resample_desc *op,
-                                         clrs_arith arith)
-{
-    CLRS_CHECK_PTR(op);
-    CLRS_CHECK((unsigned)arith <= (unsigned)CLRS_ARITH_EXACT,
-               CLRS_ERR_INVALID_ENUM, "coordinate arithmetic %d is unknown",
-               (int)arith);
-    op->arith = arith;
-    return CLRS_SUCCESS;
-}
-
-clrs_status clrs_resample_desc_set_antialias_rule(clrs_resample_desc *op,
-                                                  clrs_antialias_rule rule)
-{
-    CLRS_CHECK_PTR(op);
-    CLRS_CHECK((unsigned)rule <= (unsigned)CLRS_AA_ONNX, CLRS_ERR_INVALID_ENUM,
-               "antialias rule %d is unknown", (int)rule);
-    op->aa_rule = rule;
     return CLRS_SUCCESS;
 }
 
@@ -697,9 +662,7 @@ static const struct {
 clrs_status clrs_resample_desc_set_vendor(clrs_resample_desc *op,
                                           clrs_vendor vendor)
 {
-    CLRS_CHECK_PTR(op);
-    CLRS_CHECK((unsigned)vendor <= (unsigned)CLRS_VENDOR_CUDNN,
-               CLRS_ERR_INVALID_ENUM, "vendor %d is unknown", (int)vendor);
+    CLRS_TRY(check_enum(op, (int)vendor, CLRS_VENDOR_CUDNN, "vendor"));
     op->vendor = (int)vendor;
     op->arith = vendor_rows[vendor].arith;
     op->aa_rule = vendor_rows[vendor].aa;
@@ -708,14 +671,6 @@ clrs_status clrs_resample_desc_set_vendor(clrs_resample_desc *op,
     op->divisor = vendor_rows[vendor].divisor;
     op->exclude_outside = 0;
     op->coord = CLRS_COORD_DEFAULT;
-    return CLRS_SUCCESS;
-}
-
-clrs_status clrs_resample_desc_set_antialias(clrs_resample_desc *op,
-                                             int enable)
-{
-    CLRS_CHECK_PTR(op);
-    op->antialias = enable != 0;
     return CLRS_SUCCESS;
 }
 
@@ -744,39 +699,6 @@ clrs_status clrs_resample_desc_set_extrapolation_value(clrs_resample_desc *op,
     return CLRS_SUCCESS;
 }
 
-clrs_status clrs_resample_desc_set_index_format(clrs_resample_desc *op,
-                                                clrs_index_format format)
-{
-    CLRS_CHECK_PTR(op);
-    CLRS_CHECK((unsigned)format <= (unsigned)CLRS_INDEX_PLANE_COLUMN,
-               CLRS_ERR_INVALID_ENUM, "index format %d is unknown",
-               (int)format);
-    op->index_format = format;
-    return CLRS_SUCCESS;
-}
-
-clrs_status clrs_resample_desc_set_nan_policy(clrs_resample_desc *op,
-                                              clrs_nan_policy policy)
-{
-    CLRS_CHECK_PTR(op);
-    CLRS_CHECK((unsigned)policy <= (unsigned)CLRS_NAN_IGNORE,
-               CLRS_ERR_INVALID_ENUM, "NaN policy %d is unknown",
-               (int)policy);
-    op->nan_policy = policy;
-    return CLRS_SUCCESS;
-}
-
-clrs_status clrs_resample_desc_set_divisor(clrs_resample_desc *op,
-                                           clrs_divisor rule)
-{
-    CLRS_CHECK_PTR(op);
-    CLRS_CHECK((unsigned)rule <= (unsigned)CLRS_DIVISOR_CLIPPED,
-               CLRS_ERR_INVALID_ENUM, "divisor rule %d is unknown",
-               (int)rule);
-    op->divisor = rule;
-    return CLRS_SUCCESS;
-}
-
 clrs_status clrs_resample_desc_set_divisor_override(clrs_resample_desc *op,
                                                     double divisor)
 {
@@ -789,21 +711,50 @@ clrs_status clrs_resample_desc_set_divisor_override(clrs_resample_desc *op,
     return CLRS_SUCCESS;
 }
 
-clrs_status clrs_resample_desc_set_inference(clrs_resample_desc *op,
-                                             int enable)
-{
-    CLRS_CHECK_PTR(op);
-    op->inference = enable != 0;
-    return CLRS_SUCCESS;
-}
+/* The enum options whose setter checks the value and stores it as
+ * given: X(setter, field, type, last enumerator, noun of the message). */
+#define ENUM_SETTERS(X)                                                      \
+    X(clrs_resample_desc_set_coord, coord, clrs_coord, CLRS_COORD_WINDOW,    \
+      "coordinate mode")                                                     \
+    X(clrs_resample_desc_set_rounding, rounding, clrs_rounding,              \
+      CLRS_ROUND_CEIL, "nearest rounding")                                   \
+    X(clrs_resample_desc_set_arith, arith, clrs_arith, CLRS_ARITH_EXACT,     \
+      "coordinate arithmetic")                                               \
+    X(clrs_resample_desc_set_antialias_rule, aa_rule, clrs_antialias_rule,   \
+      CLRS_AA_ONNX, "antialias rule")                                        \
+    X(clrs_resample_desc_set_index_format, index_format, clrs_index_format,  \
+      CLRS_INDEX_PLANE_COLUMN, "index format")                               \
+    X(clrs_resample_desc_set_nan_policy, nan_policy, clrs_nan_policy,        \
+      CLRS_NAN_IGNORE, "NaN policy")                                         \
+    X(clrs_resample_desc_set_divisor, divisor, clrs_divisor,                 \
+      CLRS_DIVISOR_CLIPPED, "divisor rule")
 
-clrs_status clrs_resample_desc_set_accumulate(clrs_resample_desc *op,
-                                              int enable)
-{
-    CLRS_CHECK_PTR(op);
-    op->accumulate = enable != 0;
-    return CLRS_SUCCESS;
-}
+#define DEFINE_ENUM_SETTER_(setter, field, type, last, noun)                 \
+    clrs_status setter(clrs_resample_desc *op, type value)                   \
+    {                                                                        \
+        CLRS_TRY(check_enum(op, (int)value, last, noun));                    \
+        op->field = value;                                                   \
+        return CLRS_SUCCESS;                                                 \
+    }
+ENUM_SETTERS(DEFINE_ENUM_SETTER_)
+#undef DEFINE_ENUM_SETTER_
+
+/* The on/off options: X(setter, field); any nonzero enable is 1. */
+#define FLAG_SETTERS(X)                                                      \
+    X(clrs_resample_desc_set_exclude_outside, exclude_outside)               \
+    X(clrs_resample_desc_set_antialias, antialias)                           \
+    X(clrs_resample_desc_set_inference, inference)                           \
+    X(clrs_resample_desc_set_accumulate, accumulate)
+
+#define DEFINE_FLAG_SETTER_(setter, field)                                   \
+    clrs_status setter(clrs_resample_desc *op, int enable)                   \
+    {                                                                        \
+        CLRS_CHECK_PTR(op);                                                  \
+        op->field = enable != 0;                                             \
+        return CLRS_SUCCESS;                                                 \
+    }
+FLAG_SETTERS(DEFINE_FLAG_SETTER_)
+#undef DEFINE_FLAG_SETTER_
 
 /* ---- post-ops ------------------------------------------------------------ */
 

@@ -153,22 +153,22 @@ static clrs_status enqueue(clrs_plan *plan, cl_command_queue q,
     clrs_status st = CLRS_SUCCESS;
     cl_int err;
 
-    /* Backward kernels read diff_dst where forward ones read src and
-     * write diff_src where they write dst. */
-    const cl_mem *rd = p->backward ? &args->diff_dst : &args->src;
-    const cl_mem *wr = p->backward ? &args->diff_src : &args->dst;
+    /* The kernel's src (what it reads) and dst (what it writes): the
+     * caller's diff_dst and diff_src backward. */
+    const cl_mem *src = p->backward ? &args->diff_dst : &args->src;
+    const cl_mem *dst = p->backward ? &args->diff_src : &args->dst;
     int i;
 
     pthread_mutex_lock(&plan->lock);
-    st = clrs__set_arg(plan->kernel, plan->arg_src, sizeof(cl_mem), rd,
+    st = clrs__set_arg(plan->kernel, plan->arg_src, sizeof(cl_mem), src,
                  p->backward ? "diff_dst" : "src");
     if (st == CLRS_SUCCESS && !plan->index_only)
-        st = clrs__set_arg(plan->kernel, plan->arg_dst, sizeof(cl_mem), wr,
+        st = clrs__set_arg(plan->kernel, plan->arg_dst, sizeof(cl_mem), dst,
                      p->backward ? "diff_src" : "dst");
     if (st == CLRS_SUCCESS && p->has_index)
         st = clrs__set_arg(plan->kernel, plan->arg_index, sizeof(cl_mem),
                      &args->index, "index");
-    if (st == CLRS_SUCCESS && plan->low.cfg.recompute)
+    if (st == CLRS_SUCCESS && plan->low.cfg.recompute) /* x: caller's src */
         st = clrs__set_arg(plan->kernel, plan->arg_x, sizeof(cl_mem), &args->src,
                      "src");
     for (i = 0; st == CLRS_SUCCESS && i < plan->low.cfg.npost; ++i)

@@ -41,7 +41,7 @@
 #define CLRS_MOPT_ANTIALIAS 1u       /* set_antialias */
 #define CLRS_MOPT_EXCLUDE_OUTSIDE 2u /* set_exclude_outside */
 #define CLRS_MOPT_INDEX 4u           /* index tensor, neg_inf padding,
-                                        backward from src (argmax) */
+                                        backward from x (argmax) */
 #define CLRS_MOPT_CROP 8u            /* tf_crop_and_resize coordinates */
 
 #define CLRS_MODE_MAP(X)                                                     \

@@ -135,7 +135,8 @@ int64_t clrs__ifloor(double x);
  * Pooling: window start of output o is x(o), window length `window`. */
 typedef struct clrs_axis_map {
     int axis;         /* tensor axis */
-    int64_t in, out;  /* I and O */
+    int64_t in, out;  /* I and O: the map's sides (see clrs_problem), not
+                         the kernel's src and dst */
     float r, a, b;    /* coordinate constants (r already 1/s, in float) */
     double scale;     /* s as resolved (user's or O/I), for diagnostics */
     int64_t dilation; /* pooling: taps x, x + d, ... (1: a dense window) */
@@ -158,13 +159,21 @@ typedef struct clrs_axis_map {
     double dr, da, db; /* r, a, b before rounding to float */
 } clrs_axis_map;
 
-/* Everything a plan or the reference needs, with every default resolved.
- * For forward, `in` is src and `out` dst; for backward, `in` is diff_src
- * and `out` diff_dst (the resample still maps out-index -> in-coordinate). */
-/* A plane index format (flat in the pooled axes of src, s64). */
+/* A plane index format (flat in the pooled axes of in, s64). */
 #define CLRS__INDEX_IS_PLANE(f)                                              \
     ((f) == CLRS_INDEX_PLANE || (f) == CLRS_INDEX_PLANE_COLUMN)
 
+/* Everything a plan or the reference needs, with every default resolved.
+ * `in` and `out` are the two sides of the resample map, geometry only:
+ * the map takes an out-index to an in-coordinate in both directions.
+ * Forward, in is the caller's src and out its dst; backward, in is
+ * diff_src and out diff_dst. They do not say which tensor a kernel reads:
+ * kernel-facing code (the lowering, the tuning database, the plan, its
+ * tuner and execution, the generator) calls the tensor a kernel reads
+ * `src` and the one it writes `dst`, so that a backward kernel reads src
+ * = diff_dst (out) and writes dst = diff_src (in). `x` is the forward
+ * input that a max pooling backward without an index reads to recompute
+ * the argmax (the caller's src argument there). */
 typedef struct clrs_problem {
     int backward;
     CLRS_OP_OPTIONS(CLRS_OP_OPTION_FIELD_)
@@ -177,8 +186,8 @@ typedef struct clrs_problem {
     struct clrs_tensor_desc in, out;
     int has_index;
     struct clrs_tensor_desc index; /* shape of out */
-    int has_src;                   /* backward max without index */
-    struct clrs_tensor_desc src;   /* shape of in */
+    int has_x;                     /* backward max without index */
+    struct clrs_tensor_desc x;     /* its forward input: shape of in */
     int64_t window_volume;         /* product of taps (pooling) */
 } clrs_problem;
 
@@ -235,12 +244,13 @@ double clrs__fraction_value(clrs_fraction f);
 /* ---- problem resolution (validate.c, coords.c) ----------------------- */
 
 /* Validates op against the tensors and fills p. backward selects the
- * roles as described for clrs_problem; index and src may be NULL. */
+ * roles as described for clrs_problem; index and x (the caller's src of
+ * a max pooling backward) may be NULL. */
 clrs_status clrs__problem_init(clrs_problem *p, const clrs_resample_desc *op,
                                const clrs_tensor_desc *in,
                                const clrs_tensor_desc *out,
                                const clrs_tensor_desc *index,
-                               const clrs_tensor_desc *src, int backward);
+                               const clrs_tensor_desc *x, int backward);
 
 /* The resampled axes of op for a tensor of this rank, increasing: op's
  * axes (checked against rank) or the default (validate.c). */
@@ -326,18 +336,21 @@ typedef struct clrs_slot_taps {
 clrs_status clrs__slot_taps(const clrs_problem *p, clrs_slot_taps *st);
 void clrs__slot_taps_free(clrs_slot_taps *st);
 
-/* Slot k's entries seen from the axis a kernel writes: position i holds
- * entries start[i] .. start[i + 1] - 1, each reading one element of the
- * read axis (-1: a padding tap) with a window position and a weight.
- * Forward lists: the written axis is the output, the entries the taps;
- * transposed lists (the backward gather): the written axis is the input,
- * the entries the outputs that read it. */
+/* Slot k's entries by position: position i holds entries start[i] ..
+ * start[i + 1] - 1, each reading one element of the other side of the
+ * map (-1: a padding tap) with a window position and a weight. Forward
+ * lists: the positions are out's, the entries the taps into in;
+ * transposed lists (the backward gather): the positions are in's, the
+ * entries the outputs that read it. A kernel walks the positions of its
+ * dst and reads its src through the entries (forward lists forward,
+ * transposed ones backward); a backward max recompute also walks the
+ * forward lists, reading x. */
 typedef struct clrs_lists {
     const int64_t *start;
     const clrs_tap *fwd;  /* forward taps, or */
     const clrs_ttap *bwd; /* transposed entries */
-    int64_t npos;         /* positions along the written axis */
-    int64_t nread;        /* elements along the read axis */
+    int64_t npos;         /* positions */
+    int64_t nread;        /* elements along the axis the entries read */
     size_t n;             /* entries */
 } clrs_lists;
 

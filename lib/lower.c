@@ -16,39 +16,42 @@
  * bandwidth on PoCL. Smaller outputs are likely re-read soon. */
 #define CLRS_NT_MIN_BYTES ((size_t)8 << 20)
 
-/* Which way the kernel goes: forward writes dst (out) reading src (in)
- * through the taps; backward writes diff_src (in) reading diff_dst (out)
- * through the transposed taps. */
+/* Which way the kernel goes. Here, as in the generator and the kernels,
+ * src is the tensor the kernel reads and dst the one it writes: forward,
+ * src is the caller's src (the problem's in) and dst its dst (out), read
+ * through the taps; backward, src is diff_dst (out) and dst diff_src
+ * (in), read through the transposed taps. */
 typedef struct direction {
-    int gather;                        /* backward */
-    const struct clrs_tensor_desc *wr; /* the written tensor */
-    const struct clrs_tensor_desc *rd; /* the read tensor */
+    int gather;                         /* backward */
+    const struct clrs_tensor_desc *dst; /* the tensor the kernel writes */
+    const struct clrs_tensor_desc *src; /* the tensor the kernel reads */
     int index_written; /* forward: the index tensor is an output, shaped
-                          like wr; backward: an input shaped like rd */
-    int has_x;         /* backward max recompute reads x (src) */
+                          like dst; backward: an input shaped like src */
+    int has_x;         /* backward max recompute reads x, the forward
+                          input */
 } direction;
 
 static void direction_of(const clrs_problem *p, direction *d)
 {
     d->gather = p->backward;
-    d->wr = p->backward ? &p->in : &p->out;
-    d->rd = p->backward ? &p->out : &p->in;
+    d->dst = p->backward ? &p->in : &p->out;
+    d->src = p->backward ? &p->out : &p->in;
     d->index_written = !p->backward;
-    d->has_x = p->backward && p->has_src && !p->has_index;
+    d->has_x = p->backward && p->has_x && !p->has_index;
 }
 
 /* ---- kernel axes ---------------------------------------------------------- */
 
-/* One axis of the written tensor as the kernel iterates it. */
+/* One axis of dst as the kernel iterates it. */
 typedef struct kaxis {
-    int64_t n, ss, ds, is;
-    int64_t nr; /* the written blocked axis: real extent (n is padded) */
+    int64_t n, ss, ds, is; /* extent; src, dst and index strides */
+    int64_t nr; /* dst's blocked axis: real extent (n is padded) */
     int64_t bs[CLRS_MAX_POST_OPS]; /* binary operand strides (0: bcast) */
     int bblk[CLRS_MAX_POST_OPS];   /* and blocks */
     int slot; /* resampled slot, -1: identity */
-    int sblk, dblk, xblk;
-    int64_t xs; /* backward max recompute: x (forward src) stride */
-    int gblk;   /* and x's block */
+    int sblk, dblk, iblk; /* src, dst and index blocks (0: none) */
+    int64_t xs; /* backward max recompute: x (forward input) stride */
+    int xblk;   /* and x's block */
     int axis; /* tensor axis (the innermost one after merging) */
 } kaxis;
 
@@ -57,7 +60,7 @@ static int blk_of(const struct clrs_tensor_desc *t, int a)
     return t->block_axis == a ? t->block : 0;
 }
 
-/* Iteration order: the written axis with the smallest stride first, so
+/* Iteration order: dst's axis with the smallest stride first, so
  * that consecutive work-items write consecutive addresses (on PoCL this
  * decides everything). A blocked axis steps by 1 inside its block. */
 static int64_t order_key(const kaxis *k) { return k->dblk ? 1 : k->ds; }
@@ -98,8 +101,8 @@ static void post_strides(const clrs_problem *p, int a, kaxis *t)
 static int mergeable(const kaxis *in, const kaxis *out, int has_index)
 {
     return in->slot < 0 && out->slot < 0 && !in->sblk && !out->sblk &&
-           !in->dblk && !out->dblk && !in->xblk && !out->xblk &&
-           !in->gblk && !out->gblk && out->xs == in->xs * in->n &&
+           !in->dblk && !out->dblk && !in->iblk && !out->iblk &&
+           !in->xblk && !out->xblk && out->xs == in->xs * in->n &&
            out->ss == in->ss * in->n && out->ds == in->ds * in->n &&
            (!has_index || out->is == in->is * in->n) && post_chain(in, out);
 }
@@ -140,12 +143,11 @@ static int merge_axes(kaxis *k, int m, int has_index)
     return m;
 }
 
-/* Kernel axes over the written tensor, fastest stride first. Identity
- * axes carry the read tensor's strides (resampled ones find theirs in
- * the tables), the index tensor's where it is shaped like the written
- * one or the axis is an identity, x's on identity axes. The written
- * blocked axis is iterated over whole blocks, so that the kernel writes
- * its padding lanes as zeros. */
+/* Kernel axes over dst, fastest stride first. Identity axes carry src's
+ * strides (resampled ones find theirs in the tables), the index
+ * tensor's where it is shaped like dst or the axis is an identity, x's
+ * on identity axes. dst's blocked axis is iterated over whole blocks,
+ * so that the kernel writes its padding lanes as zeros. */
 static int lower_axes(const clrs_problem *p, const direction *d, kaxis *k)
 {
     int a, m = 0;
@@ -153,10 +155,10 @@ static int lower_axes(const clrs_problem *p, const direction *d, kaxis *k)
     for (a = 0; a < p->rank; ++a) {
         kaxis t;
         memset(&t, 0, sizeof t);
-        t.n = d->wr->dims[a];
+        t.n = d->dst->dims[a];
         t.slot = p->slot[a];
         t.axis = a;
-        t.dblk = blk_of(d->wr, a);
+        t.dblk = blk_of(d->dst, a);
         /* A size-1 identity axis contributes nothing to any offset,
          * unless it is blocked: its padding lanes are written too. */
         if (t.slot < 0 && t.n == 1 && !t.dblk)
@@ -165,18 +167,18 @@ static int lower_axes(const clrs_problem *p, const direction *d, kaxis *k)
         if (t.dblk)
             t.n = (t.n + t.dblk - 1) / t.dblk * t.dblk;
         post_strides(p, a, &t);
-        t.ds = d->wr->strides[a];
+        t.ds = d->dst->strides[a];
         if (t.slot < 0) {
-            t.ss = d->rd->strides[a];
-            t.sblk = blk_of(d->rd, a);
+            t.ss = d->src->strides[a];
+            t.sblk = blk_of(d->src, a);
         }
         if (p->has_index && (d->index_written || t.slot < 0)) {
             t.is = p->index.strides[a];
-            t.xblk = blk_of(&p->index, a);
+            t.iblk = blk_of(&p->index, a);
         }
         if (d->has_x && t.slot < 0) {
-            t.xs = p->src.strides[a];
-            t.gblk = blk_of(&p->src, a);
+            t.xs = p->x.strides[a];
+            t.xblk = blk_of(&p->x, a);
         }
         m = insert_sorted(k, m, &t);
     }
@@ -207,7 +209,7 @@ static int vec_width(int64_t n, int vmax)
     return best;
 }
 
-/* Whether the written tensor is blocked on a kernel axis other than k[0]
+/* Whether dst is blocked on a kernel axis other than k[0]
  * (its padding guard then needs a scalar work-item). */
 static int blocked_beyond_0(const kaxis *k, int m)
 {
@@ -234,16 +236,16 @@ static int operands_vector_ok(const clrs_problem *p, const kaxis *k0)
 
 /* Whether a vector along kernel axis 0 is possible at all: no generic
  * kernels, no vec=1, no padding guard beyond axis 0, binary operands that
- * vectorise, a written type with a vector store. */
+ * vectorise, a dst type with a vector store. */
 static int vectors_ok(const clrs_problem *p, const direction *d,
                       const kaxis *k, int m, const clrs_launch_request *r)
 {
     return !r->generic && !r->vec_off && !blocked_beyond_0(k, m) &&
            operands_vector_ok(p, &k[0]) &&
-           clrs__gen_dtype_vector_store(d->wr->dtype);
+           clrs__gen_dtype_vector_store(d->dst->dtype);
 }
 
-/* The block vector path's lanes (1: not a candidate): k0 is the written
+/* The block vector path's lanes (1: not a candidate): k0 is dst's
  * blocked axis and every other tensor the work-item touches has the same
  * block there, so a block's lanes are contiguous everywhere (one vloadB /
  * vstoreB per block, the padding lanes computed from the inputs' own
@@ -256,11 +258,11 @@ static int block_width(const clrs_problem *p, const direction *d,
 {
     const kaxis *k0 = &k[0];
     int idx_ok = d->index_written ? !p->has_index
-                                  : !p->has_index || k0->xblk == k0->dblk;
+                                  : !p->has_index || k0->iblk == k0->dblk;
     int v;
 
     if (k0->slot >= 0 || !k0->dblk || k0->sblk != k0->dblk || !idx_ok ||
-        (d->has_x && k0->gblk != k0->dblk))
+        (d->has_x && k0->xblk != k0->dblk))
         return 1;
     v = acc_f64 && k0->dblk > 8 ? 8 : k0->dblk;
     return v > bound ? bound : v;
@@ -273,7 +275,7 @@ static int axis_width(const clrs_problem *p, const direction *d,
 {
     const kaxis *k0 = &k[0];
 
-    if (k0->slot >= 0 || k0->sblk || k0->dblk || k0->xblk || k0->gblk ||
+    if (k0->slot >= 0 || k0->sblk || k0->dblk || k0->iblk || k0->xblk ||
         k0->ss != 1 || k0->ds != 1 || (p->has_index && k0->is != 1) ||
         (d->has_x && k0->xs != 1) || k0->n < 2 || r->vmax < 2)
         return 1;
@@ -317,13 +319,13 @@ static unsigned lane_kinds(const clrs_problem *p, const direction *d,
                      : 1u << CLRS_LANE_FLOAT;
     if (long_off)
         kinds |= 1u << CLRS_LANE_LONG;
-    kinds |= dtype_kind(d->wr->dtype) | dtype_kind(d->rd->dtype);
+    kinds |= dtype_kind(d->dst->dtype) | dtype_kind(d->src->dtype);
     if (p->has_index)
         kinds |= dtype_kind(p->index.dtype);
     if (p->has_index && d->gather) /* its index compares as long */
         kinds |= 1u << CLRS_LANE_LONG;
     if (d->has_x)
-        kinds |= dtype_kind(p->src.dtype);
+        kinds |= dtype_kind(p->x.dtype);
     for (i = 0; i < p->n_post_ops; ++i)
         if (p->post_ops[i].kind == CLRS_POST_BINARY)
             kinds |= dtype_kind(p->post_ops[i].operand.dtype);
@@ -377,9 +379,9 @@ static int walk_groups(const clrs_problem *p, const clrs_gen_config *c,
 }
 
 /* Span path candidate: kernel axis 0 is the last resampled slot, with
- * unit stride and no block in the written, read (and index) tensors,
- * binary operands broadcast or contiguous there, and at least one whole
- * group of written and of read elements. Returns the group width, 1
+ * unit stride and no block in dst, src (and the index tensor), binary
+ * operands broadcast or contiguous there, and at least one whole group
+ * of dst and of src elements. Returns the group width, 1
  * when not a candidate. */
 static int span_width(const clrs_problem *p, const direction *d,
                       const kaxis *k, int m, const clrs_launch_request *r)
@@ -391,10 +393,10 @@ static int span_width(const clrs_problem *p, const direction *d,
     if (r->generic || !r->span || V < 2 ||
         blocked_beyond_0(k, m) || d->has_x ||
         p->naxes < 1 || k0->slot != p->naxes - 1 || k0->dblk ||
-        k0->ds != 1 || d->rd->strides[a] != 1 || d->rd->block_axis == a ||
+        k0->ds != 1 || d->src->strides[a] != 1 || d->src->block_axis == a ||
         (p->has_index &&
          (p->index.strides[a] != 1 || p->index.block_axis == a)) ||
-        !clrs__gen_dtype_vector_store(d->wr->dtype) || k0->n < V ||
+        !clrs__gen_dtype_vector_store(d->dst->dtype) || k0->n < V ||
         (d->gather ? last->out : last->in) < V ||
         !operands_vector_ok(p, k0))
         return 1;
@@ -410,7 +412,7 @@ static int span_width(const clrs_problem *p, const direction *d,
 static int nt_aligned(const clrs_context *ctx, const direction *d,
                       const kaxis *k, int m, int vec)
 {
-    size_t vbytes = (size_t)vec * clrs_dtype_size(d->wr->dtype);
+    size_t vbytes = (size_t)vec * clrs_dtype_size(d->dst->dtype);
     int i;
 
     if (vec == 1)
@@ -426,7 +428,7 @@ static int nt_aligned(const clrs_context *ctx, const direction *d,
     return 1;
 }
 
-/* Non-temporal stores for a written tensor of `bytes` with vec lanes per
+/* Non-temporal stores for a dst of `bytes` with vec lanes per
  * work-item, unless the request forces them on or off (aligned vectors
  * are required either way). Scalar non-temporal stores also stop LLVM
  * from vectorising PoCL's work-item loop into AVX-512 gathers, which is
@@ -449,7 +451,7 @@ static int f16_native(const clrs_context *ctx, const clrs_problem *p)
 {
     const char *e = getenv("CLRS_FP16");
     int i, any = p->in.dtype == CLRS_F16 || p->out.dtype == CLRS_F16 ||
-                 (p->has_src && p->src.dtype == CLRS_F16);
+                 (p->has_x && p->x.dtype == CLRS_F16);
     for (i = 0; i < p->n_post_ops; ++i)
         any |= p->post_ops[i].kind == CLRS_POST_BINARY &&
                p->post_ops[i].operand.dtype == CLRS_F16;
@@ -474,7 +476,7 @@ static clrs_status check_kernels(const clrs_problem *p, const direction *d)
     if (d->gather)
         CLRS_CHECK(clrs__gen_dtype_supported(p->in.dtype) &&
                        clrs__gen_dtype_supported(p->out.dtype) &&
-                       (!d->has_x || clrs__gen_dtype_supported(p->src.dtype)),
+                       (!d->has_x || clrs__gen_dtype_supported(p->x.dtype)),
                    CLRS_ERR_NOT_IMPLEMENTED,
                    "no OpenCL backward kernel for dtypes %s <- %s in this "
                    "version",
@@ -502,7 +504,7 @@ static void config_basics(clrs_lowered *low, const clrs_context *ctx,
     c->backward = d->gather;
     c->accumulate = d->gather && p->accumulate;
     c->recompute = d->has_x;
-    c->x = d->has_x ? p->src.dtype : CLRS_F32;
+    c->x = d->has_x ? p->x.dtype : CLRS_F32;
     c->cls = (clrs_gen_class)clrs__mode_kclass(p->mode);
     c->rank = m;
     c->nslots = p->naxes;
@@ -510,8 +512,8 @@ static void config_basics(clrs_lowered *low, const clrs_context *ctx,
         c->ax[i].slot = k[i].slot;
         c->ax[i].src_block = k[i].sblk;
         c->ax[i].dst_block = k[i].dblk;
-        c->ax[i].idx_block = k[i].xblk;
-        c->ax[i].x_block = k[i].gblk;
+        c->ax[i].idx_block = k[i].iblk;
+        c->ax[i].x_block = k[i].xblk;
         low->vals.n[i] = k[i].n;
         low->vals.nr[i] = k[i].nr;
         low->vals.ds[i] = k[i].ds;
@@ -519,8 +521,8 @@ static void config_basics(clrs_lowered *low, const clrs_context *ctx,
         low->vals.is[i] = k[i].is;
         low->vals.xs[i] = k[i].xs;
     }
-    c->src = d->rd->dtype;
-    c->dst = d->wr->dtype;
+    c->src = d->src->dtype;
+    c->dst = d->dst->dtype;
     /* f64 tensors accumulate in double; so do forward s32 ones where the
      * device has fp64, so that nearest and max stay exact beyond 2^24. */
     c->acc_f64 = c->src == CLRS_F64 || c->dst == CLRS_F64 ||
@@ -611,7 +613,7 @@ static void add_seg(clrs_lowered *low, clrs_seg_kind kind, int k,
 }
 
 /* Slot k's tables, in the order the tables stage writes them: the
- * starts and read offsets of the lists the kernel walks, then (index
+ * starts and src offsets of the lists the kernel walks, then (index
  * tensor read by a gather) its offsets, the codes, the weights, the span
  * groups after the last slot's, and to recompute the argmax the forward
  * starts, x offsets and plane codes. */
@@ -633,7 +635,7 @@ static void layout_slot(clrs_lowered *low, const clrs_problem *p,
     if (d->gather)
         v->pl[k] = plane;
     add_seg(low, CLRS_SEG_STARTS, k, T, NULL, (size_t)s.npos + 1, &v->st[k]);
-    add_seg(low, CLRS_SEG_OFFSETS, k, T, d->rd, s.n, &v->of[k]);
+    add_seg(low, CLRS_SEG_OFFSETS, k, T, d->src, s.n, &v->of[k]);
     if (c->has_index && !d->index_written)
         add_seg(low, CLRS_SEG_OFFSETS, k, T, &p->index, s.n, &v->ix[k]);
     if (window)
@@ -655,7 +657,7 @@ static void layout_slot(clrs_lowered *low, const clrs_problem *p,
         clrs__lists_of(p, st, k, 0, &s);
         add_seg(low, CLRS_SEG_STARTS, k, 0, NULL, (size_t)s.npos + 1,
                 &v->fst[k]);
-        add_seg(low, CLRS_SEG_OFFSETS, k, 0, &p->src, s.n, &v->fof[k]);
+        add_seg(low, CLRS_SEG_OFFSETS, k, 0, &p->x, s.n, &v->fof[k]);
         add_seg(low, CLRS_SEG_PLANE, k, 0, NULL, s.n, &v->fcd[k]);
     }
 }
@@ -683,7 +685,7 @@ static int needs_long(const clrs_lowered *low, const clrs_problem *p,
         if (p->has_index)
             bound = max64(bound, clrs__tensor_span(&p->index));
         if (d->has_x)
-            bound = max64(bound, clrs__tensor_span(&p->src));
+            bound = max64(bound, clrs__tensor_span(&p->x));
         bound = max64(bound, plane_size);
         bound = 7 * max64(bound, p->window_volume);
     }
@@ -966,8 +968,8 @@ static clrs_status lower_once(const clrs_context *ctx, const clrs_problem *p,
     CLRS_TRY(lower_setup(ctx, p, st, index_only, launch, long_off, low, &w));
     CLRS_TRY(choose_variant(&w.t));
     bytes = index_only ? 0
-                       : (size_t)clrs__tensor_span(w.d.wr) *
-                             clrs_dtype_size(w.d.wr->dtype);
+                       : (size_t)clrs__tensor_span(w.d.dst) *
+                             clrs_dtype_size(w.d.dst->dtype);
     c->nt = want_nt(ctx, &w.d, bytes, w.k, w.m, c->vec, &w.req);
     config_posts(low, p, w.k, w.m);
     layout_tables(low, p, st, &w.d);

@@ -35,7 +35,7 @@ typedef struct clrs_table_seg {
 
 #define CLRS_MAX_SEGS (9 * CLRS_MAX_RANK)
 
-/* The span path's groups along the last slot's written axis: each
+/* The span path's groups along the last slot's dst axis: each
  * whole group with a kept pattern has the read index its span vectors
  * start at; pat -1 goes lane by lane. */
 typedef struct clrs_span_groups {

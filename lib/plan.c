@@ -91,8 +91,8 @@ static clrs_status check_device(clrs_plan *plan)
 
     CLRS_TRY(check_fp64(ctx, &p->in, in));
     CLRS_TRY(check_fp64(ctx, &p->out, out));
-    if (p->has_src)
-        CLRS_TRY(check_fp64(ctx, &p->src, "src"));
+    if (p->has_x)
+        CLRS_TRY(check_fp64(ctx, &p->x, "src"));
     for (i = 0; i < p->n_post_ops; ++i)
         if (p->post_ops[i].kind == CLRS_POST_BINARY)
             CLRS_TRY(check_fp64(ctx, &p->post_ops[i].operand,
@@ -106,8 +106,8 @@ static clrs_status check_device(clrs_plan *plan)
                                      : &plan->need_dst));
     if (p->has_index)
         CLRS_TRY(check_bytes(ctx, &p->index, "index", &plan->need_index));
-    if (p->has_src)
-        CLRS_TRY(check_bytes(ctx, &p->src, "src", &plan->need_src));
+    if (p->has_x)
+        CLRS_TRY(check_bytes(ctx, &p->x, "src", &plan->need_src));
     for (i = 0; i < p->n_post_ops; ++i)
         if (p->post_ops[i].kind == CLRS_POST_BINARY)
             CLRS_TRY(check_bytes(ctx, &p->post_ops[i].operand,
@@ -117,13 +117,28 @@ static clrs_status check_device(clrs_plan *plan)
 
 /* ---- kernel -------------------------------------------------------------- */
 
-static clrs_status gen_source(const void *arg, const char *key, char **src)
+static clrs_status gen_source(const void *arg, const char *key, char **code)
 {
-    return clrs__gen_source((const clrs_gen_config *)arg, key, src);
+    return clrs__gen_source((const clrs_gen_config *)arg, key, code);
+}
+
+/* Where the plan keeps the position of a caller's buffer argument (src,
+ * dst, index, x, a binary operand), which execute sets; NULL for any
+ * other argument. */
+static cl_uint *buffer_position(clrs_plan *plan, const clrs_gen_arg *a)
+{
+    switch (a->kind) {
+    case CLRS_ARG_SRC: return &plan->arg_src;
+    case CLRS_ARG_DST: return &plan->arg_dst;
+    case CLRS_ARG_INDEX: return &plan->arg_index;
+    case CLRS_ARG_X: return &plan->arg_x;
+    case CLRS_ARG_POST: return &plan->arg_post[a->i];
+    default: return NULL;
+    }
 }
 
 /* Every argument but the caller's buffers is set once, here; execute sets
- * src, dst and index only. */
+ * src, dst, index, x and the binary operands only. */
 static clrs_status set_fixed_args(clrs_plan *plan)
 {
     clrs_gen_arg args[CLRS_GEN_MAX_ARGS];
@@ -135,19 +150,11 @@ static clrs_status set_fixed_args(clrs_plan *plan)
         cl_uint at = (cl_uint)i;
         switch (a->kind) {
         case CLRS_ARG_SRC:
-            plan->arg_src = at;
-            break;
         case CLRS_ARG_DST:
-            plan->arg_dst = at;
-            break;
         case CLRS_ARG_INDEX:
-            plan->arg_index = at;
-            break;
         case CLRS_ARG_X:
-            plan->arg_x = at;
-            break;
         case CLRS_ARG_POST:
-            plan->arg_post[a->i] = at;
+            *buffer_position(plan, a) = at;
             break;
         case CLRS_ARG_ITAB:
             CLRS_TRY(clrs__set_arg(plan->kernel, at, sizeof(cl_mem), &plan->itab,
@@ -625,7 +632,7 @@ static clrs_status plan_create(clrs_plan **out, clrs_context *ctx,
                                const clrs_tensor_desc *in,
                                const clrs_tensor_desc *outt,
                                const clrs_tensor_desc *index,
-                               const clrs_tensor_desc *src, int backward,
+                               const clrs_tensor_desc *x, int backward,
                                int index_only);
 
 /* The one-kernel recompute searches every window that may hold a diff_src
@@ -641,7 +648,7 @@ static int want_two_pass(const clrs_plan *plan, size_t *index_bytes,
 {
     const clrs_problem *p = &plan->problem;
     if (!p->backward || !clrs__mode_allows(p->mode, CLRS_MOPT_INDEX) ||
-        p->has_index || !p->has_src || clrs__launch_generic())
+        p->has_index || !p->has_x || clrs__launch_generic())
         return 0;
     clrs__tensor_dense_like(&p->out,
                             p->window_volume <= 127 ? CLRS_S8 : CLRS_S32,
@@ -685,14 +692,14 @@ static clrs_status plan_two_pass(clrs_plan *plan, const clrs_resample_desc *op,
     struct clrs_resample_desc fop = *op, bop = *op;
     struct clrs_tensor_desc sdst = *sidx;
 
-    sdst.dtype = p->src.dtype;
+    sdst.dtype = p->x.dtype;
     fop.inference = 0;
     fop.accumulate = 0;
     fop.index_format = CLRS_INDEX_WINDOW;
     fop.n_post_ops = 0;
     bop.inference = 0;
     bop.index_format = CLRS_INDEX_WINDOW;
-    CLRS_TRY(plan_create(&plan->argmax, plan->ctx, &fop, &p->src, &sdst,
+    CLRS_TRY(plan_create(&plan->argmax, plan->ctx, &fop, &p->x, &sdst,
                          sidx, NULL, 0, 1));
     CLRS_TRY(plan_create(&plan->scatter, plan->ctx, &bop, &p->in, &p->out,
                          sidx, NULL, 1, 0));
@@ -708,7 +715,7 @@ static clrs_status plan_create(clrs_plan **out, clrs_context *ctx,
                                const clrs_tensor_desc *in,
                                const clrs_tensor_desc *outt,
                                const clrs_tensor_desc *index,
-                               const clrs_tensor_desc *src, int backward,
+                               const clrs_tensor_desc *x, int backward,
                                int index_only)
 {
     clrs_plan *plan;
@@ -725,7 +732,7 @@ static clrs_status plan_create(clrs_plan **out, clrs_context *ctx,
                            "out of memory allocating a plan");
     plan->ctx = ctx;
     clrs__ctx_retain(ctx);
-    st = clrs__problem_init(&plan->problem, op, in, outt, index, src,
+    st = clrs__problem_init(&plan->problem, op, in, outt, index, x,
                             backward);
     if (st >= 0)
         st = check_device(plan);
@@ -786,6 +793,25 @@ clrs_status clrs_plan_create_backward(clrs_plan **plan, clrs_context *ctx,
                                             diff_dst, index, src, 1, 0));
 }
 
+/* The plan's OpenCL objects, each released only if it was made (a plan
+ * whose creation failed half-way is destroyed too): the kernel before
+ * its program, the buffers, then the last backward pass's event. */
+static void release_cl_objects(clrs_plan *plan)
+{
+    cl_mem bufs[] = {plan->itab, plan->ftab, plan->scratch_index};
+    size_t i;
+
+    if (plan->kernel)
+        clReleaseKernel(plan->kernel);
+    if (plan->program)
+        clReleaseProgram(plan->program);
+    for (i = 0; i < sizeof bufs / sizeof bufs[0]; ++i)
+        if (bufs[i])
+            clReleaseMemObject(bufs[i]);
+    if (plan->scratch_busy)
+        clReleaseEvent(plan->scratch_busy);
+}
+
 void clrs_plan_destroy(clrs_plan *plan)
 {
     clrs_context *ctx;
@@ -794,18 +820,7 @@ void clrs_plan_destroy(clrs_plan *plan)
         return;
     clrs_plan_destroy(plan->argmax);
     clrs_plan_destroy(plan->scatter);
-    if (plan->scratch_index)
-        clReleaseMemObject(plan->scratch_index);
-    if (plan->scratch_busy)
-        clReleaseEvent(plan->scratch_busy);
-    if (plan->kernel)
-        clReleaseKernel(plan->kernel);
-    if (plan->program)
-        clReleaseProgram(plan->program);
-    if (plan->itab)
-        clReleaseMemObject(plan->itab);
-    if (plan->ftab)
-        clReleaseMemObject(plan->ftab);
+    release_cl_objects(plan);
     if (plan->lock_init)
         pthread_mutex_destroy(&plan->lock);
     free(plan->build_log);

@@ -17,7 +17,7 @@ struct clrs_plan {
     cl_kernel kernel;
     cl_mem itab, ftab; /* tap tables, written once at creation */
     cl_uint arg_src, arg_dst, arg_index; /* kernel argument positions */
-    cl_uint arg_x; /* backward max recompute: the forward src */
+    cl_uint arg_x; /* backward max recompute: x, the forward input */
     int index_only; /* forward max writing the index alone (argmax pass) */
     int empty;      /* a tensor without elements: no kernel, execution
                        only completes its event */
@@ -31,7 +31,9 @@ struct clrs_plan {
     char *build_log;
 
     /* Bytes each role's buffer must hold (0: role unused), checked by
-     * clrs_execute with CL_MEM_SIZE before anything is enqueued. */
+     * clrs_execute with CL_MEM_SIZE before anything is enqueued. Named
+     * after the caller's buffers (clrs_args): need_src is the src
+     * argument's, the kernel's src forward and x backward. */
     size_t need_src, need_dst, need_diff_src, need_diff_dst, need_index;
     size_t need_post[CLRS_MAX_POST_OPS];
 

@@ -455,12 +455,12 @@ static cl_program disk_lookup(clrs_context *ctx, const char *hash,
 /* A source build, its binary stored when the disk layer is on (text) and
  * writable; *source says whether it was. */
 static clrs_status build_stored(clrs_context *ctx, const char *key,
-                                const char *src, const char *options,
+                                const char *code, const char *options,
                                 const char *hash, const char *text,
                                 char *note, size_t note_size,
                                 cl_program *prog, clrs_cache_source *source)
 {
-    clrs_status st = build(ctx, key, src, options, prog);
+    clrs_status st = build(ctx, key, code, options, prog);
     int writable, stored = 0;
 
     pthread_mutex_lock(&ctx->lock);
@@ -478,15 +478,15 @@ static clrs_status produce(clrs_context *ctx, const char *key,
                            const char *options, cl_program *out,
                            clrs_cache_source *source)
 {
-    char *src = NULL, *text = NULL, hash[65], note[CLRS_ERRMSG_MAX] = "";
+    char *code = NULL, *text = NULL, hash[65], note[CLRS_ERRMSG_MAX] = "";
     cl_program prog = NULL;
     clrs_status st;
     int lock = -1;
 
-    CLRS_TRY(gen(arg, key, &src));
-    dump_source(ctx, key, src);
+    CLRS_TRY(gen(arg, key, &code));
+    dump_source(ctx, key, code);
     if (disk_ready(ctx, note, sizeof note))
-        text = disk_key(ctx, src, options);
+        text = disk_key(ctx, code, options);
     if (text) {
         clrs__sha256_hex(text, strlen(text), hash);
         prog = disk_lookup(ctx, hash, text, options, &lock, note,
@@ -496,12 +496,12 @@ static clrs_status produce(clrs_context *ctx, const char *key,
         *source = CLRS_CACHE_DISK;
         st = CLRS_SUCCESS;
     } else {
-        st = build_stored(ctx, key, src, options, hash, text, note,
+        st = build_stored(ctx, key, code, options, hash, text, note,
                           sizeof note, &prog, source);
     }
     clrs__cache_unlock(lock);
     free(text);
-    free(src);
+    free(code);
     if (note[0]) {
         /* Saved and restored: a failing build's message must survive. */
         char keep[CLRS_ERRMSG_MAX];

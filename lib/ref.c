@@ -78,7 +78,7 @@ typedef struct run {
     const clrs_problem *p;
     int rank;
     clrs_taplist tl[CLRS_MAX_RANK];
-    offtab in, out, index, src;
+    offtab in, out, index, x;
     int64_t dense[CLRS_MAX_RANK]; /* row-major strides of `in` */
     int64_t plane[CLRS_MAX_RANK]; /* plane index strides, 0 if not pooled */
     int64_t box[CLRS_MAX_RANK];   /* window index strides, 0 if not pooled */
@@ -93,7 +93,7 @@ static void run_free(run *r)
     offtab_free(&r->in);
     offtab_free(&r->out);
     offtab_free(&r->index);
-    offtab_free(&r->src);
+    offtab_free(&r->x);
 }
 
 static clrs_status run_init(run *r, const clrs_problem *p)
@@ -127,8 +127,8 @@ static clrs_status run_init(run *r, const clrs_problem *p)
     CLRS_TRY(offtab_init(&r->out, &p->out));
     if (p->has_index)
         CLRS_TRY(offtab_init(&r->index, &p->index));
-    if (p->has_src)
-        CLRS_TRY(offtab_init(&r->src, &p->src));
+    if (p->has_x)
+        CLRS_TRY(offtab_init(&r->x, &p->x));
     return CLRS_SUCCESS;
 }
 
@@ -289,7 +289,7 @@ typedef struct errsum {
 static double unit_of(const clrs_problem *p)
 {
     int i, f64 = p->in.dtype == CLRS_F64 || p->out.dtype == CLRS_F64 ||
-                 (p->has_src && p->src.dtype == CLRS_F64);
+                 (p->has_x && p->x.dtype == CLRS_F64);
     for (i = 0; i < p->n_post_ops; ++i)
         f64 |= p->post_ops[i].kind == CLRS_POST_BINARY &&
                p->post_ops[i].operand.dtype == CLRS_F64;
@@ -782,7 +782,7 @@ static clrs_status scatter_max(const run *r, const clrs_host_args *args,
     } else {
         cursor win;
         double w, best;
-        got = window_max(r, &p->src, &r->src, args->src, o, &best, &win) &&
+        got = window_max(r, &p->x, &r->x, args->src, o, &best, &win) &&
               cursor_pixel(&win, idx, &w);
     }
     if (got) {
@@ -876,10 +876,10 @@ CLRS_API clrs_status clrs_reference_backward_bound(
     CLRS_CHECK(!p.has_index || args->index != NULL, CLRS_ERR_NULL_POINTER,
                "args->index is NULL but an index tensor was given");
     CLRS_CHECK(!clrs__mode_allows((int)p.mode, CLRS_MOPT_INDEX) ||
-                   p.has_index || p.has_src,
+                   p.has_index || p.has_x,
                CLRS_ERR_MISSING_INPUT,
                "max pooling backward needs the index tensor or src");
-    CLRS_CHECK(p.has_index || !p.has_src || args->src != NULL,
+    CLRS_CHECK(p.has_index || !p.has_x || args->src != NULL,
                CLRS_ERR_NULL_POINTER,
                "args->src is NULL but max pooling backward recomputes the "
                "argmax from it");

@@ -40,7 +40,7 @@ typedef struct span_rules {
     int vectors;
 } span_rules;
 
-/* Pass 1: each whole group's range on the read axis: base[g] its lowest
+/* Pass 1: each whole group's range on src's axis: base[g] its lowest
  * read index, ok[g] 0 when it has no pattern; returns the widest
  * range. */
 static int64_t span_ranges(const clrs_lists *s, const span_rules *r, int V,
@@ -169,7 +169,7 @@ static clrs_status span_choose(clrs_lowered *low, const clrs_lists *s,
     if (s->nread < (int64_t)nspan * V)
         goto out;
     /* Patterns relative to the base, moved back where the loads would
-     * pass the end of the read axis. */
+     * pass the end of src's axis. */
     for (g = 0; g < G; ++g) {
         if (!which[g]) {
             which[g] = -1;

@@ -59,27 +59,28 @@ static void layout_code(const struct clrs_tensor_desc *t, char *buf,
 
 void clrs__tune_key(const clrs_problem *p, int index_only, clrs_tune_key *k)
 {
-    const struct clrs_tensor_desc *wr = p->backward ? &p->in : &p->out;
-    const struct clrs_tensor_desc *rd = p->backward ? &p->out : &p->in;
-    char wl[24], rl[24], axes[CLRS_MAX_RANK + 1];
+    /* The tensor the kernel writes (dst) and the one it reads (src). */
+    const struct clrs_tensor_desc *dst = p->backward ? &p->in : &p->out;
+    const struct clrs_tensor_desc *src = p->backward ? &p->out : &p->in;
+    char dst_layout[24], src_layout[24], axes[CLRS_MAX_RANK + 1];
     double elems = 1;
     int a;
 
-    layout_code(wr, wl, sizeof wl);
-    layout_code(rd, rl, sizeof rl);
+    layout_code(dst, dst_layout, sizeof dst_layout);
+    layout_code(src, src_layout, sizeof src_layout);
     for (a = 0; a < p->naxes; ++a)
         axes[a] = (char)('0' + p->ax[a].axis);
     axes[p->naxes] = '\0';
     snprintf(k->cls, sizeof k->cls, "%s%s%s%s/%s%s/%s>%s/w%s,r%s/a%s",
              p->backward ? "bwd" : "fwd", p->has_index ? "+idx" : "",
              index_only ? "-only" : "",
-             p->backward && p->has_src && !p->has_index ? "+x" : "",
+             p->backward && p->has_x && !p->has_index ? "+x" : "",
              clrs__mode_cli_name((int)p->mode),
              clrs__mode_antialiased((int)p->mode, p->antialias) ? "+aa" : "",
-             clrs_dtype_name(rd->dtype), clrs_dtype_name(wr->dtype), wl, rl,
-             axes);
-    for (a = 0; a < wr->rank; ++a)
-        elems *= (double)wr->dims[a];
+             clrs_dtype_name(src->dtype), clrs_dtype_name(dst->dtype),
+             dst_layout, src_layout, axes);
+    for (a = 0; a < dst->rank; ++a)
+        elems *= (double)dst->dims[a];
     k->bucket = (int)floor(log2(elems));
 }
 

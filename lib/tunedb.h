@@ -9,9 +9,9 @@
 #define CLRS_TUNE_CLASS_MAX 160
 
 /* What a database line is for: the configuration class (direction,
- * mode, dtypes, the layouts of the written and read tensors, resampled
- * axes; no spaces) and the size bucket (floor of log2 of the written
- * elements). */
+ * mode, dtypes, the layouts of dst and src, the tensors the kernel
+ * writes and reads (`w` and `r` in the key), resampled axes; no spaces)
+ * and the size bucket (floor of log2 of dst's elements). */
 typedef struct clrs_tune_key {
     char cls[CLRS_TUNE_CLASS_MAX];
     int bucket;

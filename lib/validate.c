@@ -11,7 +11,7 @@ static int is_pooling(clrs_mode m) { return clrs__mode_pooling((int)m); }
 static const char *mode_name(clrs_mode m) { return clrs__mode_name((int)m); }
 
 /* Max pooling's extras: the index tensor, neg_inf padding, backward
- * from src. */
+ * from x, the forward input. */
 static int has_index(clrs_mode m)
 {
     return clrs__mode_allows((int)m, CLRS_MOPT_INDEX);
@@ -315,24 +315,25 @@ static clrs_status check_index_dtype(const clrs_problem *p)
     return CLRS_SUCCESS;
 }
 
-/* Each tensor on its own; written tensors must not map two elements to
- * one address (the result would depend on write order). */
+/* Each tensor on its own; the tensors the call writes (dst and a
+ * forward index tensor, or diff_src) must not map two elements to one
+ * address (the result would depend on write order). */
 static clrs_status check_tensors(const clrs_tensor_desc *in,
                                  const clrs_tensor_desc *out,
                                  const clrs_tensor_desc *index,
-                                 const clrs_tensor_desc *src, int backward,
+                                 const clrs_tensor_desc *x, int backward,
                                  const char *in_name, const char *out_name)
 {
     CLRS_TRY(clrs__tensor_check(in, in_name));
     CLRS_TRY(clrs__tensor_check(out, out_name));
     if (index)
         CLRS_TRY(clrs__tensor_check(index, "index"));
-    if (src)
-        CLRS_TRY(clrs__tensor_check(src, "src"));
+    if (x)
+        CLRS_TRY(clrs__tensor_check(x, "src"));
     CLRS_TRY(check_data_dtype(in, in_name));
     CLRS_TRY(check_data_dtype(out, out_name));
-    if (src) /* the forward input of max backward: any data dtype */
-        CLRS_TRY(check_data_dtype(src, "src"));
+    if (x) /* the forward input of max backward: any data dtype */
+        CLRS_TRY(check_data_dtype(x, "src"));
     if (backward)
         return clrs__tensor_check_no_overlap(in, in_name);
     CLRS_TRY(clrs__tensor_check_no_overlap(out, out_name));
@@ -370,13 +371,14 @@ static clrs_status resolve_shapes(clrs_problem *p,
     return check_counts(op, *naxes);
 }
 
-/* Who may pass an index tensor or src, and their shapes. */
-static clrs_status check_index_src(const clrs_resample_desc *op,
-                                   const clrs_tensor_desc *in,
-                                   const clrs_tensor_desc *out,
-                                   const clrs_tensor_desc *index,
-                                   const clrs_tensor_desc *src, int backward,
-                                   const char *out_name)
+/* Who may pass an index tensor or x (the caller's src of a max pooling
+ * backward), and their shapes. */
+static clrs_status check_index_x(const clrs_resample_desc *op,
+                                 const clrs_tensor_desc *in,
+                                 const clrs_tensor_desc *out,
+                                 const clrs_tensor_desc *index,
+                                 const clrs_tensor_desc *x, int backward,
+                                 const char *out_name)
 {
     if (index) {
         CLRS_CHECK(has_index(op->mode), CLRS_ERR_BAD_INDEX_TENSOR,
@@ -390,14 +392,14 @@ static clrs_status check_index_src(const clrs_resample_desc *op,
                    "index tensor shape differs from %s shape", out_name);
     }
     if (backward && has_index(op->mode))
-        CLRS_CHECK(index || src, CLRS_ERR_MISSING_INPUT,
+        CLRS_CHECK(index || x, CLRS_ERR_MISSING_INPUT,
                    "max pooling backward needs the index tensor or src "
                    "to find each window's argmax");
-    if (src) {
+    if (x) {
         CLRS_CHECK(backward && has_index(op->mode),
                    CLRS_ERR_INVALID_COMBINATION,
                    "src is only read by max pooling backward");
-        CLRS_CHECK(same_dims(src, in), CLRS_ERR_SHAPE_MISMATCH,
+        CLRS_CHECK(same_dims(x, in), CLRS_ERR_SHAPE_MISMATCH,
                    "src shape differs from diff_src shape");
     }
     CLRS_CHECK(!backward || op->n_post_ops == 0,
@@ -438,7 +440,7 @@ clrs_status clrs__problem_init(clrs_problem *p, const clrs_resample_desc *op,
                                const clrs_tensor_desc *in,
                                const clrs_tensor_desc *out,
                                const clrs_tensor_desc *index,
-                               const clrs_tensor_desc *src, int backward)
+                               const clrs_tensor_desc *x, int backward)
 {
     const char *in_name = backward ? "diff_src" : "src";
     const char *out_name = backward ? "diff_dst" : "dst";
@@ -450,7 +452,7 @@ clrs_status clrs__problem_init(clrs_problem *p, const clrs_resample_desc *op,
     CLRS_CHECK(in != NULL, CLRS_ERR_NULL_POINTER, "%s is NULL", in_name);
     CLRS_CHECK(out != NULL, CLRS_ERR_NULL_POINTER, "%s is NULL", out_name);
     CLRS_TRY(check_enums(op));
-    CLRS_TRY(check_tensors(in, out, index, src, backward, in_name, out_name));
+    CLRS_TRY(check_tensors(in, out, index, x, backward, in_name, out_name));
     CLRS_TRY(resolve_shapes(p, op, in, out, in_name, out_name, axes, &naxes));
 
     /* Options: the descriptor's, then the defaults resolved. */
@@ -459,7 +461,7 @@ clrs_status clrs__problem_init(clrs_problem *p, const clrs_resample_desc *op,
     CLRS_OP_OPTIONS(COPY_)
 #undef COPY_
     CLRS_TRY(resolve_options(p, op));
-    CLRS_TRY(check_index_src(op, in, out, index, src, backward, out_name));
+    CLRS_TRY(check_index_x(op, in, out, index, x, backward, out_name));
 
     p->rank = in->rank;
     p->naxes = naxes;
@@ -468,9 +470,9 @@ clrs_status clrs__problem_init(clrs_problem *p, const clrs_resample_desc *op,
     p->has_index = index != NULL;
     if (index)
         p->index = *index;
-    p->has_src = src != NULL;
-    if (src)
-        p->src = *src;
+    p->has_x = x != NULL;
+    if (x)
+        p->x = *x;
     CLRS_TRY(check_post_ops(p));
     CLRS_TRY(resolve_axis_maps(p, op, axes));
     if (index)
