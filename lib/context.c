@@ -1,6 +1,7 @@
 /* Contexts: device discovery and selection, the OpenCL context and queue a
  * clrs_context owns or wraps, and the per-context, per-thread error text. */
 #include "context.h"
+#include "launch.h"
 
 #include <CL/cl_ext.h>
 #include <ctype.h>
@@ -501,9 +502,7 @@ static cl_uint query_simd(cl_device_id dev)
     if (w == 0 && lists_extension(ext, "cl_intel_required_subgroup_size") &&
         clGetDeviceInfo(dev, CL_DEVICE_SUB_GROUP_SIZES_INTEL, sizeof sizes,
                         sizes, &n) == CL_SUCCESS)
-        for (i = 0; i < n / sizeof sizes[0] && i < 64; ++i)
-            if (sizes[i] > w && sizes[i] <= 65536)
-                w = (cl_uint)sizes[i];
+        w = clrs__launch_simd_of_sizes(sizes, n / sizeof sizes[0]);
     free(ext);
     return w;
 }
