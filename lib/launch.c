@@ -290,6 +290,8 @@ void clrs__launch_default_local(const clrs_launch_facts *f,
         return;
     w = f->simd >= 2 ? (size_t)pow2_floor(f->simd, (int)dc->group)
                      : dc->simd;
+    if (w > dc->group)
+        w = dc->group;
     /* A 1-D NDRange: the whole group along it. Else one SIMD width of
      * scalar work-items along the contiguous axis, or half of one of
      * vectors (a warp spans two rows), and the rest of the group along

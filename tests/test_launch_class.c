@@ -137,6 +137,8 @@ int main(void)
          "gpu", 4, 2, 1, 4, 0, {256, 1, 1}, {32, 8, 1}, {16, 16, 1}},
         {"GPU of another vendor, SIMD width 16", GPU, 0x1234, 16, 1024,
          "gpu", 4, 2, 1, 4, 0, {256, 1, 1}, {16, 16, 1}, {8, 32, 1}},
+        {"GPU of another vendor, SIMD width 512", GPU, 0x1234, 512, 1024,
+         "gpu", 4, 2, 1, 4, 0, {256, 1, 1}, {256, 1, 1}, {128, 2, 1}},
         {"NVIDIA GPU, work-groups of at most 128", GPU, 0x10de, 32, 128,
          "gpu-nvidia", 4, 2, 1, 4, 0, {128, 1, 1}, {32, 4, 1}, {16, 8, 1}},
         {"AMD GPU, work-groups of at most 128", GPU, 0x1002, 64, 128, "gpu",
