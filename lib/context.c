@@ -1,7 +1,9 @@
 /* Contexts: device discovery and selection, the OpenCL context and queue a
  * clrs_context owns or wraps, and the per-context, per-thread error text. */
 #include "context.h"
+#include "launch.h"
 
+#include <CL/cl_ext.h>
 #include <ctype.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -432,6 +434,79 @@ static void test_native_width(clrs_launch_facts *f)
         f->pref_double = f->pref[CLRS_LANE_DOUBLE];
 }
 
+/* The vendor extensions' SIMD width queries, by the names of Khronos's
+ * CL/cl_ext.h, defined here for a header without them. */
+#ifndef CL_DEVICE_WARP_SIZE_NV
+#define CL_DEVICE_WARP_SIZE_NV 0x4003
+#endif
+#ifndef CL_DEVICE_WAVEFRONT_WIDTH_AMD
+#define CL_DEVICE_WAVEFRONT_WIDTH_AMD 0x4043
+#endif
+#ifndef CL_DEVICE_SUB_GROUP_SIZES_INTEL
+#define CL_DEVICE_SUB_GROUP_SIZES_INTEL 0x4108
+#endif
+
+/* Whether the space-separated list names ext as one whole item. */
+static int lists_extension(const char *list, const char *ext)
+{
+    const size_t n = strlen(ext);
+    const char *p;
+
+    for (p = strstr(list, ext); p; p = strstr(p + n, ext))
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+            return 1;
+    return 0;
+}
+
+/* CL_DEVICE_EXTENSIONS (malloc'ed); NULL where it cannot be read. */
+static char *device_extensions(cl_device_id dev)
+{
+    size_t n = 0;
+    char *s;
+
+    if (clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, 0, NULL, &n) !=
+            CL_SUCCESS ||
+        n == 0 || !(s = malloc(n + 1)))
+        return NULL;
+    if (clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, n, s, NULL) !=
+        CL_SUCCESS) {
+        free(s);
+        return NULL;
+    }
+    s[n] = '\0';
+    return s;
+}
+
+/* clrs_launch_facts.simd: the attribute of the first vendor extension
+ * the device lists that answers; 0 where none does. */
+static cl_uint query_simd(cl_device_id dev)
+{
+    static const struct {
+        const char *ext;
+        cl_device_info query;
+    } one[] = {{"cl_nv_device_attribute_query", CL_DEVICE_WARP_SIZE_NV},
+               {"cl_amd_device_attribute_query",
+                CL_DEVICE_WAVEFRONT_WIDTH_AMD}};
+    char *ext = device_extensions(dev);
+    size_t sizes[64], n = 0, i;
+    cl_uint w = 0;
+
+    if (!ext)
+        return 0;
+    for (i = 0; w == 0 && i < sizeof one / sizeof one[0]; ++i)
+        if (lists_extension(ext, one[i].ext) &&
+            clGetDeviceInfo(dev, one[i].query, sizeof w, &w, NULL) !=
+                CL_SUCCESS)
+            w = 0;
+    /* Intel's: every sub-group size its kernels may be compiled for. */
+    if (w == 0 && lists_extension(ext, "cl_intel_required_subgroup_size") &&
+        clGetDeviceInfo(dev, CL_DEVICE_SUB_GROUP_SIZES_INTEL, sizeof sizes,
+                        sizes, &n) == CL_SUCCESS)
+        w = clrs__launch_simd_of_sizes(sizes, n / sizeof sizes[0]);
+    free(ext);
+    return w;
+}
+
 /* What launch defaults are made of (launch.c). A device that reports no
  * double vector width (no fp64) gets the float one. */
 static cl_int query_facts(cl_device_id dev, clrs_launch_facts *f)
@@ -472,6 +547,13 @@ static cl_int query_facts(cl_device_id dev, clrs_launch_facts *f)
     for (i = 0; err == CL_SUCCESS && i < CLRS_LANE_KINDS; ++i)
         err = clGetDeviceInfo(dev, width_query[i][1], sizeof f->native[i],
                               &f->native[i], NULL);
+    /* Optional: a driver that does not answer leaves 0. */
+    if (err == CL_SUCCESS &&
+        clGetDeviceInfo(dev, CL_DEVICE_VENDOR_ID, sizeof f->vendor_id,
+                        &f->vendor_id, NULL) != CL_SUCCESS)
+        f->vendor_id = 0;
+    if (err == CL_SUCCESS)
+        f->simd = query_simd(dev);
     test_native_width(f);
     if (f->pref_double == 0)
         f->pref_double = f->pref_float;

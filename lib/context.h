@@ -75,6 +75,14 @@ typedef struct clrs_launch_facts {
     size_t max_group;                /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
     size_t max_items[3];             /* CL_DEVICE_MAX_WORK_ITEM_SIZES */
     cl_uint base_align_bits;         /* CL_DEVICE_MEM_BASE_ADDR_ALIGN */
+    /* Optional: 0 where the driver does not answer. */
+    cl_uint vendor_id; /* CL_DEVICE_VENDOR_ID (PCI: 0x10de NVIDIA, ...) */
+    /* The SIMD width the device schedules work-items in, from the vendor
+     * extension its CL_DEVICE_EXTENSIONS lists: NVIDIA's warp
+     * (CL_DEVICE_WARP_SIZE_NV), AMD's wavefront
+     * (CL_DEVICE_WAVEFRONT_WIDTH_AMD), the largest of Intel's sub-group
+     * sizes (CL_DEVICE_SUB_GROUP_SIZES_INTEL). */
+    cl_uint simd;
 } clrs_launch_facts;
 
 struct clrs_context {

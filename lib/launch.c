@@ -7,64 +7,83 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* GPU local sizes that keep each warp's accesses contiguous along the
- * fastest axis (kernel axis 0 is dimension 0). */
-static const size_t gpu_local_vec[3] = {16, 16, 1};
-static const size_t gpu_local_scalar[3] = {32, 8, 1};
-static const size_t gpu_local_1d[3] = {256, 1, 1};
-
-/* What the defaults know of a kind of device: one row per class, the
- * first whose type is the device's applies (the last takes any device).
- * Where the defaults come from, and the measurements behind them, is in
- * lib/README.md. */
-typedef struct device_class {
-    const char *name;
-    /* The device type it is for, alone among CPU, GPU and accelerator (a
-     * simulator that reports every type, Oclgrind, is none of them); 0:
-     * any device. */
-    cl_device_type type;
-    /* Bytes a work-item reads at once along a contiguous axis (0: as many
-     * lanes as the device's preferred vector width, 16 for none). */
-    int vector_bytes;
-    int mvec;         /* vectors per work-item of a backward gather */
-    int span_vectors; /* most input vectors a span group reads */
-    int walk;         /* -1: rows of span groups walked where they help */
-    /* Local sizes (NULL: the driver's): 1-D launches, the scalar path,
-     * the vector paths. */
-    const size_t *local_1d, *local_scalar, *local_vec;
-} device_class;
-
-static const device_class device_classes[] = {
-    /* A GPU wants 16-byte loads (the widest one instruction issues),
-     * neighbouring work-items on neighbouring addresses (one vector each,
-     * no walked rows) and warps along the contiguous axis. */
-    {"gpu", CL_DEVICE_TYPE_GPU, 16, 1, 4, 0, gpu_local_1d, gpu_local_scalar,
-     gpu_local_vec},
-    /* Any other device, a CPU first: its preferred width, several
-     * vectors and wide span groups per work-item, rows walked front to
-     * back for its prefetcher, the driver's local sizes. */
-    {"cpu", 0, 0, 4, 8, -1, NULL, NULL, NULL},
-};
-
-/* The first row whose type is the device's (the last row takes any). */
-static const device_class *class_of(const clrs_launch_facts *f)
-{
-    const cl_device_type kinds =
-        CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR;
-    size_t i;
-    for (i = 0; device_classes[i].type != 0 &&
-                (f->type & kinds) != device_classes[i].type;
-         ++i)
-        ;
-    return &device_classes[i];
-}
-
 /* The largest power of two <= v, within [1, cap]. */
 static int pow2_floor(cl_uint v, int cap)
 {
     int w = 1;
     while (w * 2 <= (int)v && w * 2 <= cap)
         w *= 2;
+    return w;
+}
+
+/* What the defaults know of a kind of device: one row per class, the
+ * first whose type and vendor are the device's applies (the last takes
+ * any device). Where the defaults come from, and the measurements behind
+ * them, is in lib/README.md. */
+typedef struct device_class {
+    const char *name;
+    /* The device type it is for, alone among CPU, GPU and accelerator (a
+     * simulator that reports every type, Oclgrind, is none of them); 0:
+     * any device. */
+    cl_device_type type;
+    cl_uint vendor; /* its CL_DEVICE_VENDOR_ID; 0: any vendor */
+    /* Bytes a work-item reads at once along a contiguous axis (0: as many
+     * lanes as the device's preferred vector width, 16 for none). */
+    int vector_bytes;
+    int mvec;         /* vectors per work-item of a backward gather */
+    int span_vectors; /* most input vectors a span group reads */
+    int walk;         /* -1: rows of span groups walked where they help */
+    /* Work-items of a default work-group, shaped over the device's SIMD
+     * width by clrs__launch_default_local (0: the driver's local sizes). */
+    size_t group;
+    /* The SIMD width taken for a device that states none (facts.simd
+     * below 2). */
+    cl_uint simd;
+} device_class;
+
+static const device_class device_classes[] = {
+    /* NVIDIA's GPUs: 16-byte loads (the widest one instruction issues),
+     * neighbouring work-items on neighbouring addresses (one vector each,
+     * no walked rows) and whole warps along the contiguous axis in groups
+     * of 256 (on a warp of 32: 16x16, 32x8 and 256x1), span groups of up
+     * to 4 vectors: all measured on an H100. */
+    {"gpu-nvidia", CL_DEVICE_TYPE_GPU, 0x10de, 16, 1, 4, 0, 256, 32},
+    /* Any other GPU: NVIDIA's choices, not measured there; its own SIMD
+     * width shapes the groups, a warp of 32 where it states none. */
+    {"gpu", CL_DEVICE_TYPE_GPU, 0, 16, 1, 4, 0, 256, 32},
+    /* Any other device, a CPU first: its preferred width, several
+     * vectors and wide span groups per work-item, rows walked front to
+     * back for its prefetcher, the driver's local sizes. */
+    {"cpu", 0, 0, 0, 4, 8, -1, 0, 0},
+};
+
+/* The first row whose type and vendor are the device's (the last row
+ * takes any): the one place that tests the device type. */
+static const device_class *class_of(const clrs_launch_facts *f)
+{
+    const cl_device_type kinds =
+        CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR;
+    const device_class *c = device_classes;
+
+    while (c->type != 0 && ((f->type & kinds) != c->type ||
+                            (c->vendor != 0 && c->vendor != f->vendor_id)))
+        ++c;
+    return c;
+}
+
+const char *clrs__launch_class(const clrs_launch_facts *f)
+{
+    return class_of(f)->name;
+}
+
+cl_uint clrs__launch_simd_of_sizes(const size_t *sizes, size_t n)
+{
+    cl_uint w = 0;
+    size_t i;
+
+    for (i = 0; i < n; ++i)
+        if (sizes[i] > w && sizes[i] <= 65536)
+            w = (cl_uint)sizes[i];
     return w;
 }
 
@@ -93,8 +112,8 @@ int clrs__launch_generic(void)
     return v && *v && strcmp(v, "0") != 0;
 }
 
-static void defaults(const clrs_launch_facts *f, int acc_f64,
-                     clrs_launch_request *r)
+void clrs__launch_defaults(const clrs_launch_facts *f, int acc_f64,
+                           clrs_launch_request *r)
 {
     const int cap = acc_f64 ? 8 : 16; /* one 64-byte line per vector */
     const int esize = acc_f64 ? 8 : 4;
@@ -203,7 +222,7 @@ clrs_status clrs__launch_request(const clrs_context *ctx, int acc_f64,
 {
     char buf[256], *item, *comma;
 
-    defaults(&ctx->facts, acc_f64, r);
+    clrs__launch_defaults(&ctx->facts, acc_f64, r);
     if (!t || !t->text || !*t->text)
         return CLRS_SUCCESS;
     CLRS_CHECK(strlen(t->text) < sizeof buf, CLRS_ERR_INVALID_VALUE,
@@ -259,11 +278,48 @@ void clrs__launch_fit_group(clrs_launch *L, size_t max_group)
     }
 }
 
+void clrs__launch_default_local(const clrs_launch_facts *f,
+                                cl_uint work_dim, clrs_vector_path path,
+                                size_t local[3])
+{
+    const device_class *dc = class_of(f);
+    size_t w;
+
+    local[0] = local[1] = local[2] = 0;
+    if (!dc->group)
+        return;
+    w = f->simd >= 2 ? (size_t)pow2_floor(f->simd, (int)dc->group)
+                     : dc->simd;
+    if (w > dc->group)
+        w = dc->group;
+    /* A 1-D NDRange: the whole group along it. Else one SIMD width of
+     * scalar work-items along the contiguous axis, or half of one of
+     * vectors (a warp spans two rows), and the rest of the group along
+     * dimension 1. */
+    if (work_dim == 1)
+        local[0] = dc->group;
+    else if (path == CLRS_VECTOR_NONE)
+        local[0] = w;
+    else
+        local[0] = w >= 2 ? w / 2 : 1;
+    local[1] = work_dim == 1 ? 1 : dc->group / local[0];
+    local[2] = 1;
+    /* Within the device's work-group size: dimension 1 halves first,
+     * keeping whole SIMD widths along the contiguous axis, then
+     * dimension 0. */
+    while (f->max_group && local[0] * local[1] > f->max_group) {
+        if (local[1] > 1)
+            local[1] /= 2;
+        else
+            local[0] /= 2;
+    }
+}
+
 void clrs__launch_local(const clrs_context *ctx,
                         const clrs_launch_request *r, clrs_launch *L)
 {
     const clrs_launch_facts *f = &ctx->facts;
-    const size_t *want = NULL;
+    size_t want[3];
     cl_uint d;
 
     memset(L->local, 0, sizeof L->local);
@@ -271,13 +327,10 @@ void clrs__launch_local(const clrs_context *ctx,
     if (r->local_driver)
         return;
     if (r->local[0])
-        want = r->local;
-    else if (L->work_dim == 1)
-        want = class_of(f)->local_1d;
+        memcpy(want, r->local, sizeof want);
     else
-        want = L->path == CLRS_VECTOR_NONE ? class_of(f)->local_scalar
-                                            : class_of(f)->local_vec;
-    if (!want)
+        clrs__launch_default_local(f, L->work_dim, L->path, want);
+    if (!want[0])
         return; /* the driver chooses: on PoCL several times faster */
     for (d = 0; d < 3; ++d) {
         size_t l = d < L->work_dim ? want[d] : 1;

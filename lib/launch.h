@@ -59,6 +59,28 @@ typedef struct clrs_launch_text {
 #define CLRS_LANES_MAX 16
 int clrs__launch_lane_bound(const clrs_launch_facts *f, unsigned kinds);
 
+/* The name of the device class (lib/launch.c's device_classes) whose
+ * defaults a device with facts f gets ("gpu-nvidia", "gpu", "cpu"). */
+const char *clrs__launch_class(const clrs_launch_facts *f);
+
+/* clrs_launch_facts.simd of a device whose kernels may be compiled for
+ * these n sub-group sizes (Intel's CL_DEVICE_SUB_GROUP_SIZES_INTEL): the
+ * largest, at most 65536; 0 for none. */
+cl_uint clrs__launch_simd_of_sizes(const size_t *sizes, size_t n);
+
+/* The defaults of a device with facts f (acc_f64: kernels that
+ * accumulate in double), the request before CLRS_LAUNCH's text. */
+void clrs__launch_defaults(const clrs_launch_facts *f, int acc_f64,
+                           clrs_launch_request *r);
+
+/* The default local size of a work_dim-dimensional launch on the vector
+ * path `path` of a device with facts f, before it is fitted to a global
+ * size: the class's work-group shaped over the device's SIMD width,
+ * within its work-group size; all 0 where the driver chooses. */
+void clrs__launch_default_local(const clrs_launch_facts *f,
+                                cl_uint work_dim, clrs_vector_path path,
+                                size_t local[3]);
+
 /* CLRS_GENERIC is set (and not "0"). */
 int clrs__launch_generic(void);
 
