@@ -73,7 +73,7 @@ typedef struct clrs_gen_config {
     int backward;
     int accumulate; /* backward: add to diff_src instead of writing it */
     int recompute;  /* backward max without index: argmax from x */
-    clrs_dtype x;   /* recompute: dtype of x (the forward src) */
+    clrs_dtype x;   /* recompute: dtype of x (the forward pass's input) */
     clrs_gen_class cls;
     int variant; /* clrs_variant: the work-item's shape (variant.h) */
     int rank; /* kernel axes, 1..CLRS_MAX_RANK */
@@ -149,7 +149,7 @@ typedef enum clrs_arg_kind {
     CLRS_ARG_SRC,
     CLRS_ARG_DST,
     CLRS_ARG_INDEX,
-    CLRS_ARG_X,    /* backward max recompute: the forward src */
+    CLRS_ARG_X,    /* backward max recompute: the forward pass's input */
     CLRS_ARG_ITAB, /* int/long tables: starts, offsets, index codes */
     CLRS_ARG_FTAB, /* weights, accumulator type */
     CLRS_ARG_OFF,  /* scalar of the offset type */

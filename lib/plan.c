@@ -875,35 +875,26 @@ const char *clrs_plan_get_build_log(const clrs_plan *plan)
     return plan && plan->build_log ? plan->build_log : "";
 }
 
+/* names[v], or NULL where v is not one of the n values. */
+static const char *enum_name(int v, const char *const *names, size_t n)
+{
+    return v >= 0 && (size_t)v < n ? names[v] : NULL;
+}
+
 const char *clrs_launch_source_name(clrs_launch_source source)
 {
-    switch (source) {
-    case CLRS_LAUNCH_DEFAULT:
-        return "default";
-    case CLRS_LAUNCH_FORCED:
-        return "forced";
-    case CLRS_LAUNCH_DATABASE:
-        return "database";
-    case CLRS_LAUNCH_TUNED:
-        return "tuned";
-    case CLRS_LAUNCH_SHIPPED:
-        return "shipped";
-    }
-    return NULL;
+    static const char *const names[] = {
+        [CLRS_LAUNCH_DEFAULT] = "default", [CLRS_LAUNCH_FORCED] = "forced",
+        [CLRS_LAUNCH_DATABASE] = "database", [CLRS_LAUNCH_TUNED] = "tuned",
+        [CLRS_LAUNCH_SHIPPED] = "shipped"};
+    return enum_name((int)source, names, sizeof names / sizeof names[0]);
 }
 
 const char *clrs_vector_path_name(clrs_vector_path path)
 {
-    switch (path) {
-    case CLRS_VECTOR_NONE:
-        return "none";
-    case CLRS_VECTOR_AXIS:
-        return "axis";
-    case CLRS_VECTOR_BLOCK:
-        return "block";
-    case CLRS_VECTOR_SPAN:
-        return "span";
-    }
-    return NULL;
+    static const char *const names[] = {
+        [CLRS_VECTOR_NONE] = "none", [CLRS_VECTOR_AXIS] = "axis",
+        [CLRS_VECTOR_BLOCK] = "block", [CLRS_VECTOR_SPAN] = "span"};
+    return enum_name((int)path, names, sizeof names / sizeof names[0]);
 }
 
