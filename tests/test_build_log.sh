@@ -3,8 +3,8 @@
 # (tests/inputs/launch_subset and post-op chains over more dtypes),
 # compiled from source with no cache anywhere, has an empty build log and
 # prints nothing on stderr. Then, on PoCL, a warning is planted through
-# PoCL's POCL_EXTRA_BUILD_FLAGS (-DCLRS_NAN_IGNORE=2: every generated
-# kernel redefines that macro): the library keeps the log
+# PoCL's POCL_EXTRA_BUILD_FLAGS (-DCLRS_LD_f32=2 -DCLRS_LDV_f32=2: every
+# kernel that reads f32 defines one of the two, and so redefines it): the library keeps the log
 # (clrs_plan_get_build_log), `clresample -v` prints it, the default
 # output says so in one line and carries none of the compiler's own
 # "N warnings generated." lines, and CLRS_WERROR=1 turns it into a
@@ -66,7 +66,7 @@ if ! grep '^device ' "$tmp/out" | grep -q '(Portable Computing Language)$'; then
     echo "1..$n"
     exit $failed
 fi
-POCL_EXTRA_BUILD_FLAGS=-DCLRS_NAN_IGNORE=2
+POCL_EXTRA_BUILD_FLAGS="-DCLRS_LD_f32=2 -DCLRS_LDV_f32=2"
 export POCL_EXTRA_BUILD_FLAGS
 prb="--alg=linear --tag=axb mb1ic16ih4iw4oh8ow8"
 
@@ -88,7 +88,7 @@ fi
 
 fresh
 "$tool" -v $prb >"$tmp/out" 2>"$tmp/err"
-if grep -A 3 '^0:build log:$' "$tmp/out" | grep -q "^    .*CLRS_NAN_IGNORE.*redefined"; then
+if grep -A 3 '^0:build log:$' "$tmp/out" | grep -q "^    .*CLRS_LDV\{0,1\}_f32.*redefined"; then
     ok "-v prints the build log with the warning"
 else
     not_ok "-v prints the build log"; show "$tmp/out" "$tmp/err"
@@ -96,7 +96,7 @@ fi
 
 fresh
 "$tool" --perf-template=json $prb >"$tmp/out" 2>"$tmp/err"
-if grep -q '"build_log":"[^"]*CLRS_NAN_IGNORE[^"]*redefined' "$tmp/out"; then
+if grep -q '"build_log":"[^"]*CLRS_LDV\{0,1\}_f32[^"]*redefined' "$tmp/out"; then
     ok "JSON carries the build log"
 else
     not_ok "JSON carries the build log"; show "$tmp/out" "$tmp/err"
@@ -120,7 +120,7 @@ fi
 fresh
 CLRS_WERROR=1 "$tool" $prb >"$tmp/out" 2>"$tmp/err"
 rc=$?
-if [ $rc -eq 1 ] && grep -q '^0:FAILED (plan_create_forward: CLRS_ERR_BUILD_FAILED: .*CLRS_NAN_IGNORE.*redefined' "$tmp/out"; then
+if [ $rc -eq 1 ] && grep -q '^0:FAILED (plan_create_forward: CLRS_ERR_BUILD_FAILED: .*CLRS_LDV\{0,1\}_f32.*redefined' "$tmp/out"; then
     ok "CLRS_WERROR=1: the warning fails the plan with CLRS_ERR_BUILD_FAILED"
 else
     not_ok "CLRS_WERROR=1: exit $rc"; show "$tmp/out" "$tmp/err"
