@@ -62,12 +62,14 @@ static void emit_args(sbuf *b, const clrs_gen_config *c)
 /* Offset term of index `i` on kernel axis p along stride `s` (blocked
  * axes split into block and lane). */
 static void emit_term(sbuf *b, const char *i, int block, const char *s,
-                      int p)
+                      int p, int first)
 {
+    const char *plus = first ? "" : " + ";
+
     if (block)
-        sb_add(b, " + CLRS_BLK(%s, %d, %s%d)", i, block, s, p);
+        sb_add(b, "%sCLRS_BLK(%s, %d, %s%d)", plus, i, block, s, p);
     else
-        sb_add(b, " + %s * %s%d", i, s, p);
+        sb_add(b, "%s%s * %s%d", plus, i, s, p);
 }
 
 /* "const <off> NAME = 0 + i<p> * <prefix><p> ...;": a tensor's element
@@ -77,18 +79,18 @@ static void emit_offset(sbuf *b, const clrs_gen_config *c, const char *name,
                         const char *prefix, size_t blk, int identity_only)
 {
     char i[16];
-    int p;
+    int p, terms = 0;
 
-    sb_add(b, "const %s %s = 0", off_type(c), name);
+    sb_add(b, "const %s %s = ", off_type(c), name);
     for (p = 0; p < c->rank; ++p) {
         const clrs_gen_axis *a = &c->ax[p];
         if (identity_only && a->slot >= 0)
             continue;
         snprintf(i, sizeof i, "i%d", p);
         emit_term(b, i, *(const int *)(const void *)((const char *)a + blk),
-                  prefix, p);
+                  prefix, p, terms++ == 0);
     }
-    sb_add(b, ";\n");
+    sb_add(b, "%s;\n", terms ? "" : "0");
 }
 
 /* Work-item -> output index: kernel axes 0 and 1 are NDRange dimensions 0
@@ -178,10 +180,10 @@ static void emit_offsets(sbuf *b, const clrs_gen_config *c)
     if (bwd && ((c->has_index && c->plane) || c->recompute)) {
         /* Span path: the group's first element (myg); a lane's is
          * myg + l. */
-        sb_add(b, "const %s %s = 0", off, c->span ? "myg" : "myp");
+        sb_add(b, "const %s %s = ", off, c->span ? "myg" : "myp");
         for (k = 0; k < c->nslots; ++k)
-            sb_add(b, " + i%d * pl%d", axis_of_slot(c, k), k);
-        sb_add(b, ";\n");
+            sb_add(b, "%si%d * pl%d", k ? " + " : "", axis_of_slot(c, k), k);
+        sb_add(b, "%s;\n", c->nslots ? "" : "0");
     }
     /* Tap ranges of each resampled axis; an empty range means no taps
      * (crop extrapolation, or an average window without pixels). */
@@ -210,10 +212,10 @@ static void emit_offsets(sbuf *b, const clrs_gen_config *c)
         return;
     /* The span path's groups have taps in every lane: its lane by lane
      * code adds the last slot's own test (none_l). */
-    sb_add(b, "const int none = 0");
-    for (k = 0; k < c->nslots - (skip_last ? 1 : 0); ++k)
+    sb_add(b, "const int none =");
+    for (k = 0, p = 0; k < c->nslots - (skip_last ? 1 : 0); ++k)
         if (!c->fixed[k])
-            sb_add(b, " || b%d == e%d", k, k);
+            sb_add(b, "%s b%d == e%d", p++ ? " ||" : "", k, k);
     sb_add(b, ";\n");
 }
 
