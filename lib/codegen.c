@@ -72,9 +72,10 @@ static void emit_term(sbuf *b, const char *i, int block, const char *s,
         sb_add(b, "%s%s * %s%d", plus, i, s, p);
 }
 
-/* "const <off> NAME = 0 + i<p> * <prefix><p> ...;": a tensor's element
- * offset over every kernel axis, or over the identity axes only, with
- * each axis's block size read at byte offset `blk` of clrs_gen_axis. */
+/* "const <off> NAME = i<p> * <prefix><p> + ...;" (0 without a term): a
+ * tensor's element offset over every kernel axis, or over the identity
+ * axes only, with each axis's block size read at byte offset `blk` of
+ * clrs_gen_axis. */
 static void emit_offset(sbuf *b, const clrs_gen_config *c, const char *name,
                         const char *prefix, size_t blk, int identity_only)
 {

@@ -63,7 +63,6 @@ typedef struct sbuf {
     size_t n, cap;
     int oom;   /* an allocation failed: sb_finish reports it */
     int depth; /* blocks open */
-    int mid;   /* the text so far does not end a line */
 } sbuf;
 
 #define sb_add clrs__gen_sb_add

@@ -36,7 +36,8 @@ static void sb_put(sbuf *b, const char *t)
     const int ind = 4 * (b->depth > 0 ? b->depth : 0);
 
     for (; *t; ++t) {
-        if (!b->mid && *t != '\n') {
+        /* at a line's start: nothing yet, or a newline last */
+        if ((b->n == 0 || b->s[b->n - 1] == '\n') && *t != '\n') {
             if (!sb_reserve(b, (size_t)ind))
                 return;
             memset(b->s + b->n, ' ', (size_t)ind);
@@ -46,7 +47,6 @@ static void sb_put(sbuf *b, const char *t)
             return;
         b->s[b->n++] = *t;
         b->s[b->n] = '\0';
-        b->mid = *t != '\n';
     }
 }
 
