@@ -116,7 +116,7 @@ done
 # such as CL_INVALID_SPEC_ID are no citation).
 cites=$(cd "$top_srcdir" && grep -n -E \
     '(^|[^A-Za-z_])SPEC([^A-Za-z_]|$)|DESIGN\.md|SPEC\.md' \
-    README.md lib/README.md configure.ac Makefile.am clresample.pc.in \
+    README.md lib/README.md configure.ac Makefile.am lib/clresample.pc.in \
     lib/cmake/*.in include/*.h \
     lib/*.c lib/*.h lib/*.awk cl/*.cl tools/*.c tools/*.h tools/*.1 \
     tools/*.3 tests/*.c tests/*.h tests/*.cc tests/*.sh tests/inputs/* \
