@@ -403,11 +403,13 @@ static const cl_device_info width_query[CLRS_LANE_KINDS][2] = {
 
 /* CLRS_TEST_NATIVE_WIDTH=N (2..16, a power of two), for the test suite
  * only: a device that states native widths (>= 2) is taken as one whose
- * widest vector register holds N floats, each element kind's native
- * width scaled down to at most that register's bytes (never raised), so
- * that a host with wide vectors can check the kernels a narrower one
- * builds (tests/test_width_gate.sh). A device that states none (1) is
- * left alone. */
+ * widest vector register holds N floats. Each element kind's native and
+ * preferred width becomes that register's bytes over the element's, at
+ * most 16 lanes: what PoCL reports for a CPU of that register width
+ * (N = 4 SSE, 8 AVX2, 16 AVX-512). A narrower N lets a host with wide
+ * vectors check the kernels a narrower one builds, a wider N the kernels
+ * a wider one builds (tests/test_width_gate.sh). A device that states
+ * none (1) is left alone. */
 static void test_native_width(clrs_launch_facts *f)
 {
     static const unsigned bytes[CLRS_LANE_KINDS] = {1, 2, 4, 8, 4, 8};
@@ -422,15 +424,17 @@ static void test_native_width(clrs_launch_facts *f)
     if (*end || n < 2 || n > 16 || (n & (n - 1)))
         return;
     for (i = 0; i < CLRS_LANE_KINDS; ++i) {
-        cl_uint most = (cl_uint)(n * 4 / bytes[i]);
-        if (f->native[i] >= 2 && f->native[i] > most)
-            f->native[i] = most;
-        if (f->pref[i] >= 2 && f->pref[i] > most)
-            f->pref[i] = most;
+        cl_uint w = (cl_uint)(n * 4 / bytes[i]);
+        if (w > 16)
+            w = 16;
+        if (f->native[i] >= 2)
+            f->native[i] = w;
+        if (f->pref[i] >= 2)
+            f->pref[i] = w;
     }
-    if (f->pref_float >= 2 && f->pref_float > f->pref[CLRS_LANE_FLOAT])
+    if (f->pref_float >= 2 && f->pref[CLRS_LANE_FLOAT] >= 2)
         f->pref_float = f->pref[CLRS_LANE_FLOAT];
-    if (f->pref_double >= 2 && f->pref_double > f->pref[CLRS_LANE_DOUBLE])
+    if (f->pref_double >= 2 && f->pref[CLRS_LANE_DOUBLE] >= 2)
         f->pref_double = f->pref[CLRS_LANE_DOUBLE];
 }
 

@@ -775,13 +775,35 @@ static const char *expect_name(expect e)
     }
 }
 
+/* A device's vector width query, as the library takes it: with
+ * CLRS_TEST_NATIVE_WIDTH=N (its test override, context.c) a device that
+ * states a width (>= 2) is taken for one whose registers hold N floats,
+ * its width N * 4 bytes over the element's, at most 16 lanes. */
+static cl_uint device_width(cl_device_info what)
+{
+    const char *e = getenv("CLRS_TEST_NATIVE_WIDTH");
+    const int bytes = what == CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE ||
+                              what == CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE ||
+                              what == CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG
+                          ? 8
+                          : 4;
+    cl_uint w = 0;
+    long n;
+
+    if (clGetDeviceInfo(env.dev, what, sizeof w, &w, NULL) != CL_SUCCESS)
+        return 0;
+    n = e && *e ? strtol(e, NULL, 10) : 0;
+    if (w >= 2 && n >= 2 && n <= 16 && !(n & (n - 1)))
+        w = (cl_uint)(n * 4 / bytes > 16 ? 16 : n * 4 / bytes);
+    return w;
+}
+
 /* A device's vector width query as a bound on lanes: a width of 1 or 0
  * states none and bounds nothing (the library's rule, launch.c). */
 static int width_bound(cl_device_info what, int bound)
 {
-    cl_uint w = 0;
-    if (clGetDeviceInfo(env.dev, what, sizeof w, &w, NULL) == CL_SUCCESS &&
-        w >= 2)
+    const cl_uint w = device_width(what);
+    if (w >= 2)
         while ((cl_uint)bound > w)
             bound /= 2;
     return bound;
