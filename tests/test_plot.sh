@@ -6,7 +6,8 @@
 # roofline measured, and the device's name and the date in the title.
 # A problem name with XML's special characters comes back unchanged
 # from the parsed file; the file replaces an older one whole and leaves
-# no temporary file; --plot without a timed problem, or to a directory
+# no temporary file, and through a symbolic link keeps the link and the
+# old file's mode; --plot without a timed problem, or to a directory
 # that does not exist, fails. Skipped without python3 or a device.
 # TAP, run by make check.
 
@@ -121,7 +122,7 @@ while IFS= read -r line; do
 done <"$tmp/py"
 [ $py -eq 0 ] || [ $failed -ne 0 ] || not_ok "python3 exited $py"
 
-ls "$tmp" | grep -q '\.tmp-' &&
+ls -a "$tmp" | grep -q '\.tmp' &&
     not_ok "a temporary file is left: $(ls "$tmp")" ||
     ok "no temporary file left beside the chart"
 
@@ -149,6 +150,23 @@ else
     not_ok "a name with XML's special characters: $(grep '<title>0' "$tmp/name.svg")"
 fi
 
+# Written as .npy outputs are: a symbolic link stays a link to the new
+# chart, and the old file's permission bits are kept.
+echo "an older chart" >"$tmp/target.svg"
+chmod 640 "$tmp/target.svg"
+ln -s target.svg "$tmp/link.svg"
+"$tool" --mode=P --max-ms-per-prb=20 mb1ic1iw4ow8 --plot="$tmp/link.svg" \
+    >"$tmp/out3" 2>&1
+rc=$?
+mode=$(stat -c %a "$tmp/target.svg")
+if [ $rc -eq 0 ] && [ -L "$tmp/link.svg" ] && [ "$mode" = 640 ] &&
+    grep -q '</svg>' "$tmp/target.svg"; then
+    ok "--plot through a symbolic link: the link kept, its file replaced with mode 640 kept"
+else
+    not_ok "--plot through a symbolic link: exit $rc, mode $mode, $(ls -l "$tmp/link.svg")"
+    sed 's/^/# /' "$tmp/out3"
+fi
+
 # Failures: no timed problem (a usage error), a directory that is not
 # there (exit 1 after the run, said on stderr).
 "$tool" --mode=C mb1ic1iw4ow8 --plot="$tmp/c.svg" >/dev/null 2>"$tmp/err"
@@ -162,7 +180,7 @@ fi
 "$tool" --mode=P --max-ms-per-prb=20 mb1ic1iw4ow8 \
     --plot="$tmp/missing/x.svg" >/dev/null 2>"$tmp/err"
 rc=$?
-if [ $rc -eq 1 ] && grep -q -e '--plot: cannot create' "$tmp/err"; then
+if [ $rc -eq 1 ] && grep -q -e '--plot: .*cannot create' "$tmp/err"; then
     ok "--plot into a missing directory: exit 1, said"
 else
     not_ok "--plot into a missing directory: exit $rc: $(cat "$tmp/err")"

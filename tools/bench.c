@@ -8,10 +8,10 @@
  * untuned copy measured 2.06 TB/s on an H100 whose CUDA copy reaches
  * 3.0). */
 #include "cli.h"
+#include "outfile.h"
 
 #include <ctype.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,17 +83,6 @@ static const size_t copy_local[] = {0, 64, 256};
 
 #define COPY_BYTES ((size_t)128 << 20)
 #define COPY_RUNS 10 /* per candidate: the best of many, as kernels get */
-
-static int fail(char *err, size_t errsz, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errsz, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errsz, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 /* Best of COPY_RUNS profiled copies of kernel k over `items` work-items
  * with local size `local` (0: the driver's), in ns; INFINITY when the
@@ -178,7 +167,7 @@ static int time_kernel(cl_context c, cl_device_id dev, cl_command_queue q,
             continue; /* the same width twice */
         prog = clCreateProgramWithSource(c, 1, srcs, NULL, &e);
         if (!prog)
-            return fail(err, errsz, "clCreateProgramWithSource: %d", (int)e);
+            return cli_fail(err, errsz, "clCreateProgramWithSource: %d", (int)e);
         snprintf(opts, sizeof opts, "-DT=float%d%s", lanes, defs);
         cli_capture_begin(&cap);
         e = clBuildProgram(prog, 1, &dev, opts, NULL, NULL);
@@ -199,10 +188,10 @@ static int time_kernel(cl_context c, cl_device_id dev, cl_command_queue q,
         }
         clReleaseProgram(prog);
         if (e != CL_SUCCESS)
-            return fail(err, errsz, "%s: build failed (%d)", name, (int)e);
+            return cli_fail(err, errsz, "%s: build failed (%d)", name, (int)e);
     }
     if (!isfinite(best))
-        return fail(err, errsz, "%s: no profiling times", name);
+        return cli_fail(err, errsz, "%s: no profiling times", name);
     *gbps = moves * (double)bytes / best;
     return 0;
 }
@@ -247,7 +236,7 @@ int cli_roofline(clrs_context *ctx, cli_bandwidth *bw, char *err,
     a = clCreateBuffer(c, CL_MEM_READ_WRITE, bytes, NULL, &e);
     b = a ? clCreateBuffer(c, CL_MEM_READ_WRITE, bytes, NULL, &e) : NULL;
     if (!a || !b) {
-        fail(err, errsz, "clCreateBuffer(%zu): %d", bytes, (int)e);
+        cli_fail(err, errsz, "clCreateBuffer(%zu): %d", bytes, (int)e);
         goto out;
     }
     /* Touch both buffers once so first-use page faults are not timed,
@@ -264,7 +253,7 @@ int cli_roofline(clrs_context *ctx, cli_bandwidth *bw, char *err,
         if (e == CL_SUCCESS)
             e = clFinish(q);
         if (e != CL_SUCCESS) {
-            fail(err, errsz, "clEnqueueFillBuffer: %d", (int)e);
+            cli_fail(err, errsz, "clEnqueueFillBuffer: %d", (int)e);
             goto out;
         }
     }

@@ -1,14 +1,11 @@
 /* clresample tool: NumPy .npy reading and writing. Only what the tool
  * needs: C-order, little-endian arrays whose dtype and shape it knows. */
-/* realpath (a symbolic link's target) is an XSI function. */
-#define _XOPEN_SOURCE 700
-
 #include "npy.h"
+#include "outfile.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,17 +15,6 @@
 static const char magic[6] = {'\x93', 'N', 'U', 'M', 'P', 'Y'};
 /* NumPy refuses headers it considers absurd; so do we, to bound memory. */
 #define HEADER_MAX (1u << 20)
-
-static int fail(char *err, size_t errsz, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errsz, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errsz, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 /* '|u1', '<u1' and '=u1' describe the same bytes; NumPy writes '|'. */
 static int same_descr(const char *a, const char *b)
@@ -196,21 +182,21 @@ static int read_preamble(FILE *f, const char *path, size_t *hlen, char *err,
     size_t lenbytes;
 
     if (fread(pre, 1, 8, f) != 8 || memcmp(pre, magic, 6) != 0)
-        return fail(err, errsz, "%s: not a NumPy .npy file (bad magic)",
+        return cli_fail(err, errsz, "%s: not a NumPy .npy file (bad magic)",
                     path);
     major = pre[6];
     if (major < 1 || major > 3)
-        return fail(err, errsz,
+        return cli_fail(err, errsz,
                     "%s: .npy format version %u.%u is not supported", path,
                     major, pre[7]);
     lenbytes = major == 1 ? 2 : 4;
     if (fread(pre + 8, 1, lenbytes, f) != lenbytes)
-        return fail(err, errsz, "%s: truncated .npy header", path);
+        return cli_fail(err, errsz, "%s: truncated .npy header", path);
     *hlen = (size_t)pre[8] | (size_t)pre[9] << 8;
     if (lenbytes == 4)
         *hlen |= (size_t)pre[10] << 16 | (size_t)pre[11] << 24;
     if (*hlen == 0 || *hlen > HEADER_MAX)
-        return fail(err, errsz, "%s: .npy header length %zu is out of range",
+        return cli_fail(err, errsz, "%s: .npy header length %zu is out of range",
                     path, *hlen);
     return 0;
 }
@@ -222,20 +208,20 @@ static int read_header(FILE *f, const char *path, size_t hlen, npy_header *h,
     int rc = 0;
 
     if (!text)
-        return fail(err, errsz, "%s: out of memory reading the header",
+        return cli_fail(err, errsz, "%s: out of memory reading the header",
                     path);
     if (fread(text, 1, hlen, f) != hlen) {
-        rc = fail(err, errsz, "%s: truncated .npy header", path);
+        rc = cli_fail(err, errsz, "%s: truncated .npy header", path);
     } else {
         const char *why;
         text[hlen] = '\0';
         if (memchr(text, '\0', hlen))
-            rc = fail(err, errsz, "%s: .npy header holds a NUL byte", path);
+            rc = cli_fail(err, errsz, "%s: .npy header holds a NUL byte", path);
         else if ((why = parse_header(text, h)) != NULL) {
             size_t n = hlen; /* quoted without the padding */
             while (n > 0 && isspace((unsigned char)text[n - 1]))
                 --n;
-            rc = fail(err, errsz, "%s: cannot parse the .npy header (%s): "
+            rc = cli_fail(err, errsz, "%s: cannot parse the .npy header (%s): "
                       "%.*s", path, why, n < 80 ? (int)n : 80, text);
         }
     }
@@ -249,14 +235,14 @@ static int check_header(const npy_header *h, const char *path,
                         char *err, size_t errsz)
 {
     if (!same_descr(h->descr, descr))
-        return fail(err, errsz, "%s: dtype '%s', but this tensor needs '%s'",
+        return cli_fail(err, errsz, "%s: dtype '%s', but this tensor needs '%s'",
                     path, h->descr, descr);
     if (h->ndim != ndim ||
         memcmp(h->shape, shape, (size_t)ndim * sizeof *shape)) {
         char a[160], b[160];
         shape_str(a, sizeof a, h->ndim, h->shape);
         shape_str(b, sizeof b, ndim, shape);
-        return fail(err, errsz, "%s: shape %s, but this tensor is %s "
+        return cli_fail(err, errsz, "%s: shape %s, but this tensor is %s "
                     "(logical order N, C, D, H, W)", path, a, b);
     }
     return 0;
@@ -271,17 +257,17 @@ static FILE *open_regular(const char *path, char *err, size_t errsz)
     int fd = open(path, O_RDONLY | O_NONBLOCK);
 
     if (fd < 0) {
-        fail(err, errsz, "%s: %s", path, strerror(errno));
+        cli_fail(err, errsz, "%s: %s", path, strerror(errno));
         return NULL;
     }
     if (fstat(fd, &st) != 0)
-        fail(err, errsz, "%s: %s", path, strerror(errno));
+        cli_fail(err, errsz, "%s: %s", path, strerror(errno));
     else if (S_ISDIR(st.st_mode))
-        fail(err, errsz, "%s: is a directory, not a .npy file", path);
+        cli_fail(err, errsz, "%s: is a directory, not a .npy file", path);
     else if (!S_ISREG(st.st_mode))
-        fail(err, errsz, "%s: not a regular file", path);
+        cli_fail(err, errsz, "%s: not a regular file", path);
     else if ((f = fdopen(fd, "rb")) == NULL)
-        fail(err, errsz, "%s: %s", path, strerror(errno));
+        cli_fail(err, errsz, "%s: %s", path, strerror(errno));
     if (!f)
         close(fd);
     return f;
@@ -337,10 +323,10 @@ int npy_read(const char *path, const char *descr, size_t esize, int ndim,
             count *= (size_t)shape[i];
         if (h.fortran && ndim > 1 && count > 1 &&
             (buf = malloc(count * esize)) == NULL)
-            rc = fail(err, errsz, "%s: out of memory reading a Fortran-"
+            rc = cli_fail(err, errsz, "%s: out of memory reading a Fortran-"
                       "order array", path);
         else if (fread(buf, esize, count, f) != count)
-            rc = fail(err, errsz, "%s: file holds fewer than the %zu "
+            rc = cli_fail(err, errsz, "%s: file holds fewer than the %zu "
                       "elements its header promises", path, count);
         else if (buf != data)
             from_fortran(buf, data, esize, ndim, shape, count);
@@ -351,162 +337,6 @@ int npy_read(const char *path, const char *descr, size_t esize, int ndim,
     return rc;
 }
 
-static int write_all(int fd, const void *buf, size_t n)
-{
-    const unsigned char *p = buf;
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0)
-            return errno;
-        if (w == 0)
-            return EIO;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
-/* The parts written to fd, then flushed to the disk (fsync: only a
- * regular file is asked to); 0 or an errno value. */
-static int write_parts(int fd, int regular, const void *const *part,
-                       const size_t *len, int nparts)
-{
-    int i, err = 0;
-    for (i = 0; i < nparts && !err; ++i)
-        err = write_all(fd, part[i], len[i]);
-    if (!err && regular && fsync(fd) != 0)
-        err = errno;
-    return err;
-}
-
-/* Where a regular file at path really lives: path itself, or the file
- * a symbolic link names (renaming over the link would replace the link);
- * malloc'ed, NULL without memory or when the link cannot be resolved. */
-static char *real_target(const char *path, int *err)
-{
-    struct stat st;
-    char *r;
-
-    *err = 0;
-    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-        r = realpath(path, NULL);
-        if (!r)
-            *err = errno;
-        return r;
-    }
-    r = malloc(strlen(path) + 1);
-    if (!r)
-        *err = ENOMEM;
-    else
-        strcpy(r, path);
-    return r;
-}
-
-/* A new file beside target ("DIR/.NAME.PID-N.tmp"), created 0666 less
- * the umask like any new output; its name into tmp[size]. */
-static int open_temp(const char *target, char *tmp, size_t size)
-{
-    static unsigned counter;
-    const char *slash = strrchr(target, '/');
-    int dlen = slash ? (int)(slash - target) + 1 : 0, tries, fd;
-    const char *base = slash ? slash + 1 : target;
-
-    for (tries = 0; tries < 100; ++tries) {
-        int n = snprintf(tmp, size, "%.*s.%s.%ld-%u.tmp", dlen, target, base,
-                         (long)getpid(), counter++);
-        if (n < 0 || (size_t)n >= size) {
-            errno = ENAMETOOLONG;
-            return -1;
-        }
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd >= 0 || errno != EEXIST)
-            return fd;
-    }
-    return -1;
-}
-
-/* Writes the parts as the file at path, never in place over an existing
- * file: to a temporary file in the same directory, flushed to the disk,
- * then renamed over the old one, which survives any failure whole (a
- * full disk, a quota, a file size limit, an I/O error). The new file
- * keeps the old one's permission bits (and owner, where allowed); a
- * symbolic link stays a link to the new file. What is not a regular
- * file (/dev/null, a FIFO, a terminal) has nothing to keep and is
- * written in place. 0, or -1 with the reason in err. */
-static int replace_file(const char *path, const void *const *part,
-                        const size_t *len, int nparts, char *err,
-                        size_t errsz)
-{
-    char tmp[4096], *target;
-    struct stat st;
-    int fd, e, have_old;
-
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        return fail(err, errsz, "%s: is a directory", path);
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        /* O_NONBLOCK: a FIFO nobody reads fails (ENXIO) rather than
-         * hanging; the writes themselves then block as usual. */
-        fd = open(path, O_WRONLY | O_CLOEXEC | O_NONBLOCK);
-        if (fd < 0)
-            return fail(err, errsz, "%s: %s", path, strerror(errno));
-        if ((e = fcntl(fd, F_GETFL)) != -1)
-            (void)fcntl(fd, F_SETFL, e & ~O_NONBLOCK);
-        e = write_parts(fd, 0, part, len, nparts);
-        if (close(fd) != 0 && !e)
-            e = errno;
-        return e ? fail(err, errsz, "%s: write failed: %s", path, strerror(e))
-                 : 0;
-    }
-    target = real_target(path, &e);
-    if (!target)
-        return fail(err, errsz, "%s: %s", path, strerror(e));
-    have_old = stat(target, &st) == 0 && S_ISREG(st.st_mode);
-    fd = open_temp(target, tmp, sizeof tmp);
-    if (fd < 0) {
-        e = errno;
-        free(target);
-        return fail(err, errsz, "%s: cannot create a temporary file beside "
-                    "it: %s", path, strerror(e));
-    }
-    if (have_old) {
-        /* Best effort: another user's file, rewritten by root, stays
-         * theirs; a mode we cannot set leaves the umask's. */
-        if (fchown(fd, st.st_uid, st.st_gid) != 0) {
-            /* not the owner's to give: the file is ours */
-        }
-        (void)fchmod(fd, st.st_mode & 07777);
-    }
-    e = write_parts(fd, 1, part, len, nparts);
-    if (close(fd) != 0 && !e)
-        e = errno;
-    if (!e && rename(tmp, target) != 0)
-        e = errno;
-    if (e) {
-        unlink(tmp);
-        free(target);
-        return fail(err, errsz, "%s: write failed: %s (%s)", path,
-                    strerror(e),
-                    have_old ? "the old file is kept" : "nothing written");
-    }
-    /* The rename itself on the disk: the directory's entry. */
-    {
-        char *slash = strrchr(target, '/');
-        int dfd;
-        if (slash == target)
-            slash[1] = '\0';
-        else if (slash)
-            *slash = '\0';
-        dfd = open(slash ? target : ".", O_RDONLY | O_CLOEXEC);
-        if (dfd >= 0) {
-            (void)fsync(dfd);
-            close(dfd);
-        }
-    }
-    free(target);
-    return 0;
-}
 
 int npy_write(const char *path, const char *descr, size_t esize, int ndim,
               const int64_t *shape, const void *data, char *err,
@@ -525,7 +355,7 @@ int npy_write(const char *path, const char *descr, size_t esize, int ndim,
                             "'shape': %s, }",
                             descr, sh);
     if (dlen + 64 >= sizeof dict)
-        return fail(err, errsz, "%s: .npy header too long", path);
+        return cli_fail(err, errsz, "%s: .npy header too long", path);
     /* Version 1.0 (16-bit header length; ours is far shorter), data on a
      * 64-byte boundary as NumPy writes it. */
     pre = 10;
@@ -552,5 +382,5 @@ int npy_write(const char *path, const char *descr, size_t esize, int ndim,
     len[1] = total - pre;
     part[2] = data;
     len[2] = esize * count;
-    return replace_file(path, part, len, 3, err, errsz);
+    return cli_replace_file(path, part, len, 3, err, errsz);
 }

@@ -2,18 +2,17 @@
  * horizontal bar per problem (its GB/s; none where it was not timed,
  * with its status instead), vertical lines at the device's measured copy,
  * read and write bandwidths, the device and the date in the title. Plain
- * SVG 1.1 text, every string escaped for XML; written to a temporary
- * file beside FILE and renamed over it, so a reader never sees half a
+ * SVG 1.1 text, every string escaped for XML; drawn in memory and written
+ * whole as .npy outputs are (outfile.h), so a reader never sees half a
  * chart. */
 #include "cli.h"
+#include "outfile.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* Geometry, in SVG user units (pixels). */
 #define PLOT_W 1000.0
@@ -231,49 +230,28 @@ int cli_plot_svg(const char *path, const cli_plot_info *info,
                  const cli_plot_bar *bars, size_t n, char *err,
                  size_t errsz)
 {
-    size_t len = strlen(path);
-    char *tmp = malloc(len + 16);
-    FILE *f = NULL;
-    mode_t mask;
-    int fd, bad;
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+    const void *part[1];
+    size_t len[1];
+    int rc;
 
-    if (!tmp) {
-        snprintf(err, errsz, "out of memory");
-        return -1;
-    }
-    /* Beside the file, so that the rename stays in one file system. */
-    snprintf(tmp, len + 16, "%s.tmp-XXXXXX", path);
-    fd = mkstemp(tmp);
-    if (fd < 0) {
-        snprintf(err, errsz, "cannot create %s: %s", tmp, strerror(errno));
-        free(tmp);
-        return -1;
-    }
-    /* mkstemp makes it 0600; a chart is as readable as any new file. */
-    mask = umask(0);
-    umask(mask);
-    if (fchmod(fd, 0666 & ~mask) != 0 || !(f = fdopen(fd, "w"))) {
-        snprintf(err, errsz, "cannot write %s: %s", tmp, strerror(errno));
-        close(fd);
-        unlink(tmp);
-        free(tmp);
+    if (!f) {
+        snprintf(err, errsz, "%s: cannot draw the chart: %s", path,
+                 strerror(errno));
         return -1;
     }
     write_svg(f, info, bars, n);
-    bad = fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0;
-    if (bad)
-        snprintf(err, errsz, "cannot write %s: %s", tmp, strerror(errno));
-    if (fclose(f) != 0 && !bad) {
-        bad = 1;
-        snprintf(err, errsz, "cannot write %s: %s", tmp, strerror(errno));
-    }
-    if (!bad && rename(tmp, path) != 0) {
-        bad = 1;
-        snprintf(err, errsz, "cannot rename %s to %s: %s", tmp, path,
+    if (fclose(f) != 0 || !text) {
+        snprintf(err, errsz, "%s: cannot draw the chart: %s", path,
                  strerror(errno));
+        free(text);
+        return -1;
     }
-    if (bad)
-        unlink(tmp);
-    free(tmp);
-    return bad ? -1 : 0;
+    part[0] = text;
+    len[0] = size;
+    rc = cli_replace_file(path, part, len, 1, err, errsz);
+    free(text);
+    return rc;
 }
