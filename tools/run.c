@@ -1067,26 +1067,31 @@ static int timed_run(job *j, double *ms)
     return 0;
 }
 
-static int perf_device(job *j)
+/* One run of the reference, timed on the host clock. */
+static int timed_reference(job *j, double *ms)
+{
+    const double t = now_ms();
+    const clrs_status st = run_reference(j, 0, 0);
+    if (st < 0)
+        return lib_status(j->r, st, "reference"), -1;
+    *ms = now_ms() - t;
+    return 0;
+}
+
+/* Runs `once` until --fix-times-per-prb runs, else until at least one
+ * has run and --max-ms-per-prb has passed since t0 (ms); their least
+ * and mean time into the result. */
+static int time_runs(job *j, int (*once)(job *, double *), double t0)
 {
     const cli_global *g = &j->p->g;
-    double t0 = now_ms(), sum = 0, mn = INFINITY;
+    double sum = 0, mn = INFINITY;
     int64_t n = 0;
-    cl_event ev;
-    clrs_status st;
-
-    /* Warm-up: PoCL builds its work-group function at the first enqueue. */
-    st = device_execute(j, &ev);
-    if (st < 0)
-        return lib_status(j->r, st, "execute"), -1;
-    clWaitForEvents(1, &ev);
-    clReleaseEvent(ev);
     for (;;) {
         double ms;
         if (g->fix_times ? n >= g->fix_times
                          : (n >= 1 && now_ms() - t0 >= g->max_ms))
             break;
-        if (timed_run(j, &ms) < 0)
+        if (once(j, &ms) < 0)
             return -1;
         sum += ms;
         if (ms < mn)
@@ -1099,31 +1104,24 @@ static int perf_device(job *j)
     return 0;
 }
 
+static int perf_device(job *j)
+{
+    const double t0 = now_ms();
+    cl_event ev;
+    clrs_status st;
+
+    /* Warm-up: PoCL builds its work-group function at the first enqueue. */
+    st = device_execute(j, &ev);
+    if (st < 0)
+        return lib_status(j->r, st, "execute"), -1;
+    clWaitForEvents(1, &ev);
+    clReleaseEvent(ev);
+    return time_runs(j, timed_run, t0);
+}
+
 static int perf_reference(job *j)
 {
-    const cli_global *g = &j->p->g;
-    double t0 = now_ms(), sum = 0, mn = INFINITY;
-    int64_t n = 0;
-    for (;;) {
-        double s;
-        clrs_status st;
-        if (g->fix_times ? n >= g->fix_times
-                         : (n >= 1 && now_ms() - t0 >= g->max_ms))
-            break;
-        s = now_ms();
-        st = run_reference(j, 0, 0);
-        if (st < 0)
-            return lib_status(j->r, st, "reference"), -1;
-        s = now_ms() - s;
-        sum += s;
-        if (s < mn)
-            mn = s;
-        ++n;
-    }
-    j->r->min_ms = mn;
-    j->r->avg_ms = sum / (double)n;
-    j->r->runs = n;
-    return 0;
+    return time_runs(j, timed_reference, now_ms());
 }
 
 /* ---- the problem ---- */
