@@ -5,6 +5,7 @@
 #define _GNU_SOURCE 1
 
 #include "cache.h"
+#include "fdio.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -225,40 +226,6 @@ static int entry_path(char *buf, size_t size, const char *dir,
     return n > 0 && (size_t)n < size;
 }
 
-/* Reads exactly n bytes unless the file ends first; 0 or an errno value
- * (EIO for a short read). */
-static int read_all(int fd, void *buf, size_t n)
-{
-    unsigned char *p = buf;
-    while (n > 0) {
-        ssize_t r = read(fd, p, n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0)
-            return errno;
-        if (r == 0)
-            return EIO;
-        p += r;
-        n -= (size_t)r;
-    }
-    return 0;
-}
-
-static int write_all(int fd, const void *buf, size_t n)
-{
-    const unsigned char *p = buf;
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0)
-            return errno;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 /* The one reader of the directory's files (entries, the secret, the
  * tuning database): path whole into *data (malloc'ed, NUL-terminated) and
  * its fstat into *st. Opened without following a link and without
@@ -280,7 +247,7 @@ static int read_regular(const char *path, size_t max, char **data,
         return EINVAL;
     }
     *data = malloc((size_t)st->st_size + 1);
-    err = *data ? read_all(fd, *data, (size_t)st->st_size) : ENOMEM;
+    err = *data ? clrs__read_all(fd, *data, (size_t)st->st_size) : ENOMEM;
     close(fd);
     if (err) {
         free(*data);
@@ -415,7 +382,7 @@ static int write_atomic(char *tmpl, const char *path, const void *const *part,
     if (fd < 0)
         return errno;
     for (i = 0; i < nparts && !err; ++i)
-        err = write_all(fd, part[i], len[i]);
+        err = clrs__write_all(fd, part[i], len[i]);
     if (!err && fsync(fd) != 0)
         err = errno;
     if (close(fd) != 0 && !err)

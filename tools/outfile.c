@@ -4,6 +4,7 @@
 #define _XOPEN_SOURCE 700
 
 #include "outfile.h"
+#include "fdio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,23 +24,6 @@ int cli_fail(char *err, size_t errsz, const char *fmt, ...)
     return -1;
 }
 
-static int write_all(int fd, const void *buf, size_t n)
-{
-    const unsigned char *p = buf;
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0)
-            return errno;
-        if (w == 0)
-            return EIO;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 /* The parts written to fd, then flushed to the disk (fsync: only a
  * regular file is asked to); 0 or an errno value. */
 static int write_parts(int fd, int regular, const void *const *part,
@@ -47,7 +31,7 @@ static int write_parts(int fd, int regular, const void *const *part,
 {
     int i, err = 0;
     for (i = 0; i < nparts && !err; ++i)
-        err = write_all(fd, part[i], len[i]);
+        err = clrs__write_all(fd, part[i], len[i]);
     if (!err && regular && fsync(fd) != 0)
         err = errno;
     return err;
