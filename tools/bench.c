@@ -167,7 +167,8 @@ static int time_kernel(cl_context c, cl_device_id dev, cl_command_queue q,
             continue; /* the same width twice */
         prog = clCreateProgramWithSource(c, 1, srcs, NULL, &e);
         if (!prog)
-            return cli_fail(err, errsz, "clCreateProgramWithSource: %d", (int)e);
+            return cli_fail(err, errsz, "clCreateProgramWithSource: %d",
+                            (int)e);
         snprintf(opts, sizeof opts, "-DT=float%d%s", lanes, defs);
         cli_capture_begin(&cap);
         e = clBuildProgram(prog, 1, &dev, opts, NULL, NULL);

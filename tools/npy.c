@@ -183,12 +183,12 @@ static int read_preamble(FILE *f, const char *path, size_t *hlen, char *err,
 
     if (fread(pre, 1, 8, f) != 8 || memcmp(pre, magic, 6) != 0)
         return cli_fail(err, errsz, "%s: not a NumPy .npy file (bad magic)",
-                    path);
+                        path);
     major = pre[6];
     if (major < 1 || major > 3)
         return cli_fail(err, errsz,
-                    "%s: .npy format version %u.%u is not supported", path,
-                    major, pre[7]);
+                        "%s: .npy format version %u.%u is not supported",
+                        path, major, pre[7]);
     lenbytes = major == 1 ? 2 : 4;
     if (fread(pre + 8, 1, lenbytes, f) != lenbytes)
         return cli_fail(err, errsz, "%s: truncated .npy header", path);
@@ -196,8 +196,9 @@ static int read_preamble(FILE *f, const char *path, size_t *hlen, char *err,
     if (lenbytes == 4)
         *hlen |= (size_t)pre[10] << 16 | (size_t)pre[11] << 24;
     if (*hlen == 0 || *hlen > HEADER_MAX)
-        return cli_fail(err, errsz, "%s: .npy header length %zu is out of range",
-                    path, *hlen);
+        return cli_fail(err, errsz,
+                        "%s: .npy header length %zu is out of range", path,
+                        *hlen);
     return 0;
 }
 
@@ -209,20 +210,21 @@ static int read_header(FILE *f, const char *path, size_t hlen, npy_header *h,
 
     if (!text)
         return cli_fail(err, errsz, "%s: out of memory reading the header",
-                    path);
+                        path);
     if (fread(text, 1, hlen, f) != hlen) {
         rc = cli_fail(err, errsz, "%s: truncated .npy header", path);
     } else {
         const char *why;
         text[hlen] = '\0';
         if (memchr(text, '\0', hlen))
-            rc = cli_fail(err, errsz, "%s: .npy header holds a NUL byte", path);
+            rc = cli_fail(err, errsz, "%s: .npy header holds a NUL byte",
+                          path);
         else if ((why = parse_header(text, h)) != NULL) {
             size_t n = hlen; /* quoted without the padding */
             while (n > 0 && isspace((unsigned char)text[n - 1]))
                 --n;
             rc = cli_fail(err, errsz, "%s: cannot parse the .npy header (%s): "
-                      "%.*s", path, why, n < 80 ? (int)n : 80, text);
+                          "%.*s", path, why, n < 80 ? (int)n : 80, text);
         }
     }
     free(text);
@@ -235,15 +237,16 @@ static int check_header(const npy_header *h, const char *path,
                         char *err, size_t errsz)
 {
     if (!same_descr(h->descr, descr))
-        return cli_fail(err, errsz, "%s: dtype '%s', but this tensor needs '%s'",
-                    path, h->descr, descr);
+        return cli_fail(err, errsz,
+                        "%s: dtype '%s', but this tensor needs '%s'", path,
+                        h->descr, descr);
     if (h->ndim != ndim ||
         memcmp(h->shape, shape, (size_t)ndim * sizeof *shape)) {
         char a[160], b[160];
         shape_str(a, sizeof a, h->ndim, h->shape);
         shape_str(b, sizeof b, ndim, shape);
         return cli_fail(err, errsz, "%s: shape %s, but this tensor is %s "
-                    "(logical order N, C, D, H, W)", path, a, b);
+                        "(logical order N, C, D, H, W)", path, a, b);
     }
     return 0;
 }
@@ -324,10 +327,10 @@ int npy_read(const char *path, const char *descr, size_t esize, int ndim,
         if (h.fortran && ndim > 1 && count > 1 &&
             (buf = malloc(count * esize)) == NULL)
             rc = cli_fail(err, errsz, "%s: out of memory reading a Fortran-"
-                      "order array", path);
+                          "order array", path);
         else if (fread(buf, esize, count, f) != count)
             rc = cli_fail(err, errsz, "%s: file holds fewer than the %zu "
-                      "elements its header promises", path, count);
+                          "elements its header promises", path, count);
         else if (buf != data)
             from_fortran(buf, data, esize, ndim, shape, count);
         if (buf != data)

@@ -91,10 +91,11 @@ int cli_replace_file(const char *path, const void *const *part,
     char tmp[4096], *target;
     struct stat st;
     int fd, e, have_old;
+    const int exists = stat(path, &st) == 0;
 
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    if (exists && S_ISDIR(st.st_mode))
         return cli_fail(err, errsz, "%s: is a directory", path);
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    if (exists && !S_ISREG(st.st_mode)) {
         /* O_NONBLOCK: a FIFO nobody reads fails (ENXIO) rather than
          * hanging; the writes themselves then block as usual. */
         fd = open(path, O_WRONLY | O_CLOEXEC | O_NONBLOCK);
@@ -105,7 +106,8 @@ int cli_replace_file(const char *path, const void *const *part,
         e = write_parts(fd, 0, part, len, nparts);
         if (close(fd) != 0 && !e)
             e = errno;
-        return e ? cli_fail(err, errsz, "%s: write failed: %s", path, strerror(e))
+        return e ? cli_fail(err, errsz, "%s: write failed: %s", path,
+                            strerror(e))
                  : 0;
     }
     target = real_target(path, &e);
@@ -116,8 +118,9 @@ int cli_replace_file(const char *path, const void *const *part,
     if (fd < 0) {
         e = errno;
         free(target);
-        return cli_fail(err, errsz, "%s: cannot create a temporary file beside "
-                    "it: %s", path, strerror(e));
+        return cli_fail(err, errsz,
+                        "%s: cannot create a temporary file beside it: %s",
+                        path, strerror(e));
     }
     if (have_old) {
         /* Best effort: another user's file, rewritten by root, stays
@@ -136,8 +139,8 @@ int cli_replace_file(const char *path, const void *const *part,
         unlink(tmp);
         free(target);
         return cli_fail(err, errsz, "%s: write failed: %s (%s)", path,
-                    strerror(e),
-                    have_old ? "the old file is kept" : "nothing written");
+                        strerror(e),
+                        have_old ? "the old file is kept" : "nothing written");
     }
     /* The rename itself on the disk: the directory's entry. */
     {
