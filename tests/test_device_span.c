@@ -813,7 +813,8 @@ static int width_bound(cl_device_info what, int bound)
  * accumulates in double) within the native widths of its accumulator
  * and, where it holds an index in 64-bit lanes (s64, or a backward's
  * compare), of long; on a CPU also within the preferred width, its
- * default. */
+ * default; on a GPU within one 16-byte load of the accumulator (4 float
+ * lanes, 2 double), the GPU default. */
 static int span_lanes(int acc_f64, int wide_index)
 {
     cl_device_type type = 0;
@@ -827,6 +828,9 @@ static int span_lanes(int acc_f64, int wide_index)
         lanes = width_bound(acc_f64 ? CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE
                                     : CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT,
                             lanes);
+    else if (type & CL_DEVICE_TYPE_GPU)
+        while (lanes > 16 / (acc_f64 ? 8 : 4))
+            lanes /= 2;
     return lanes;
 }
 

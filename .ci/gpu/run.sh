@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# One device run: correctness in parallel (capped), then the side-by-side
+# (untuned, PyTorch, tuner). From the project root with .gpu/ carried,
+# after ../shared/gpu/stage and a copy of this folder to .gpu/session
+# (.ci/gpu/README).
+set -u
+G=$PWD/.gpu; S=$G/session; O=/tmp/gpu-out; mkdir -p "$O"
+# $OUT takes few files: everything goes to $O, packed into $OUT/gpu.tgz
+# after each phase, so a run cut short still brings back what it did.
+pack() { [ -n "${OUT:-}" ] && tar czf "$OUT/gpu.tgz.tmp" -C "$O" . && mv "$OUT/gpu.tgz.tmp" "$OUT/gpu.tgz"; }
+T0=$(date +%s)
+el() { echo $(( $(date +%s) - T0 )); }
+exec > >(tee -a "$O/main.log") 2>&1
+icd=$(find /usr/lib /usr/lib64 /usr/local/nvidia /usr/lib/x86_64-linux-gnu -name 'libnvidia-opencl.so.1' 2>/dev/null | head -1)
+mkdir -p /tmp/icd && echo "$icd" > /tmp/icd/nvidia.icd
+export OCL_ICD_VENDORS=/tmp/icd LD_LIBRARY_PATH=$G/lib CLRS_DEVICE=NVIDIA PATH=$G/bin:$PATH
+export CLRS_TUNING_DIR=
+nvidia-smi > "$O/nvidia-smi.txt" 2>&1
+python3 -c 'import torch; print(torch.__version__, torch.version.cuda)' > "$O/torch-version.txt" 2>&1
+clresample --list-devices -v > "$O/devices.txt" 2>&1
+echo "[$(el)s] phase A"
+pids=()
+mkdir -p "$O/tests" "$O/same" "$O/worked-dump"
+for t in "$G"/tests/*; do
+    n=$(basename "$t")
+    (
+        export CLRS_CACHE_DIR=/tmp/cache-$n
+        [ "$n" = test_device_worked ] && export CLRS_DUMP_SOURCE=$O/worked-dump
+        s=$(date +%s.%N)
+        timeout 150 "$t" > "$O/tests/$n.tap" 2>&1; rc=$?
+        echo "# rc=$rc wall=$(awk -v a="$s" -v b="$(date +%s.%N)" 'BEGIN{print b - a}')" >> "$O/tests/$n.tap"
+    ) & pids+=($!)
+done
+for b in test_resampling_ci test_pooling_ci test_backward_ci test_postops_ci test_vendor_ci test_axes_ci test_options_ci benchdnn/test_mini_ci; do
+    n=$(basename "$b")
+    ( cd "$G/inputs/$(dirname "$b")" && CLRS_CACHE_DIR=/tmp/cache-$n timeout 150 stdbuf -oL clresample --mode=C --perf-template=json --batch="$G/inputs/$b" > "$O/same/$n.json" 2> "$O/same/$n.err"; echo "rc=$?" >> "$O/same/$n.err" ) & pids+=($!)
+done
+i=0
+for l in vec=1 vec=4,local=16x16x1 span=0 vec=8,local=32x8x1; do
+    i=$((i + 1))
+    ( CLRS_LAUNCH=$l CLRS_CACHE_DIR=/tmp/cache-l$i timeout 150 stdbuf -oL clresample --mode=C --perf-template=json --batch="$G/inputs/launch_subset" > "$O/same/launch$i.json" 2> "$O/same/launch$i.err"; echo "launch=$l rc=$?" >> "$O/same/launch$i.err" ) & pids+=($!)
+done
+wait "${pids[@]}"
+echo "[$(el)s] phase A done"
+for f in "$O"/tests/*.tap; do echo "$(basename "$f") ok=$(grep -c '^ok' "$f") not_ok=$(grep -c '^not ok' "$f") $(tail -1 "$f")"; grep -m5 '^not ok' "$f"; done
+for f in "$O"/same/*.err; do echo "$(basename "$f") $(grep -c '"status"' "${f%.err}.json") $(tail -2 "$f" | tr '\n' ' ')"; done
+pack; echo "[$(el)s] untuned"
+CLRS_CACHE_DIR=/tmp/c-untuned clresample --mode=P --roofline --perf-template=json --fix-times-per-prb=30 --batch="$S/ab.batch" --batch="$S/c.batch" > "$O/ours-untuned.json" 2> "$O/ours-untuned.err"
+pack; echo "[$(el)s] torch"
+python3 "$S/torch_mat.py" > "$O/torch.json" 2> "$O/torch.err"
+pack; echo "[$(el)s] tune AB"
+CLRS_CACHE_DIR=/tmp/c-tuned clresample --mode=T --tune-ms=2500 --perf-template=json --fix-times-per-prb=30 --batch="$S/ab.batch" > "$O/tune-ab.json" 2> "$O/tune-ab.err"
+cp /tmp/c-tuned/tuning-*.txt "$O/" 2>/dev/null
+pack; echo "[$(el)s] tune C"
+CLRS_CACHE_DIR=/tmp/c-tuned clresample --mode=T --tune-ms=1000 --perf-template=json --fix-times-per-prb=30 --batch="$S/c.batch" > "$O/tune-c.json" 2> "$O/tune-c.err"
+cp /tmp/c-tuned/tuning-*.txt "$O/" 2>/dev/null
+pack; echo "[$(el)s] tuned pass"
+if [ "$(el)" -lt 470 ]; then
+    CLRS_CACHE_DIR=/tmp/c-tuned timeout $((530 - $(el))) clresample --mode=P --roofline --perf-template=json --fix-times-per-prb=30 --batch="$S/ab.batch" --batch="$S/c.batch" > "$O/ours-tuned.json" 2> "$O/ours-tuned.err"
+fi
+pack; echo "[$(el)s] done"
+pack
