@@ -11,8 +11,10 @@
 #include "internal.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- offsets ----------------------------------------------------------- */
 
@@ -74,10 +76,24 @@ static int next_index(int rank, const int64_t *dims, int64_t *idx)
 
 /* ---- the run ----------------------------------------------------------- */
 
+/* What the walk over an output's taps reads of one tap of one axis,
+ * computed once per run: its input offset term, its weight and the
+ * roundings that weight adds to a term (the error model's, for the run's
+ * accumulator). */
+typedef struct axtap {
+    int64_t off; /* the input offset term of its pixel; 0 for padding */
+    double w;
+    int rounds;  /* !held(w) + !power_of_two(w) */
+    int pad;     /* a padding tap */
+} axtap;
+
 typedef struct run {
     const clrs_problem *p;
     int rank;
     clrs_taplist tl[CLRS_MAX_RANK];
+    axtap *at[CLRS_MAX_RANK]; /* parallel to tl[a].t */
+    double u;                 /* the accumulator's unit roundoff */
+    int kclass;               /* clrs__mode_kclass of the mode */
     offtab in, out, index, x;
     int64_t dense[CLRS_MAX_RANK]; /* row-major strides of `in` */
     int64_t plane[CLRS_MAX_RANK]; /* plane index strides, 0 if not pooled */
@@ -88,12 +104,37 @@ typedef struct run {
 static void run_free(run *r)
 {
     int a;
-    for (a = 0; a < CLRS_MAX_RANK; ++a)
+    for (a = 0; a < CLRS_MAX_RANK; ++a) {
         clrs__taplist_free(&r->tl[a]);
+        free(r->at[a]);
+    }
     offtab_free(&r->in);
     offtab_free(&r->out);
     offtab_free(&r->index);
     offtab_free(&r->x);
+}
+
+static double unit_of(const clrs_problem *p);
+static int held(double v, double u);
+static int power_of_two(double w);
+
+/* The axtap table of axis a (after its taps and the input's offsets). */
+static clrs_status axtaps_init(run *r, int a)
+{
+    const clrs_taplist *tl = &r->tl[a];
+    size_t k;
+    r->at[a] = malloc((tl->n ? tl->n : 1) * sizeof *r->at[a]);
+    CLRS_CHECK(r->at[a] != NULL, CLRS_ERR_OUT_OF_MEMORY,
+               "reference: out of memory for taps");
+    for (k = 0; k < tl->n; ++k) {
+        const clrs_tap *t = &tl->t[k];
+        axtap *x = &r->at[a][k];
+        x->pad = t->idx < 0;
+        x->off = x->pad ? 0 : r->in.v[a][t->idx];
+        x->w = t->w;
+        x->rounds = !held(t->w, r->u) + !power_of_two(t->w);
+    }
+    return CLRS_SUCCESS;
 }
 
 static clrs_status run_init(run *r, const clrs_problem *p)
@@ -124,6 +165,10 @@ static clrs_status run_init(run *r, const clrs_problem *p)
     for (a = 0; a < p->rank; ++a)
         CLRS_TRY(clrs__axis_taps(p, a, &r->tl[a]));
     CLRS_TRY(offtab_init(&r->in, &p->in));
+    r->u = unit_of(p);
+    r->kclass = clrs__mode_kclass((int)p->mode);
+    for (a = 0; a < p->rank; ++a)
+        CLRS_TRY(axtaps_init(r, a));
     CLRS_TRY(offtab_init(&r->out, &p->out));
     if (p->has_index)
         CLRS_TRY(offtab_init(&r->index, &p->index));
@@ -191,24 +236,6 @@ static int extrapolated(const run *r, const int64_t *o)
     return 0;
 }
 
-/* Weighted sum over the taps of output o (every mode but max). */
-static double weighted_sum(const run *r, const void *src, const int64_t *o)
-{
-    const clrs_problem *p = r->p;
-    cursor cu;
-    int64_t idx[CLRS_MAX_RANK];
-    double v = 0, w;
-    if (!cursor_begin(&cu, r, o))
-        return 0;
-    do {
-        if (cursor_pixel(&cu, idx, &w))
-            v += w * clrs__load(src, p->in.dtype, offset_of(&r->in, idx));
-        else
-            v += w * p->pad_value;
-    } while (cursor_next(&cu));
-    return v;
-}
-
 /* Max over the taps of output o of the tensor (desc, offsets, data) into
  * *best, the winner's cursor position into *win; returns 0 for a window
  * without taps (not reached: every window overlaps a pixel). */
@@ -261,6 +288,78 @@ static void tap_indices(const run *r, const cursor *cu, int64_t *window,
     }
     if (!inside)
         *plane = -1;
+}
+
+/* ---- threads ---------------------------------------------------------------
+ * Outputs that are computed independently of each other are split into
+ * contiguous ranges of their row-major order, one a thread, over the
+ * machine's cores. Each output's value and bound are those of a single
+ * thread's walk, so the result is the same whatever the thread count. */
+
+/* Below this many outputs a run stays on the calling thread. */
+#define CLRS_REF_MIN_PER_THREAD 32768
+#define CLRS_REF_MAX_THREADS 64
+
+typedef struct part_job {
+    void (*fn)(void *arg, int64_t begin, int64_t end);
+    void *arg;
+    int64_t begin, end;
+} part_job;
+
+static void *part_main(void *v)
+{
+    part_job *j = v;
+    j->fn(j->arg, j->begin, j->end);
+    return NULL;
+}
+
+static int ref_threads(int64_t count)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int64_t most = count / CLRS_REF_MIN_PER_THREAD;
+    if (cores > CLRS_REF_MAX_THREADS)
+        cores = CLRS_REF_MAX_THREADS;
+    if (most > cores)
+        most = cores;
+    return most > 1 ? (int)most : 1;
+}
+
+/* fn(arg, begin, end) over [0, count) in ranges, one per thread; a
+ * thread that cannot be started leaves its range to the caller. */
+static void run_parts(void (*fn)(void *, int64_t, int64_t), void *arg,
+                      size_t arg_size, int64_t count)
+{
+    part_job job[CLRS_REF_MAX_THREADS];
+    pthread_t tid[CLRS_REF_MAX_THREADS];
+    int started[CLRS_REF_MAX_THREADS];
+    const int n = ref_threads(count);
+    int k;
+
+    (void)arg_size;
+    for (k = 0; k < n; ++k) {
+        job[k].fn = fn;
+        job[k].arg = arg;
+        job[k].begin = count * k / n;
+        job[k].end = count * (k + 1) / n;
+        started[k] = k > 0 && pthread_create(&tid[k], NULL, part_main,
+                                             &job[k]) == 0;
+    }
+    for (k = 0; k < n; ++k)
+        if (!started[k])
+            part_main(&job[k]);
+    for (k = 1; k < n; ++k)
+        if (started[k])
+            pthread_join(tid[k], NULL);
+}
+
+/* The row-major index of linear position i of dims. */
+static void unravel(int rank, const int64_t *dims, int64_t i, int64_t *o)
+{
+    int a;
+    for (a = rank - 1; a >= 0; --a) {
+        o[a] = dims[a] ? i % dims[a] : 0;
+        i = dims[a] ? i / dims[a] : 0;
+    }
 }
 
 /* ---- the error model (clresample(3) TOLERANCES) ----------------------------
@@ -573,25 +672,62 @@ static void zero_block_padding(const struct clrs_tensor_desc *t, void *data)
 /* ---- forward -------------------------------------------------------------
  */
 
-/* The error model's bound of output o's weighted sum. */
-static double weighted_err(const run *r, const void *src, const int64_t *o,
-                           double u)
+/* The weighted sum over the taps of output o, and with e the error
+ * model's terms of it: the same terms in the same order as a cursor walk
+ * (row-major over the taps, each weight the product of the per-axis
+ * weights in axis order), with the products, offsets and rounding counts
+ * of the outer axes kept as prefixes and redone only from the axis that
+ * moved. Returns 0 when the output has no taps. */
+static int walk_sum(const run *r, const void *src, const int64_t *o,
+                    double *v, errsum *e)
 {
     const clrs_problem *p = r->p;
-    cursor cu;
-    int64_t idx[CLRS_MAX_RANK];
-    errsum e = {0, 0, 0};
-    double w;
-    if (!cursor_begin(&cu, r, o))
-        return 0;
-    do
-        err_term(&e, &cu,
-                 cursor_pixel(&cu, idx, &w)
-                     ? clrs__load(src, p->in.dtype, offset_of(&r->in, idx))
-                     : p->pad_value,
-                 u);
-    while (cursor_next(&cu));
-    return err_bound(&e, u);
+    const int rank = r->rank;
+    const axtap *t[CLRS_MAX_RANK];
+    int64_t n[CLRS_MAX_RANK], c[CLRS_MAX_RANK];
+    double w[CLRS_MAX_RANK + 1];
+    int64_t off[CLRS_MAX_RANK + 1];
+    int pad[CLRS_MAX_RANK + 1], nr[CLRS_MAX_RANK + 1];
+    double sum = 0;
+    int a, from = 0;
+
+    for (a = 0; a < rank; ++a) {
+        const clrs_taplist *tl = &r->tl[a];
+        t[a] = r->at[a] + tl->start[o[a]];
+        n[a] = tl->start[o[a] + 1] - tl->start[o[a]];
+        c[a] = 0;
+        if (n[a] == 0)
+            return 0;
+    }
+    w[0] = 1;
+    off[0] = 0;
+    pad[0] = nr[0] = 0;
+    for (;;) {
+        double x;
+        for (a = from; a < rank; ++a) {
+            const axtap *ta = &t[a][c[a]];
+            w[a + 1] = w[a] * ta->w;
+            off[a + 1] = off[a] + ta->off;
+            pad[a + 1] = pad[a] | ta->pad;
+            nr[a + 1] = nr[a] + ta->rounds;
+        }
+        x = pad[rank] ? p->pad_value
+                      : clrs__load(src, p->in.dtype, off[rank]);
+        sum += w[rank] * x;
+        if (e) {
+            double term = fabs(w[rank] * x);
+            e->m += term;
+            e->c += (nr[rank] + !held(x, r->u)) * term;
+            e->k += 1;
+        }
+        for (a = rank - 1; a >= 0 && ++c[a] == n[a]; --a)
+            c[a] = 0;
+        if (a < 0)
+            break;
+        from = a;
+    }
+    *v = sum;
+    return 1;
 }
 
 /* Output o; with bound, its error bound in *bound. */
@@ -600,20 +736,21 @@ static void forward_one(const run *r, const clrs_host_args *args,
 {
     const clrs_problem *p = r->p;
     int64_t off = offset_of(&r->out, o), wi = 0, pi = -1;
-    double v, d = 0, u = unit_of(p);
+    double v, d = 0, u = r->u;
 
     if (extrapolated(r, o)) {
         v = p->extrapolation;
-    } else if (clrs__mode_kclass((int)p->mode) == CLRS_KCLASS_MAX) {
+    } else if (r->kclass == CLRS_KCLASS_MAX) {
         cursor win;
         if (window_max(r, &p->in, &r->in, args->src, o, &v, &win))
             tap_indices(r, &win, &wi, &pi);
         if (!held(v, u)) /* an input the accumulator rounds */
             d = u * fabs(v);
     } else {
-        v = weighted_sum(r, args->src, o);
-        if (bound)
-            d = weighted_err(r, args->src, o, u);
+        errsum e = {0, 0, 0};
+        v = 0;
+        if (walk_sum(r, args->src, o, &v, bound ? &e : NULL) && bound)
+            d = err_bound(&e, u);
     }
     if (p->has_index)
         clrs__store(args->index, p->index.dtype, offset_of(&r->index, o),
@@ -627,6 +764,27 @@ static void forward_one(const run *r, const clrs_host_args *args,
         *bound = d;
 }
 
+/* Outputs begin .. end - 1 of a forward run. */
+typedef struct fwd_part {
+    const run *r;
+    const clrs_host_args *args;
+    double *bound;
+    int64_t count;
+} fwd_part;
+
+static void forward_part(void *arg, int64_t begin, int64_t end)
+{
+    const fwd_part *f = arg;
+    int64_t o[CLRS_MAX_RANK], i;
+    if (begin >= end)
+        return;
+    unravel(f->r->rank, f->r->p->out.dims, begin, o);
+    for (i = begin; i < end; ++i) {
+        forward_one(f->r, f->args, o, f->bound ? &f->bound[i] : NULL);
+        next_index(f->r->rank, f->r->p->out.dims, o);
+    }
+}
+
 CLRS_API clrs_status clrs_reference_forward_bound(
     const clrs_resample_desc *op, const clrs_tensor_desc *src,
     const clrs_tensor_desc *dst, const clrs_tensor_desc *index,
@@ -634,7 +792,7 @@ CLRS_API clrs_status clrs_reference_forward_bound(
 {
     clrs_problem p;
     clrs_status st;
-    int64_t o[CLRS_MAX_RANK] = {0}, i = 0;
+    int64_t i;
     run r;
 
     CLRS_CHECK_PTR(args);
@@ -651,9 +809,14 @@ CLRS_API clrs_status clrs_reference_forward_bound(
 
     st = run_init(&r, &p);
     if (st == CLRS_SUCCESS) {
-        do
-            forward_one(&r, args, o, bound ? &bound[i++] : NULL);
-        while (next_index(p.rank, p.out.dims, o));
+        fwd_part part;
+        part.r = &r;
+        part.args = args;
+        part.bound = bound;
+        part.count = 1;
+        for (i = 0; i < p.rank; ++i)
+            part.count *= p.out.dims[i];
+        run_parts(forward_part, &part, sizeof part, part.count);
         zero_block_padding(&p.out, args->dst);
         clrs__clear_error();
     }
