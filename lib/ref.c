@@ -730,9 +730,103 @@ static int walk_sum(const run *r, const void *src, const int64_t *o,
     return 1;
 }
 
+/* The taps of the outer axes (all but the last) of a row of outputs,
+ * which every output of the row shares: their Cartesian product in
+ * row-major order, each entry with the prefixes walk_sum keeps (the
+ * product of the weights in axis order, the offset, padding and
+ * rounding count), so a row's outputs walk only their last axis. */
+typedef struct outer_tap {
+    double w;
+    int64_t off;
+    int pad, rounds;
+} outer_tap;
+
+typedef struct row_taps {
+    outer_tap *e;
+    int64_t n, cap;
+    int valid;
+} row_taps;
+
+/* rt for the row of o; returns 0 where it cannot be held (out of
+ * memory: the caller walks each output whole). */
+static int row_build(const run *r, const int64_t *o, row_taps *rt)
+{
+    const int outer = r->rank - 1;
+    const axtap *t[CLRS_MAX_RANK];
+    int64_t n[CLRS_MAX_RANK], c[CLRS_MAX_RANK], total = 1;
+    int a;
+
+    rt->valid = 0;
+    for (a = 0; a < outer; ++a) {
+        const clrs_taplist *tl = &r->tl[a];
+        t[a] = r->at[a] + tl->start[o[a]];
+        n[a] = tl->start[o[a] + 1] - tl->start[o[a]];
+        c[a] = 0;
+        total *= n[a];
+    }
+    if (total > rt->cap) {
+        outer_tap *e = realloc(rt->e, (size_t)total * sizeof *e);
+        if (!e)
+            return 0;
+        rt->e = e;
+        rt->cap = total;
+    }
+    rt->n = 0;
+    if (total > 0)
+        do {
+            outer_tap x = {1, 0, 0, 0};
+            for (a = 0; a < outer; ++a) {
+                const axtap *ta = &t[a][c[a]];
+                x.w = x.w * ta->w;
+                x.off += ta->off;
+                x.pad |= ta->pad;
+                x.rounds += ta->rounds;
+            }
+            rt->e[rt->n++] = x;
+        } while (next_index(outer, n, c));
+    rt->valid = 1;
+    return 1;
+}
+
+/* walk_sum for output o of the row rt holds: the same terms in the same
+ * order. */
+static int row_sum(const run *r, const row_taps *rt, const void *src,
+                   const int64_t *o, double *v, errsum *e)
+{
+    const clrs_problem *p = r->p;
+    const int last = r->rank - 1;
+    const clrs_taplist *tl = &r->tl[last];
+    const axtap *t = r->at[last] + tl->start[o[last]];
+    const int64_t n = tl->start[o[last] + 1] - tl->start[o[last]];
+    double sum = 0;
+    int64_t i, k;
+
+    if (n == 0 || rt->n == 0)
+        return 0;
+    for (i = 0; i < rt->n; ++i) {
+        const outer_tap *x0 = &rt->e[i];
+        for (k = 0; k < n; ++k) {
+            const double w = x0->w * t[k].w;
+            const double x =
+                x0->pad | t[k].pad
+                    ? p->pad_value
+                    : clrs__load(src, p->in.dtype, x0->off + t[k].off);
+            sum += w * x;
+            if (e) {
+                double term = fabs(w * x);
+                e->m += term;
+                e->c += (x0->rounds + t[k].rounds + !held(x, r->u)) * term;
+                e->k += 1;
+            }
+        }
+    }
+    *v = sum;
+    return 1;
+}
+
 /* Output o; with bound, its error bound in *bound. */
 static void forward_one(const run *r, const clrs_host_args *args,
-                        const int64_t *o, double *bound)
+                        const row_taps *rt, const int64_t *o, double *bound)
 {
     const clrs_problem *p = r->p;
     int64_t off = offset_of(&r->out, o), wi = 0, pi = -1;
@@ -749,7 +843,9 @@ static void forward_one(const run *r, const clrs_host_args *args,
     } else {
         errsum e = {0, 0, 0};
         v = 0;
-        if (walk_sum(r, args->src, o, &v, bound ? &e : NULL) && bound)
+        if ((rt ? row_sum(r, rt, args->src, o, &v, bound ? &e : NULL)
+                : walk_sum(r, args->src, o, &v, bound ? &e : NULL)) &&
+            bound)
             d = err_bound(&e, u);
     }
     if (p->has_index)
@@ -775,14 +871,24 @@ typedef struct fwd_part {
 static void forward_part(void *arg, int64_t begin, int64_t end)
 {
     const fwd_part *f = arg;
+    const run *r = f->r;
+    const int sums = r->kclass != CLRS_KCLASS_MAX;
     int64_t o[CLRS_MAX_RANK], i;
+    row_taps rt;
+
     if (begin >= end)
         return;
-    unravel(f->r->rank, f->r->p->out.dims, begin, o);
+    memset(&rt, 0, sizeof rt);
+    unravel(r->rank, r->p->out.dims, begin, o);
     for (i = begin; i < end; ++i) {
-        forward_one(f->r, f->args, o, f->bound ? &f->bound[i] : NULL);
-        next_index(f->r->rank, f->r->p->out.dims, o);
+        /* A new row of the last axis: its outer taps. */
+        if (sums && (!rt.valid || o[r->rank - 1] == 0))
+            row_build(r, o, &rt);
+        forward_one(r, f->args, sums && rt.valid ? &rt : NULL, o,
+                    f->bound ? &f->bound[i] : NULL);
+        next_index(r->rank, r->p->out.dims, o);
     }
+    free(rt.e);
 }
 
 CLRS_API clrs_status clrs_reference_forward_bound(

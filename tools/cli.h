@@ -232,11 +232,21 @@ typedef struct cli_iter {
     const clrs_tensor_desc *desc;
     int64_t off;
     int64_t count, total;
+    /* The order of the walk: perm[rank - 1] is the axis that moves
+     * fastest (row-major, the identity, unless cli_iter_memory_order). */
+    int perm[CLRS_MAX_RANK];
+    int64_t rowmajor[CLRS_MAX_RANK]; /* row-major strides of dims */
+    int64_t lin; /* the element's row-major position, whatever the order */
 } cli_iter;
 
 void cli_iter_init(cli_iter *it, const clrs_tensor_desc *d, int blocked);
-/* Returns 0 when past the last element; else sets it->off. */
+/* Returns 0 when past the last element; else sets it->off and it->lin. */
 int cli_iter_next(cli_iter *it);
+/* Where a and b (fresh, same dims) are strided layouts with the same
+ * strides, both walk in the order of the memory (the axis of the
+ * smallest stride fastest), which visits the same elements in the same
+ * pairs, far faster over a channels-last tensor; otherwise unchanged. */
+void cli_iter_memory_order(cli_iter *a, cli_iter *b);
 
 /* ---- npy.c ---- */
 #include "npy.h"

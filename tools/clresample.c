@@ -157,9 +157,10 @@ static int run_problems(const cli_prb_list *prbs, cli_run *run)
     }
     memset(&env, 0, sizeof env);
     env.digest = run->tpl == TPL_JSON;
-    /* The roofline is the device's: measured when the device runs
-     * problems, or when asked for alone; listing opens no device. */
-    if (!need_device && prbs->n > 0)
+    /* The roofline is the device's and serves timings: measured when
+     * the device times problems, or when asked for alone; a check or a
+     * list measures nothing. */
+    if ((!need_device || !want_perf) && prbs->n > 0)
         run->roofline = 0;
     /* The chart draws the device's bandwidth lines. */
     else if (run->plot && need_device)

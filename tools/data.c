@@ -145,6 +145,12 @@ void cli_iter_init(cli_iter *it, const clrs_tensor_desc *d, int blocked)
     /* Strided layouts step by strides; blocked ones ask the library for
      * each offset (slower, but the layout formula stays in one place). */
     it->linear = !blocked;
+    for (i = it->rank - 1; i >= 0; --i) {
+        it->perm[i] = i;
+        it->rowmajor[i] = i == it->rank - 1
+                              ? 1
+                              : it->rowmajor[i + 1] * it->dims[i + 1];
+    }
     for (i = 0; i < it->rank && it->linear; ++i) {
         int64_t unit[CLRS_MAX_RANK] = {0};
         if (it->dims[i] > 1) {
@@ -154,20 +160,45 @@ void cli_iter_init(cli_iter *it, const clrs_tensor_desc *d, int blocked)
     }
 }
 
+void cli_iter_memory_order(cli_iter *a, cli_iter *b)
+{
+    int i, k;
+    if (!a->linear || !b->linear || a->rank != b->rank || a->count ||
+        b->count ||
+        memcmp(a->strides, b->strides, sizeof a->strides) != 0 ||
+        memcmp(a->dims, b->dims, sizeof a->dims) != 0)
+        return;
+    /* Insertion sort, largest stride first; ties keep the row-major
+     * order. */
+    for (i = 1; i < a->rank; ++i)
+        for (k = i; k > 0 && a->strides[a->perm[k - 1]] <
+                                 a->strides[a->perm[k]];
+             --k) {
+            int t = a->perm[k];
+            a->perm[k] = a->perm[k - 1];
+            a->perm[k - 1] = t;
+        }
+    memcpy(b->perm, a->perm, sizeof a->perm);
+}
+
 int cli_iter_next(cli_iter *it)
 {
     int i;
     if (it->count >= it->total)
         return 0;
     if (it->count > 0) {
-        for (i = it->rank - 1; i >= 0; --i) {
+        int k;
+        for (k = it->rank - 1; k >= 0; --k) {
+            i = it->perm[k];
             if (++it->idx[i] < it->dims[i]) {
                 if (it->linear)
                     it->off += it->strides[i];
+                it->lin += it->rowmajor[i];
                 break;
             }
             if (it->linear)
                 it->off -= it->strides[i] * (it->dims[i] - 1);
+            it->lin -= it->rowmajor[i] * (it->dims[i] - 1);
             it->idx[i] = 0;
         }
     }

@@ -823,6 +823,7 @@ typedef struct point {
     int64_t idx[CLRS_MAX_RANK];
     double exp, got, diff, rdiff, bound;
     int role;
+    int64_t lin; /* row-major position */
 } point;
 #define NWORST 5
 
@@ -841,10 +842,11 @@ static void compare(job *j, int role, const void *exp,
 
     cli_iter_init(&a, t->d, j->p->o.tag->blocked);
     cli_iter_init(&b, ed, eblocked);
+    cli_iter_memory_order(&a, &b);
     while (cli_iter_next(&a) && cli_iter_next(&b)) {
         double got = cli_load(t->host, t->dt, a.off);
         double e = cli_load(exp, t->dt, b.off);
-        double bd = bound ? bound[a.count - 1] : 0;
+        double bd = bound ? bound[a.lin] : 0;
         double diff = fabs(got - e), rdiff;
         if (isnan(e) || isnan(got))
             diff = rdiff = isnan(e) && isnan(got) ? 0 : INFINITY;
@@ -864,9 +866,12 @@ static void compare(job *j, int role, const void *exp,
             double bad = bd > 0 ? diff / bd : INFINITY;
             if (isnan(bad))
                 bad = INFINITY;
-            /* Keep the NWORST worst, earliest first among equals. */
+            /* Keep the NWORST worst, the first in row-major order first
+             * among equals (the walk may go in the memory's order). */
             for (k = 0; k < NWORST; ++k)
-                if (worst[k].role < 0 || bad > worst[k].bad)
+                if (worst[k].role < 0 || bad > worst[k].bad ||
+                    (bad == worst[k].bad && worst[k].role == role &&
+                     a.lin < worst[k].lin))
                     break;
             if (k < NWORST) {
                 memmove(&worst[k + 1], &worst[k],
@@ -879,6 +884,7 @@ static void compare(job *j, int role, const void *exp,
                 worst[k].rdiff = rdiff;
                 worst[k].bound = bd;
                 worst[k].role = role;
+                worst[k].lin = a.lin;
             }
         }
     }
