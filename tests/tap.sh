@@ -3,7 +3,7 @@
 #     . "${top_srcdir:-.}/tests/tap.sh"
 # Gives top_builddir and top_srcdir defaults, the tool, a scratch
 # directory $tmp (tests/tmp-NAME.PID, removed on exit) and the TAP
-# counters n and failed with ok, not_ok and skip, and device_fp64.
+# counters n and failed with ok, not_ok and skip, device_fp64, and quick.
 
 : "${top_builddir:=.}"
 : "${top_srcdir:=.}"
@@ -11,6 +11,12 @@ tool="$top_builddir/tools/clresample"
 tmp="$top_builddir/tests/tmp-$tap_name.$$"
 mkdir -p "$tmp" || { echo "Bail out! cannot create $tmp"; exit 1; }
 trap 'rm -rf "$tmp"' EXIT INT TERM
+
+# quick: "1" in the quick tier (CLRS_TEST_TIER=quick, make check's),
+# where a test runs each feature at least once, not every combination;
+# empty for make check-full and a test run by hand.
+quick=
+[ "${CLRS_TEST_TIER:-}" = quick ] && quick=1
 
 n=0
 failed=0

@@ -6,6 +6,7 @@
  * index values, accumulate mode, and bit-identical repeated runs.
  *   CLRS_TEST_SEED=S        reruns case S alone
  *   CLRS_TEST_SEED_BASE=B   runs seeds B .. B+NCASES-1
+ *   CLRS_TEST_TIER=quick    every class twice
  *   --oclgrind-subset (or CLRS_TEST_OCLGRIND_SUBSET=1): every class twice
  *   at tiny sizes (every backward mode), for test_oclgrind.sh. */
 #include "devutil.h"
@@ -698,7 +699,8 @@ int main(int argc, char **argv)
     } else {
         worked_cases();
         tu_env_seed("CLRS_TEST_SEED_BASE", &base);
-        n = NCASES;
+        /* The quick tier: every class twice. */
+        n = tap_quick() ? 2 * NCLASS : NCASES;
     }
     tap_diag("seeds %" PRIu64 "..%" PRIu64 " (rerun one: CLRS_TEST_SEED=S%s)",
              base, base + n - 1, subset ? " with --oclgrind-subset" : "");

@@ -8,6 +8,7 @@
  * padded tail written as zeros. Inputs are benchdnn-style exact-friendly (small
  * integers, k/16), so nearest and max are exact for every pair.
  *   CLRS_TEST_SEED=S        reruns case S alone
+ *   CLRS_TEST_TIER=quick    each type with itself and with f32 both ways
  *   --oclgrind-subset (or CLRS_TEST_OCLGRIND_SUBSET=1): every dtype once
  *   and the blocked layouts, at tiny sizes, for test_oclgrind.sh. */
 #include "devutil.h"
@@ -598,6 +599,12 @@ int main(int argc, char **argv)
         return tap_done();
     }
     for (seed = 0; make_case(seed, &d, subset) == 0; ++seed) {
+        /* The quick tier: every type with itself and with f32 both ways
+         * (every mode and direction), and every blocked case. */
+        if (!subset && tap_quick() && d.lay != TU_BLOCKED &&
+            d.sdt != d.ddt && d.sdt != CLRS_F32 &&
+            d.ddt != CLRS_F32)
+            continue;
         if (!have_type(d.sdt) || !have_type(d.ddt)) {
             tap_skip("no fp64 on this device");
             continue;

@@ -5,6 +5,7 @@
  * into poisoned, fenced buffers; then three outputs over 8 MB.
  *   CLRS_TEST_SEED=S        reruns case S alone
  *   CLRS_TEST_SEED_BASE=B   runs seeds B .. B+NCASES-1
+ *   CLRS_TEST_TIER=quick    every class twice and one large output
  *   --oclgrind-subset (or CLRS_TEST_OCLGRIND_SUBSET=1): 104 cases at tiny
  *   sizes, every mode in every layout class, for test_oclgrind.sh; with
  *   CLRS_TEST_SEED=S it reruns subset case S. */
@@ -689,7 +690,8 @@ int main(int argc, char **argv)
         n = NSUBSET;
     } else {
         tu_env_seed("CLRS_TEST_SEED_BASE", &base);
-        n = NCASES;
+        /* The quick tier: every class twice. */
+        n = tap_quick() ? 2 * NCLASS : NCASES;
     }
     tap_diag("seeds %" PRIu64 "..%" PRIu64
              " (rerun one: CLRS_TEST_SEED=S%s)",
@@ -697,7 +699,7 @@ int main(int argc, char **argv)
     for (seed = base; seed < base + n; ++seed)
         run_case(seed, subset);
     if (!subset)
-        for (i = 0; i < 3; ++i)
+        for (i = 0; i < (tap_quick() ? 1 : 3); ++i)
             run_large(i);
     print_coverage();
     td_close(&env);

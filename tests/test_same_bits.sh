@@ -67,7 +67,11 @@ not_covered() {
     fi
 }
 
-for b in "$top_srcdir"/tests/inputs/test_*_ci; do
+# The quick tier: one forward and one backward batch (make check-full
+# runs every batch; CI's rusticl job relies on that).
+batches=$(ls "$top_srcdir"/tests/inputs/test_*_ci)
+[ -n "$quick" ] && batches="$top_srcdir/tests/inputs/test_resampling_ci $top_srcdir/tests/inputs/test_backward_ci"
+for b in $batches; do
     name=$(basename "$b")
     for d in pocl rusticl; do
         eval dev=\$$d
