@@ -600,7 +600,7 @@ static clrs_status ctx_alloc(clrs_context **out, cl_platform_id plat,
     if (err == CL_SUCCESS)
         err = query_facts(dev, &ctx->facts);
     ctx->tune_mode = tune_mode_from_env();
-    ctx->tune_budget_ms = 5000;
+    ctx->tune_budget_ms = CLRS_TUNE_BUDGET_MS;
     if (err != CL_SUCCESS) {
         free(ctx);
         return clrs__cl_error(err, "clGetDeviceInfo");

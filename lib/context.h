@@ -14,6 +14,10 @@
  * oldest entry is enough; a thread whose entry was evicted sees "". */
 #define CLRS_CTX_ERR_SLOTS 16
 
+/* The tuner's budget for one plan unless clrs_context_set_tuning sets
+ * one. */
+#define CLRS_TUNE_BUDGET_MS 5000.0
+
 typedef struct clrs_ctx_err {
     int used;
     pthread_t thread;
@@ -99,7 +103,7 @@ struct clrs_context {
     cl_uint address_bits;
     clrs_launch_facts facts;
     clrs_tune_mode tune_mode; /* CLRS_TUNE, clrs_context_set_tuning */
-    double tune_budget_ms;
+    double tune_budget_ms; /* CLRS_TUNE_BUDGET_MS unless set */
     clrs_tdb_memo tdb; /* under lock */
     /* The database installed with the library for this device and
      * driver (tunedb.c), read once per context; under lock. */

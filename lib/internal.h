@@ -19,6 +19,10 @@
 
 #define CLRS_ERRMSG_MAX 512
 
+/* The largest window index an s8 index tensor holds (a window of more
+ * positions needs s32). */
+#define CLRS_S8_INDEX_MAX 127
+
 struct clrs_tensor_desc {
     clrs_dtype dtype;
     int rank;

@@ -82,7 +82,7 @@ cl_uint clrs__launch_simd_of_sizes(const size_t *sizes, size_t n)
     size_t i;
 
     for (i = 0; i < n; ++i)
-        if (sizes[i] > w && sizes[i] <= 65536)
+        if (sizes[i] > w && sizes[i] <= CLRS_LOCAL_SIZE_MAX)
             w = (cl_uint)sizes[i];
     return w;
 }
@@ -149,7 +149,7 @@ static int parse_local(const char *v, size_t *local)
         if (*v < '1' || *v > '9')
             return 0;
         x = strtoull(v, &end, 10);
-        if (x > 65536)
+        if (x > CLRS_LOCAL_SIZE_MAX)
             return 0;
         local[d] = (size_t)x;
         if (*end == '\0')

@@ -63,6 +63,10 @@ int clrs__launch_lane_bound(const clrs_launch_facts *f, unsigned kinds);
  * defaults a device with facts f gets ("gpu-nvidia", "gpu", "cpu"). */
 const char *clrs__launch_class(const clrs_launch_facts *f);
 
+/* The largest work-group dimension CLRS_LAUNCH's local= takes, and
+ * the largest sub-group size taken for a SIMD width. */
+#define CLRS_LOCAL_SIZE_MAX 65536
+
 /* clrs_launch_facts.simd of a device whose kernels may be compiled for
  * these n sub-group sizes (Intel's CL_DEVICE_SUB_GROUP_SIZES_INTEL): the
  * largest, at most 65536; 0 for none. */

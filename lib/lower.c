@@ -11,6 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The most bytes of walked rows' private accumulators a work-group
+ * holds (PoCL keeps a group's private arrays on its thread's stack). */
+#define CLRS_WALK_PRIVATE_BYTES 65536
+
 /* Outputs at least this large get non-temporal stores: they do not fit
  * the caches anyway, and skipping the read-for-ownership doubles store
  * bandwidth on PoCL. Smaller outputs are likely re-read soon. */
@@ -748,7 +752,7 @@ static void launch_shape(clrs_lowered *low, const clrs_context *ctx,
             for (q = 0; q < 3; ++q)
                 L->local[q] = 1;
         }
-        clrs__launch_fit_group(L, (size_t)65536 / acc);
+        clrs__launch_fit_group(L, (size_t)CLRS_WALK_PRIVATE_BYTES / acc);
     }
 }
 

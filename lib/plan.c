@@ -260,6 +260,8 @@ static const char *const tune_local[] = {"local=driver", "local=16x16x1",
                                          "local=256x1x1"};
 #define TUNE_DEFAULT "span=1"
 #define TUNE_RUNS 3
+/* The longest candidate's CLRS_LAUNCH text, with its terminator. */
+#define TUNE_TEXT_MAX 48
 
 /* Scratch buffers for every role the plan uses, filled with the bytes
  * of 1.0f: memory can take lines of zeros faster than data, and the
@@ -425,7 +427,7 @@ static const struct {
  * Only the knobs some applicable variant reads are varied (knobs, the
  * CLRS_KNOB_* bits): a problem whose only kernel is scalar tries its
  * local sizes alone. */
-static int tune_texts(char texts[][48], unsigned knobs)
+static int tune_texts(char texts[][TUNE_TEXT_MAX], unsigned knobs)
 {
     const size_t nvec = knobs & CLRS_KNOB_VEC ? 5 : 1;
     const size_t nspan = knobs & CLRS_KNOB_SPAN ? 2 : 1;
@@ -433,16 +435,16 @@ static int tune_texts(char texts[][48], unsigned knobs)
     size_t v, s, l;
     int n = 0, p;
 
-    snprintf(texts[n++], 48, TUNE_DEFAULT);
+    snprintf(texts[n++], TUNE_TEXT_MAX, TUNE_DEFAULT);
     for (v = 0; v < nvec; ++v)
         for (s = 0; s < nspan; ++s)
             for (l = 0; l < nlocal; ++l)
-                snprintf(texts[n++], 48, "%s,%s,%s", tune_vec[v],
+                snprintf(texts[n++], TUNE_TEXT_MAX, "%s,%s,%s", tune_vec[v],
                          tune_span[s], tune_local[l]);
     for (p = 0; p < TUNE_NMORE; ++p)
         for (v = 0; (knobs & tune_more[p].knob) && v < nvec; ++v)
             for (l = 0; l < 3 && tune_more[p].values[l]; ++l)
-                snprintf(texts[n++], 48, "%s,%s,local=driver", tune_vec[v],
+                snprintf(texts[n++], TUNE_TEXT_MAX, "%s,%s,local=driver", tune_vec[v],
                          tune_more[p].values[l]);
     return n;
 }
@@ -452,7 +454,7 @@ static int tune_texts(char texts[][48], unsigned knobs)
 typedef struct tune_run {
     clrs_plan *best;
     double best_ms;
-    char best_text[48];
+    char best_text[TUNE_TEXT_MAX];
     char *seen[TUNE_NCAND];
     int nseen, timed;
 } tune_run;
@@ -536,7 +538,7 @@ static double ms_since(const struct timespec *t0)
 static clrs_status tune(clrs_plan *plan, const clrs_tune_key *k,
                         double budget)
 {
-    char texts[TUNE_NCAND][48];
+    char texts[TUNE_NCAND][TUNE_TEXT_MAX];
     struct timespec t0;
     tune_run r;
     tune_bufs bufs;
@@ -651,7 +653,7 @@ static int want_two_pass(const clrs_plan *plan, size_t *index_bytes,
         p->has_index || !p->has_x || clrs__launch_generic())
         return 0;
     clrs__tensor_dense_like(&p->out,
-                            p->window_volume <= 127 ? CLRS_S8 : CLRS_S32,
+                            p->window_volume <= CLRS_S8_INDEX_MAX ? CLRS_S8 : CLRS_S32,
                             sidx);
     if (check_bytes(plan->ctx, sidx, "scratch index", index_bytes) < 0) {
         clrs__clear_error();

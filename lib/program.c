@@ -18,14 +18,6 @@
 #define CLRS_LOCK_WAIT_MIN_MS 250.0
 #define CLRS_LOCK_WAIT_MAX_MS 30000.0
 
-clrs_cache_source clrs__cache_source_merge(clrs_cache_source a,
-                                           clrs_cache_source b)
-{
-    /* Ranked by cost: memory < disk < built/off. */
-    static const int rank[] = {0, 1, 2, 2};
-    return rank[b] > rank[a] ? b : a;
-}
-
 static struct clrs_prog_entry *find(clrs_context *ctx, const char *key)
 {
     struct clrs_prog_entry *e;
@@ -586,13 +578,6 @@ clrs_status clrs__program_get_ex(clrs_context *ctx, const char *key,
     }
     *program = prog;
     return CLRS_SUCCESS;
-}
-
-clrs_status clrs__program_get(clrs_context *ctx, const char *key,
-                              clrs_source_fn gen, const void *arg,
-                              const char *options, cl_program *program)
-{
-    return clrs__program_get_ex(ctx, key, gen, arg, options, program, NULL);
 }
 
 const char *clrs_cache_source_name(clrs_cache_source source)

@@ -25,11 +25,6 @@ clrs_status clrs__program_get_ex(clrs_context *ctx, const char *key,
                                  const char *options, cl_program *program,
                                  clrs_cache_source *source);
 
-/* The same without the provenance. */
-clrs_status clrs__program_get(clrs_context *ctx, const char *key,
-                              clrs_source_fn gen, const void *arg,
-                              const char *options, cl_program *program);
-
 /* The build options of every program: "-Werror" when CLRS_WERROR is set
  * (and not "0"), so that a compiler warning fails the plan with
  * CLRS_ERR_BUILD_FAILED and the log in its message (the test suite runs
@@ -41,10 +36,5 @@ const char *clrs__program_options(void);
  * trailing whitespace removed, malloc'ed; NULL when it is empty or
  * cannot be read. */
 char *clrs__program_build_log(const clrs_context *ctx, cl_program prog);
-
-/* The worse of two provenances (built beats disk beats memory), for a
- * plan made of several programs. */
-clrs_cache_source clrs__cache_source_merge(clrs_cache_source a,
-                                           clrs_cache_source b);
 
 #endif /* CLRS_PROGRAM_H */

@@ -293,7 +293,7 @@ clrs_status clrs_resample_desc_index_dtype(const clrs_resample_desc *op,
                naxes);
     for (k = 0; k < naxes; ++k)
         volume *= clrs__window_box(op, k);
-    *dtype = volume <= 127 ? CLRS_S8 : CLRS_S32;
+    *dtype = volume <= CLRS_S8_INDEX_MAX ? CLRS_S8 : CLRS_S32;
     clrs__clear_error();
     return CLRS_SUCCESS;
 }

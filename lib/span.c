@@ -3,6 +3,7 @@
 #include "lower.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,7 +64,7 @@ static int64_t span_ranges(const clrs_lists *s, const span_rules *r, int V,
                 int64_t idx = clrs__lists_read(s, (size_t)(b + e));
                 if ((idx < 0 && r->pad_stops) ||
                     (r->codes_used &&
-                     clrs__lists_code(s, (size_t)(b + e)) > 127))
+                     clrs__lists_code(s, (size_t)(b + e)) > SCHAR_MAX))
                     lo = -2; /* no plane code for a padding lane, or no
                                 window code constant */
                 else if (idx >= 0 && idx < lo)

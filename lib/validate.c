@@ -307,7 +307,7 @@ static clrs_status check_index_dtype(const clrs_problem *p)
     CLRS_CHECK(dt == CLRS_S32 || dt == CLRS_S8, CLRS_ERR_BAD_INDEX_TENSOR,
                "index tensor dtype %s; window format needs s8 or s32",
                dtype_name(dt));
-    CLRS_CHECK(dt == CLRS_S32 || p->window_volume <= 127,
+    CLRS_CHECK(dt == CLRS_S32 || p->window_volume <= CLRS_S8_INDEX_MAX,
                CLRS_ERR_BAD_INDEX_TENSOR,
                "index tensor dtype s8 cannot hold window volume %lld "
                "(s8 needs <= 127; use s32)",
