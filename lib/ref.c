@@ -798,6 +798,7 @@ static int row_sum(const run *r, const row_taps *rt, const void *src,
     const clrs_taplist *tl = &r->tl[last];
     const axtap *t = r->at[last] + tl->start[o[last]];
     const int64_t n = tl->start[o[last] + 1] - tl->start[o[last]];
+    const int f32 = p->in.dtype == CLRS_F32; /* clrs__load's, inline */
     double sum = 0;
     int64_t i, k;
 
@@ -808,9 +809,9 @@ static int row_sum(const run *r, const row_taps *rt, const void *src,
         for (k = 0; k < n; ++k) {
             const double w = x0->w * t[k].w;
             const double x =
-                x0->pad | t[k].pad
-                    ? p->pad_value
-                    : clrs__load(src, p->in.dtype, x0->off + t[k].off);
+                x0->pad | t[k].pad ? p->pad_value
+                : f32 ? (double)((const float *)src)[x0->off + t[k].off]
+                      : clrs__load(src, p->in.dtype, x0->off + t[k].off);
             sum += w * x;
             if (e) {
                 double term = fabs(w * x);
