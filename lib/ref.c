@@ -1,7 +1,9 @@
 /* The double-precision CPU reference: the oracle every device kernel is
- * checked against. Written for clarity and the exact semantics of
- * clresample(3), not speed; the per-axis taps it walks come from taps.c,
- * as the device tables do. */
+ * checked against. Written for the exact semantics of clresample(3),
+ * independent of the device path: the per-axis taps it walks come from
+ * taps.c, as the device tables do; for speed it keeps per-tap facts and a
+ * row's outer taps once, and splits the outputs of a forward run over
+ * the cores (the same result whatever the thread count). */
 /* GCC ignores (and warns about) this pragma; it gets -ffp-contract=off
  * from the Makefile instead. */
 #if !defined(__GNUC__) || defined(__clang__)
@@ -94,6 +96,7 @@ typedef struct run {
     axtap *at[CLRS_MAX_RANK]; /* parallel to tl[a].t */
     double u;                 /* the accumulator's unit roundoff */
     int kclass;               /* clrs__mode_kclass of the mode */
+    int64_t row_max; /* the most outer taps a row has (row_build), >= 1 */
     offtab in, out, index, x;
     int64_t dense[CLRS_MAX_RANK]; /* row-major strides of `in` */
     int64_t plane[CLRS_MAX_RANK]; /* plane index strides, 0 if not pooled */
@@ -137,6 +140,16 @@ static clrs_status axtaps_init(run *r, int a)
     return CLRS_SUCCESS;
 }
 
+/* The most taps one of the axis's n outputs has (at least 1). */
+static int64_t max_taps(const clrs_taplist *tl, int64_t n)
+{
+    int64_t o, most = 1;
+    for (o = 0; o < n; ++o)
+        if (tl->start[o + 1] - tl->start[o] > most)
+            most = tl->start[o + 1] - tl->start[o];
+    return most;
+}
+
 static clrs_status run_init(run *r, const clrs_problem *p)
 {
     int a;
@@ -167,8 +180,12 @@ static clrs_status run_init(run *r, const clrs_problem *p)
     CLRS_TRY(offtab_init(&r->in, &p->in));
     r->u = unit_of(p);
     r->kclass = clrs__mode_kclass((int)p->mode);
-    for (a = 0; a < p->rank; ++a)
+    r->row_max = 1;
+    for (a = 0; a < p->rank; ++a) {
         CLRS_TRY(axtaps_init(r, a));
+        if (a < p->rank - 1)
+            r->row_max *= max_taps(&r->tl[a], p->out.dims[a]);
+    }
     CLRS_TRY(offtab_init(&r->out, &p->out));
     if (p->has_index)
         CLRS_TRY(offtab_init(&r->index, &p->index));
@@ -301,15 +318,17 @@ static void tap_indices(const run *r, const cursor *cu, int64_t *window,
 #define CLRS_REF_MAX_THREADS 64
 
 typedef struct part_job {
-    void (*fn)(void *arg, int64_t begin, int64_t end);
+    void (*fn)(void *arg, int k, int64_t begin, int64_t end);
     void *arg;
+    int k;
     int64_t begin, end;
 } part_job;
 
 static void *part_main(void *v)
 {
     part_job *j = v;
-    j->fn(j->arg, j->begin, j->end);
+    if (j->begin < j->end)
+        j->fn(j->arg, j->k, j->begin, j->end);
     return NULL;
 }
 
@@ -324,21 +343,21 @@ static int ref_threads(int64_t count)
     return most > 1 ? (int)most : 1;
 }
 
-/* fn(arg, begin, end) over [0, count) in ranges, one per thread; a
- * thread that cannot be started leaves its range to the caller. */
-static void run_parts(void (*fn)(void *, int64_t, int64_t), void *arg,
-                      size_t arg_size, int64_t count)
+/* fn(arg, k, begin, end) over [0, count) in n ranges (n from
+ * ref_threads), part k on a thread of its own; a thread that cannot be
+ * started leaves its part to the caller. */
+static void run_parts(void (*fn)(void *, int, int64_t, int64_t), void *arg,
+                      int n, int64_t count)
 {
     part_job job[CLRS_REF_MAX_THREADS];
     pthread_t tid[CLRS_REF_MAX_THREADS];
     int started[CLRS_REF_MAX_THREADS];
-    const int n = ref_threads(count);
     int k;
 
-    (void)arg_size;
     for (k = 0; k < n; ++k) {
         job[k].fn = fn;
         job[k].arg = arg;
+        job[k].k = k;
         job[k].begin = count * k / n;
         job[k].end = count * (k + 1) / n;
         started[k] = k > 0 && pthread_create(&tid[k], NULL, part_main,
@@ -407,20 +426,28 @@ static int power_of_two(double w)
     return w == 0 || frexp(fabs(w), &e) == 0.5;
 }
 
+/* Adds the term w x, whose weights add `rounds` roundings (the input's
+ * own is counted here). */
+static void err_add_term(errsum *e, double w, double x, int rounds,
+                         double u)
+{
+    const double t = fabs(w * x);
+    e->m += t;
+    e->c += (rounds + !held(x, u)) * t;
+    e->k += 1;
+}
+
 /* Adds the term w x of the cursor's tap (x its input value). */
 static void err_term(errsum *e, const cursor *cu, double x, double u)
 {
-    int a, n = !held(x, u);
-    double w = 1, t;
+    int a, n = 0;
+    double w = 1;
     for (a = 0; a < cu->rank; ++a) {
         double wa = cursor_tap(cu, a)->w;
         w *= wa;
         n += !held(wa, u) + !power_of_two(wa);
     }
-    t = fabs(w * x);
-    e->m += t;
-    e->c += n * t;
-    e->k += 1;
+    err_add_term(e, w, x, n, u);
 }
 
 static double err_bound(const errsum *e, double u)
@@ -672,69 +699,11 @@ static void zero_block_padding(const struct clrs_tensor_desc *t, void *data)
 /* ---- forward -------------------------------------------------------------
  */
 
-/* The weighted sum over the taps of output o, and with e the error
- * model's terms of it: the same terms in the same order as a cursor walk
- * (row-major over the taps, each weight the product of the per-axis
- * weights in axis order), with the products, offsets and rounding counts
- * of the outer axes kept as prefixes and redone only from the axis that
- * moved. Returns 0 when the output has no taps. */
-static int walk_sum(const run *r, const void *src, const int64_t *o,
-                    double *v, errsum *e)
-{
-    const clrs_problem *p = r->p;
-    const int rank = r->rank;
-    const axtap *t[CLRS_MAX_RANK];
-    int64_t n[CLRS_MAX_RANK], c[CLRS_MAX_RANK];
-    double w[CLRS_MAX_RANK + 1];
-    int64_t off[CLRS_MAX_RANK + 1];
-    int pad[CLRS_MAX_RANK + 1], nr[CLRS_MAX_RANK + 1];
-    double sum = 0;
-    int a, from = 0;
-
-    for (a = 0; a < rank; ++a) {
-        const clrs_taplist *tl = &r->tl[a];
-        t[a] = r->at[a] + tl->start[o[a]];
-        n[a] = tl->start[o[a] + 1] - tl->start[o[a]];
-        c[a] = 0;
-        if (n[a] == 0)
-            return 0;
-    }
-    w[0] = 1;
-    off[0] = 0;
-    pad[0] = nr[0] = 0;
-    for (;;) {
-        double x;
-        for (a = from; a < rank; ++a) {
-            const axtap *ta = &t[a][c[a]];
-            w[a + 1] = w[a] * ta->w;
-            off[a + 1] = off[a] + ta->off;
-            pad[a + 1] = pad[a] | ta->pad;
-            nr[a + 1] = nr[a] + ta->rounds;
-        }
-        x = pad[rank] ? p->pad_value
-                      : clrs__load(src, p->in.dtype, off[rank]);
-        sum += w[rank] * x;
-        if (e) {
-            double term = fabs(w[rank] * x);
-            e->m += term;
-            e->c += (nr[rank] + !held(x, r->u)) * term;
-            e->k += 1;
-        }
-        for (a = rank - 1; a >= 0 && ++c[a] == n[a]; --a)
-            c[a] = 0;
-        if (a < 0)
-            break;
-        from = a;
-    }
-    *v = sum;
-    return 1;
-}
-
 /* The taps of the outer axes (all but the last) of a row of outputs,
  * which every output of the row shares: their Cartesian product in
- * row-major order, each entry with the prefixes walk_sum keeps (the
- * product of the weights in axis order, the offset, padding and
- * rounding count), so a row's outputs walk only their last axis. */
+ * row-major order, each entry with the product of its weights in axis
+ * order (from 1, as a tap's weight is formed), its offset, padding and
+ * rounding count, so a row's outputs walk only their last axis. */
 typedef struct outer_tap {
     double w;
     int64_t off;
@@ -742,34 +711,24 @@ typedef struct outer_tap {
 } outer_tap;
 
 typedef struct row_taps {
-    outer_tap *e;
-    int64_t n, cap;
-    int valid;
+    outer_tap *e; /* room for run.row_max entries */
+    int64_t n;
 } row_taps;
 
-/* rt for the row of o; returns 0 where it cannot be held (out of
- * memory: the caller walks each output whole). */
-static int row_build(const run *r, const int64_t *o, row_taps *rt)
+/* rt for the row of o. */
+static void row_build(const run *r, const int64_t *o, row_taps *rt)
 {
     const int outer = r->rank - 1;
     const axtap *t[CLRS_MAX_RANK];
     int64_t n[CLRS_MAX_RANK], c[CLRS_MAX_RANK], total = 1;
     int a;
 
-    rt->valid = 0;
     for (a = 0; a < outer; ++a) {
         const clrs_taplist *tl = &r->tl[a];
         t[a] = r->at[a] + tl->start[o[a]];
         n[a] = tl->start[o[a] + 1] - tl->start[o[a]];
         c[a] = 0;
         total *= n[a];
-    }
-    if (total > rt->cap) {
-        outer_tap *e = realloc(rt->e, (size_t)total * sizeof *e);
-        if (!e)
-            return 0;
-        rt->e = e;
-        rt->cap = total;
     }
     rt->n = 0;
     if (total > 0)
@@ -784,12 +743,12 @@ static int row_build(const run *r, const int64_t *o, row_taps *rt)
             }
             rt->e[rt->n++] = x;
         } while (next_index(outer, n, c));
-    rt->valid = 1;
-    return 1;
 }
 
-/* walk_sum for output o of the row rt holds: the same terms in the same
- * order. */
+/* The weighted sum over the taps of output o of the row rt holds, and
+ * with e the error model's terms of it: row-major over the taps, each
+ * weight the product of the per-axis weights in axis order. Returns 0
+ * when the output has no taps. */
 static int row_sum(const run *r, const row_taps *rt, const void *src,
                    const int64_t *o, double *v, errsum *e)
 {
@@ -813,12 +772,8 @@ static int row_sum(const run *r, const row_taps *rt, const void *src,
                 : f32 ? (double)((const float *)src)[x0->off + t[k].off]
                       : clrs__load(src, p->in.dtype, x0->off + t[k].off);
             sum += w * x;
-            if (e) {
-                double term = fabs(w * x);
-                e->m += term;
-                e->c += (x0->rounds + t[k].rounds + !held(x, r->u)) * term;
-                e->k += 1;
-            }
+            if (e)
+                err_add_term(e, w, x, x0->rounds + t[k].rounds, r->u);
         }
     }
     *v = sum;
@@ -844,9 +799,7 @@ static void forward_one(const run *r, const clrs_host_args *args,
     } else {
         errsum e = {0, 0, 0};
         v = 0;
-        if ((rt ? row_sum(r, rt, args->src, o, &v, bound ? &e : NULL)
-                : walk_sum(r, args->src, o, &v, bound ? &e : NULL)) &&
-            bound)
+        if (row_sum(r, rt, args->src, o, &v, bound ? &e : NULL) && bound)
             d = err_bound(&e, u);
     }
     if (p->has_index)
@@ -861,15 +814,15 @@ static void forward_one(const run *r, const clrs_host_args *args,
         *bound = d;
 }
 
-/* Outputs begin .. end - 1 of a forward run. */
+/* Outputs begin .. end - 1 of a forward run, part k of it. */
 typedef struct fwd_part {
     const run *r;
     const clrs_host_args *args;
     double *bound;
-    int64_t count;
+    outer_tap *rows[CLRS_REF_MAX_THREADS]; /* a row's room per part */
 } fwd_part;
 
-static void forward_part(void *arg, int64_t begin, int64_t end)
+static void forward_part(void *arg, int k, int64_t begin, int64_t end)
 {
     const fwd_part *f = arg;
     const run *r = f->r;
@@ -877,19 +830,16 @@ static void forward_part(void *arg, int64_t begin, int64_t end)
     int64_t o[CLRS_MAX_RANK], i;
     row_taps rt;
 
-    if (begin >= end)
-        return;
-    memset(&rt, 0, sizeof rt);
+    rt.e = f->rows[k];
+    rt.n = 0;
     unravel(r->rank, r->p->out.dims, begin, o);
     for (i = begin; i < end; ++i) {
         /* A new row of the last axis: its outer taps. */
-        if (sums && (!rt.valid || o[r->rank - 1] == 0))
+        if (sums && (i == begin || o[r->rank - 1] == 0))
             row_build(r, o, &rt);
-        forward_one(r, f->args, sums && rt.valid ? &rt : NULL, o,
-                    f->bound ? &f->bound[i] : NULL);
+        forward_one(r, f->args, &rt, o, f->bound ? &f->bound[i] : NULL);
         next_index(r->rank, r->p->out.dims, o);
     }
-    free(rt.e);
 }
 
 CLRS_API clrs_status clrs_reference_forward_bound(
@@ -917,15 +867,27 @@ CLRS_API clrs_status clrs_reference_forward_bound(
     st = run_init(&r, &p);
     if (st == CLRS_SUCCESS) {
         fwd_part part;
+        int64_t count = 1;
+        int k, n;
+        for (i = 0; i < p.rank; ++i)
+            count *= p.out.dims[i];
+        n = ref_threads(count);
+        memset(&part, 0, sizeof part);
         part.r = &r;
         part.args = args;
         part.bound = bound;
-        part.count = 1;
-        for (i = 0; i < p.rank; ++i)
-            part.count *= p.out.dims[i];
-        run_parts(forward_part, &part, sizeof part, part.count);
-        zero_block_padding(&p.out, args->dst);
-        clrs__clear_error();
+        for (k = 0; k < n && st == CLRS_SUCCESS; ++k)
+            if (!(part.rows[k] = malloc((size_t)r.row_max *
+                                        sizeof *part.rows[k])))
+                st = clrs__error(CLRS_ERR_OUT_OF_MEMORY,
+                                 "reference: out of memory for taps");
+        if (st == CLRS_SUCCESS) {
+            run_parts(forward_part, &part, n, count);
+            zero_block_padding(&p.out, args->dst);
+            clrs__clear_error();
+        }
+        for (k = 0; k < n; ++k)
+            free(part.rows[k]);
     }
     run_free(&r);
     return st;
