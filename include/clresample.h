@@ -692,7 +692,8 @@ typedef struct clrs_plan_info {
     int kernels;             /* kernels one clrs_execute enqueues: 2 for
                                 max pooling backward without an index
                                 tensor (the argmax, then the scatter; the
-                                fields above describe the scatter) */
+                                fields above describe the scatter), one
+                                per resampled axis for a separable plan */
     size_t scratch_bytes;    /* device memory the plan holds for them */
     size_t local_size[3];    /* the work-group shape of the (last) kernel;
                                 all 0: the driver chooses */
@@ -712,6 +713,10 @@ typedef struct clrs_plan_info {
                                 "span" or "walk" (a row of span groups);
                                 "none" for a plan without a kernel (an
                                 empty tensor) */
+    int separable;           /* 1: the plan resamples one axis at a time,
+                                a kernel per resampled axis through
+                                scratch (the fields above from variant up
+                                describe the last pass); 0: one pass */
 } clrs_plan_info;
 
 /* "none", "axis", "block", "span"; NULL for an unknown value. */

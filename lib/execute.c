@@ -190,6 +190,36 @@ static clrs_status enqueue(clrs_plan *plan, cl_command_queue q,
     return st;
 }
 
+/* The caller's wait list with the plan's scratch_busy (the last pass of
+ * the previous run, which read the scratch this run's first pass
+ * writes) appended: in local when it fits, else allocated (*heap set). */
+static clrs_status waits_with_busy(const clrs_plan *plan, cl_uint n,
+                                   const cl_event *wait_list,
+                                   cl_event *local, cl_uint nlocal,
+                                   const cl_event **waits, cl_uint *nw,
+                                   cl_event **heap)
+{
+    cl_event *buf;
+
+    *waits = wait_list;
+    *nw = n;
+    *heap = NULL;
+    if (!plan->scratch_busy)
+        return CLRS_SUCCESS;
+    buf = n + 1 <= nlocal ? local : malloc((n + 1) * sizeof *buf);
+    if (!buf)
+        return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
+                           "out of memory for %u events", n + 1);
+    if (buf != local)
+        *heap = buf;
+    if (n)
+        memcpy(buf, wait_list, n * sizeof *buf);
+    buf[n] = plan->scratch_busy;
+    *waits = buf;
+    *nw = n + 1;
+    return CLRS_SUCCESS;
+}
+
 /* The argmax pass (after the caller's events and the previous run's
  * scatter, which read the same scratch), then the scatter pass after it.
  * The lock keeps another thread's passes from interleaving with ours on
@@ -201,9 +231,9 @@ static clrs_status enqueue_two_pass(clrs_plan *plan, cl_command_queue q,
                                     cl_event *event)
 {
     clrs_args fa, ba;
-    cl_event local[16], *buf = NULL, first = NULL, second = NULL;
-    const cl_event *waits = wait_list;
-    cl_uint n = num_events;
+    cl_event local[16], *heap, first = NULL, second = NULL;
+    const cl_event *waits;
+    cl_uint n;
     clrs_status st;
 
     memset(&fa, 0, sizeof fa);
@@ -215,23 +245,12 @@ static clrs_status enqueue_two_pass(clrs_plan *plan, cl_command_queue q,
     ba.index = plan->scratch_index;
 
     pthread_mutex_lock(&plan->lock);
-    if (plan->scratch_busy) {
-        buf = n + 1 <= sizeof local / sizeof local[0]
-                  ? local
-                  : malloc((n + 1) * sizeof *buf);
-        if (!buf) {
-            pthread_mutex_unlock(&plan->lock);
-            return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
-                               "out of memory for %u events", n + 1);
-        }
-        if (n)
-            memcpy(buf, wait_list, n * sizeof *buf);
-        buf[n++] = plan->scratch_busy;
-        waits = buf;
+    st = waits_with_busy(plan, num_events, wait_list, local,
+                         sizeof local / sizeof local[0], &waits, &n, &heap);
+    if (st == CLRS_SUCCESS) {
+        st = enqueue(plan->argmax, q, &fa, n, waits, &first);
+        free(heap);
     }
-    st = enqueue(plan->argmax, q, &fa, n, waits, &first);
-    if (buf != local)
-        free(buf);
     if (st == CLRS_SUCCESS) {
         st = enqueue(plan->scatter, q, &ba, 1, &first, &second);
         if (plan->scratch_busy)
@@ -246,6 +265,56 @@ static clrs_status enqueue_two_pass(clrs_plan *plan, cl_command_queue q,
     if (st == CLRS_SUCCESS && event) {
         clRetainEvent(second);
         *event = second;
+    }
+    pthread_mutex_unlock(&plan->lock);
+    return st;
+}
+
+/* The separable passes in order, each after the one before it (the
+ * first after the caller's events and the previous run's last pass):
+ * the first reads src, the last writes dst with the post-ops' operands,
+ * the ones between read and write the plan's intermediates. */
+static clrs_status enqueue_chain(clrs_plan *plan, cl_command_queue q,
+                                 const clrs_args *args, cl_uint num_events,
+                                 const cl_event *wait_list, cl_event *event)
+{
+    cl_event local[16], *heap, prev = NULL;
+    const cl_event *waits;
+    cl_uint n;
+    clrs_status st;
+    int i;
+
+    pthread_mutex_lock(&plan->lock);
+    st = waits_with_busy(plan, num_events, wait_list, local,
+                         sizeof local / sizeof local[0], &waits, &n, &heap);
+    for (i = 0; st == CLRS_SUCCESS && i < plan->npass; ++i) {
+        const int last = i == plan->npass - 1;
+        clrs_args a;
+        cl_event ev = NULL;
+        memset(&a, 0, sizeof a);
+        a.src = i ? plan->work[(i - 1) % 2] : args->src;
+        a.dst = last ? args->dst : plan->work[i % 2];
+        if (last)
+            memcpy(a.post_op, args->post_op, sizeof a.post_op);
+        st = enqueue(plan->pass[i], q, &a, i ? 1 : n, i ? &prev : waits,
+                     &ev);
+        if (st == CLRS_SUCCESS) {
+            if (prev)
+                clReleaseEvent(prev);
+            prev = ev;
+        }
+    }
+    free(heap);
+    /* The last pass enqueued, even of a run cut short, still reads or
+     * writes the intermediates: the next run waits for it. */
+    if (prev) {
+        if (plan->scratch_busy)
+            clReleaseEvent(plan->scratch_busy);
+        plan->scratch_busy = prev;
+    }
+    if (st == CLRS_SUCCESS && event) {
+        clRetainEvent(prev);
+        *event = prev;
     }
     pthread_mutex_unlock(&plan->lock);
     return st;
@@ -330,6 +399,8 @@ clrs_status clrs__plan_enqueue(clrs_plan *plan, cl_command_queue q,
 {
     if (plan->argmax)
         return enqueue_two_pass(plan, q, args, num_events, wait_list, event);
+    if (plan->npass)
+        return enqueue_chain(plan, q, args, num_events, wait_list, event);
     return enqueue(plan, q, args, num_events, wait_list, event);
 }
 

@@ -39,6 +39,9 @@ typedef struct clrs_launch_request {
                         (lower.c): 1 yes, 0 no, -1 where the rows it
                         reads are new ones */
     int nt;          /* -1: by the written size; 0 or 1: forced */
+    int sep;         /* -1: separable passes where the plan's cost model
+                        takes them; 0: one pass; 1: separable wherever the
+                        mode factorises (plan.c) */
     size_t local[3]; /* forced local size; all 0: the device default */
     int local_driver; /* local=driver: the driver chooses, on any device */
     clrs_launch_source source;

@@ -710,6 +710,239 @@ static clrs_status plan_two_pass(clrs_plan *plan, const clrs_resample_desc *op,
                        "argmax index");
 }
 
+/* ---- separable passes ---------------------------------------------------- */
+
+/* Slot k's options alone: op over the one tensor axis `axis`, each
+ * per-axis array cut to its entry k. */
+static void op_one_axis(const clrs_resample_desc *op, int k, int axis,
+                        struct clrs_resample_desc *o)
+{
+    *o = *op;
+    o->naxes = 1;
+    o->axes[0] = axis;
+    if (op->n_scales > k)
+        o->scales[0] = op->scales[k];
+    if (op->n_offsets > k) {
+        o->in_offsets[0] = op->in_offsets[k];
+        o->out_offsets[0] = op->out_offsets[k];
+    }
+    if (op->n_roi > k) {
+        o->roi_start[0] = op->roi_start[k];
+        o->roi_end[0] = op->roi_end[k];
+    }
+    if (op->n_window > k)
+        o->window[0] = op->window[k];
+    if (op->n_stride > k)
+        o->stride[0] = op->stride[k];
+    if (op->n_pad > k) {
+        o->pre[0] = op->pre[k];
+        o->post[0] = op->post[k];
+    }
+    if (op->n_dilation > k)
+        o->dilation[0] = op->dilation[k];
+    o->n_scales = op->n_scales > k;
+    o->n_offsets = op->n_offsets > k;
+    o->n_roi = op->n_roi > k;
+    o->n_window = op->n_window > k;
+    o->n_stride = op->n_stride > k;
+    o->n_pad = op->n_pad > k;
+    o->n_dilation = op->n_dilation > k;
+}
+
+/* The same map of output indices to input coordinates: a pass's axis
+ * against the whole problem's, so that the pass reads the same taps. */
+static int same_axis_map(const clrs_axis_map *a, const clrs_axis_map *b)
+{
+    return a->axis == b->axis && a->in == b->in && a->out == b->out &&
+           a->r == b->r && a->a == b->a && a->b == b->b &&
+           a->dilation == b->dilation && a->window == b->window &&
+           a->f64 == b->f64 && a->end == b->end && a->taps == b->taps &&
+           a->crop == b->crop && a->aa_scale == b->aa_scale &&
+           a->arith == b->arith && a->rn == b->rn && a->rd == b->rd &&
+           a->exact == b->exact && a->xm == b->xm && a->xc == b->xc &&
+           a->xd == b->xd && a->dr == b->dr && a->da == b->da &&
+           a->db == b->db;
+}
+
+/* The most taps an output of slot k reads. */
+static clrs_status slot_taps_max(const clrs_problem *p, int k, int64_t *n)
+{
+    clrs_taplist tl;
+    clrs_status st;
+    int64_t o;
+
+    memset(&tl, 0, sizeof tl);
+    st = clrs__axis_taps(p, p->ax[k].axis, &tl);
+    *n = 0;
+    for (o = 0; st >= 0 && o < p->ax[k].out; ++o)
+        if (tl.start[o + 1] - tl.start[o] > *n)
+            *n = tl.start[o + 1] - tl.start[o];
+    clrs__taplist_free(&tl);
+    return st;
+}
+
+/* Whether a forward weighted sum runs as one 1-D pass per resampled axis,
+ * and in which order (order[i]: the slot of pass i). The modes whose
+ * weights are products of per-axis weights factorise: linear and cubic,
+ * antialiased or not. Not here: crop-and-resize (an extrapolated output
+ * is a value, not a sum), a constant padding value other than 0 (a tap
+ * outside on one axis reads the value, where a pass would weigh it by
+ * the other axes' weights), an index. CLRS_LAUNCH's sep= forces either;
+ * by default the passes are taken when the single pass's taps, the
+ * product of the axes', reach twice the passes' sum (a 2-D cubic: 16
+ * against 8; a 2-D bilinear keeps one pass, 4 against 4). The pass that
+ * shrinks the tensor most goes first, so that the later ones read the
+ * least; among equal ones the outer axis. */
+static int want_separable(const clrs_plan *plan, int *order)
+{
+    const clrs_problem *p = &plan->problem;
+    clrs_launch_text t = {NULL, CLRS_LAUNCH_FORCED};
+    clrs_launch_request r;
+    int64_t taps, prod = 1, sum = 0;
+    int k, i;
+
+    if (p->backward || plan->index_only || p->has_index ||
+        (p->mode != CLRS_MODE_LINEAR && p->mode != CLRS_MODE_CUBIC) ||
+        p->naxes < 2 || p->coord == CLRS_COORD_TF_CROP_AND_RESIZE ||
+        (p->padding != CLRS_PAD_EDGE && p->pad_value != 0))
+        return 0;
+    t.text = getenv("CLRS_LAUNCH");
+    if (clrs__launch_request(plan->ctx, 0, &t, &r) < 0) {
+        clrs__clear_error(); /* the passes' own builds report it */
+        return 0;
+    }
+    if (r.sep == 0)
+        return 0;
+    for (k = 0; k < p->naxes; ++k) {
+        if (p->ax[k].crop || slot_taps_max(p, k, &taps) < 0) {
+            clrs__clear_error();
+            return 0;
+        }
+        prod = prod < INT32_MAX ? prod * taps : prod;
+        sum += taps;
+    }
+    if (r.sep < 0 && prod < 2 * sum)
+        return 0;
+    for (k = 0; k < p->naxes; ++k) { /* insertion by out/in, then outer */
+        const clrs_axis_map *a = &p->ax[k];
+        for (i = k; i > 0; --i) {
+            const clrs_axis_map *b = &p->ax[order[i - 1]];
+            /* a->out / a->in < b->out / b->in, exactly; on a tie the
+             * earlier slot stays first */
+            if ((double)a->out * (double)b->in >=
+                (double)b->out * (double)a->in)
+                break;
+            order[i] = order[i - 1];
+        }
+        order[i] = k;
+    }
+    return 1;
+}
+
+/* The passes' logs, each under its axis; none when all are empty. */
+static clrs_status join_pass_logs(clrs_plan *plan)
+{
+    size_t n = 0, at = 0;
+    int i;
+
+    for (i = 0; i < plan->npass; ++i)
+        if (plan->pass[i]->build_log)
+            n += strlen(plan->pass[i]->build_log) + 64;
+    if (!n)
+        return CLRS_SUCCESS;
+    plan->build_log = malloc(n);
+    if (!plan->build_log)
+        return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
+                           "out of memory joining the build logs");
+    plan->build_log[0] = '\0';
+    for (i = 0; i < plan->npass; ++i) {
+        const char *l = plan->pass[i]->build_log;
+        if (l)
+            at += (size_t)snprintf(plan->build_log + at, n - at,
+                                   "%spass %d (axis %d):\n%s",
+                                   at ? "\n" : "", i + 1,
+                                   plan->pass[i]->problem.ax[0].axis, l);
+    }
+    return CLRS_SUCCESS;
+}
+
+/* The passes (want_separable's order) and the intermediates between
+ * them: dense in src's order of strides, in the type the single pass
+ * accumulates in (f64 where it does, else f32), so that integer and half
+ * types round once, at the last pass. Post-ops run in the last pass. A
+ * pass whose axis would not map as the whole problem's does is refused
+ * (CLRS_ERR_UNSUPPORTED): the caller falls back to one pass. */
+static clrs_status plan_separable(clrs_plan *plan,
+                                  const clrs_resample_desc *op,
+                                  const int *order)
+{
+    const clrs_problem *p = &plan->problem;
+    struct clrs_tensor_desc cur = p->in, next;
+    const clrs_dtype mid =
+        p->in.dtype == CLRS_F64 || p->out.dtype == CLRS_F64 ||
+                (p->in.dtype == CLRS_S32 && plan->ctx->info.has_fp64)
+            ? CLRS_F64
+            : CLRS_F32;
+    int i;
+
+    for (i = 0; i < p->naxes; ++i) {
+        const int k = order[i], a = p->ax[k].axis, last = i == p->naxes - 1;
+        struct clrs_resample_desc o;
+        const clrs_plan *ps;
+        op_one_axis(op, k, a, &o);
+        if (!last) {
+            struct clrs_tensor_desc like = cur;
+            like.dims[a] = p->out.dims[a];
+            clrs__tensor_dense_like(&like, mid, &next);
+            o.n_post_ops = 0;
+        } else {
+            next = p->out;
+        }
+        CLRS_TRY(plan_create(&plan->pass[i], plan->ctx, &o, &cur, &next,
+                             NULL, NULL, 0, 0));
+        plan->npass = i + 1;
+        ps = plan->pass[i];
+        CLRS_CHECK(ps->problem.naxes == 1 && !ps->empty &&
+                       same_axis_map(&ps->problem.ax[0], &p->ax[k]) &&
+                       ps->problem.mode == p->mode &&
+                       ps->problem.padding == p->padding &&
+                       ps->problem.pad_value == p->pad_value,
+                   CLRS_ERR_UNSUPPORTED,
+                   "axis %d alone does not map as in the whole problem", a);
+        if (!last) {
+            size_t bytes;
+            CLRS_TRY(check_bytes(plan->ctx, &next, "separable intermediate",
+                                 &bytes));
+            if (bytes > plan->work_bytes[i % 2])
+                plan->work_bytes[i % 2] = bytes;
+        }
+        cur = next;
+    }
+    for (i = 0; i < 2; ++i)
+        if (plan->work_bytes[i])
+            CLRS_TRY(make_buffer(plan, plan->work_bytes[i], NULL,
+                                 &plan->work[i], "separable intermediate"));
+    return join_pass_logs(plan);
+}
+
+/* The passes and intermediates of plan_separable, released. */
+static void drop_separable(clrs_plan *plan)
+{
+    int i;
+
+    for (i = 0; i < plan->npass; ++i) {
+        clrs_plan_destroy(plan->pass[i]);
+        plan->pass[i] = NULL;
+    }
+    plan->npass = 0;
+    for (i = 0; i < 2; ++i) {
+        if (plan->work[i])
+            clReleaseMemObject(plan->work[i]);
+        plan->work[i] = NULL;
+        plan->work_bytes[i] = 0;
+    }
+}
+
 /* ---- creation ----------------------------------------------------------- */
 
 static clrs_status plan_create(clrs_plan **out, clrs_context *ctx,
@@ -758,10 +991,21 @@ static clrs_status plan_create(clrs_plan **out, clrs_context *ctx,
     } else if (st >= 0) {
         struct clrs_tensor_desc sidx;
         size_t index_bytes;
-        if (want_two_pass(plan, &index_bytes, &sidx))
+        int order[CLRS_MAX_RANK];
+        if (want_two_pass(plan, &index_bytes, &sidx)) {
             st = plan_two_pass(plan, op, index_bytes, &sidx);
-        else
+        } else if (want_separable(plan, order)) {
+            st = plan_separable(plan, op, order);
+            if (st < 0) { /* refused or failed: one pass instead */
+                drop_separable(plan);
+                free(plan->build_log);
+                plan->build_log = NULL;
+                clrs__clear_error();
+                st = build_launched(plan);
+            }
+        } else {
             st = build_launched(plan);
+        }
     }
     if (st < 0) {
         clrs_plan_destroy(plan);
@@ -822,6 +1066,7 @@ void clrs_plan_destroy(clrs_plan *plan)
         return;
     clrs_plan_destroy(plan->argmax);
     clrs_plan_destroy(plan->scatter);
+    drop_separable(plan);
     release_cl_objects(plan);
     if (plan->lock_init)
         pthread_mutex_destroy(&plan->lock);
@@ -852,6 +1097,20 @@ clrs_status clrs_plan_get_info(const clrs_plan *plan, clrs_plan_info *info)
         info->create_ms = plan->create_ms;
         info->kernels = 2;
         info->scratch_bytes = plan->argmax->need_index;
+        return CLRS_SUCCESS;
+    }
+    if (plan->npass) {
+        /* Separable: the last pass's kernel, every pass's costliest
+         * program source. */
+        int i;
+        clrs_plan_get_info(plan->pass[plan->npass - 1], info);
+        for (i = 0; i < plan->npass; ++i)
+            if (plan->pass[i]->cache_source > info->cache)
+                info->cache = plan->pass[i]->cache_source;
+        info->create_ms = plan->create_ms;
+        info->kernels = plan->npass;
+        info->scratch_bytes = plan->work_bytes[0] + plan->work_bytes[1];
+        info->separable = 1;
         return CLRS_SUCCESS;
     }
     info->kernels = 1;

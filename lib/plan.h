@@ -43,8 +43,19 @@ struct clrs_plan {
      * with its own kernel. */
     clrs_plan *argmax, *scatter;
     cl_mem scratch_index;
-    cl_event scratch_busy; /* the last backward pass, which reads the
-                              scratch: the next argmax pass waits for it */
+    /* The last pass of a run that reads plan-owned scratch (the scatter
+     * of two passes, the last separable pass): the next run's first pass,
+     * which writes that scratch, waits for it. */
+    cl_event scratch_busy;
+
+    /* A separable forward (plan_separable): one 1-D pass per resampled
+     * axis, pass[0] first, through plan-owned intermediates: pass i
+     * writes work[i % 2] and pass i + 1 reads it; the last pass writes
+     * the caller's dst. npass is 0 for any other plan. */
+    int npass;
+    clrs_plan *pass[CLRS_MAX_RANK];
+    cl_mem work[2];
+    size_t work_bytes[2];
 
     /* clSetKernelArg followed by enqueue must not interleave between
      * threads sharing one cl_kernel (OpenCL 1.2 A.2). */

@@ -1099,6 +1099,7 @@ int main(void)
     clrs_context *ctx = NULL;
     char probe[4096], cwd[1024] = ".";
 
+    tap_single_pass(); /* one program a plan: the counts below */
     /* Absolute: the library refuses a relative CLRS_CACHE_DIR. */
     if (!getcwd(cwd, sizeof cwd))
         tap_skip_all("getcwd failed");

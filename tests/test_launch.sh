@@ -158,10 +158,10 @@ for prb in "--dir=FWD_D --alg=linear mb2ic3ih40iw100oh25ow62" \
     "--dir=BWD_D --alg=linear mb2ic3ih25iw40oh50ow100" \
     "--dir=BWD_D --alg=cubic --sdt=bf16 --ddt=bf16 mb1ic2ih16iw240oh31ow480"; do
     case $prb in --dir=FWD_D*) out=--dst-file ;; *) out=--diff-src-file ;; esac
-    CLRS_LAUNCH=walk=0 "$tool" --mode=C $out="$tmp/w0.npy" $prb \
+    CLRS_LAUNCH=walk=0,sep=0 "$tool" --mode=C $out="$tmp/w0.npy" $prb \
         >"$tmp/out0" 2>&1
     rc0=$?
-    CLRS_LAUNCH=walk=1 "$tool" --mode=C --perf-template=json \
+    CLRS_LAUNCH=walk=1,sep=0 "$tool" --mode=C --perf-template=json \
         $out="$tmp/w1.npy" $prb >"$tmp/out" 2>&1
     rc1=$?
     if [ $rc0 -eq 0 ] && [ $rc1 -eq 0 ] && grep -q '"groups":[1-9][0-9]*,' \

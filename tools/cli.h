@@ -277,7 +277,9 @@ typedef struct cli_result {
     int lanes;
     int vectors; /* vectors of lanes per work-item (1 unless a gather's) */
     int groups;  /* span groups per work-item (1 unless a walked row) */
-    int kernels; /* kernels per execute (2: max backward recomputing) */
+    int kernels; /* kernels per execute (2: max backward recomputing; one
+                    per axis: separable) */
+    int separable; /* clrs_plan_info's: one axis at a time */
     const char *launch; /* clrs_launch_source_name(), "-" before a plan */
     const char *variant; /* the plan's kernel variant, "-" before a plan */
     int tuned;          /* launches the tuner timed (launch "tuned") */

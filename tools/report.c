@@ -199,12 +199,13 @@ static void print_json(const cli_prb *p, const cli_result *r)
     num_json(r->build_ms, "%.3f");
     printf(",\"cache\":\"%s\",\"variant\":\"%s\",\"vector\":\"%s\",\"lanes\":%d,"
            "\"vectors\":%d,\"groups\":%d,"
-           "\"kernels\":%d,\"launch\":\"%s\",\"tuned_launches\":%d,"
+           "\"kernels\":%d,\"separable\":%s,\"launch\":\"%s\","
+           "\"tuned_launches\":%d,"
            "\"lws\":[%zu,%zu,%zu],\"above_copy\":%s,\"detail\":",
            r->cache, r->variant ? r->variant : "-",
            r->vector ? r->vector : "-", r->lanes,
            r->vectors > 1 ? r->vectors : 1, r->groups > 1 ? r->groups : 1,
-           r->kernels,
+           r->kernels, r->separable ? "true" : "false",
            r->launch ? r->launch : "-", r->tuned, r->lws[0], r->lws[1],
            r->lws[2],
            r->above_copy ? "true" : "false");
@@ -262,11 +263,12 @@ static void print_def_perf(const cli_prb *p, const cli_result *r)
         snprintf(mv, sizeof mv, "w%d", r->groups);
     printf("perf,%s,%s,%s,min_ms:%.4f,avg_ms:%.4f,GB/s:%.2f,"
            "roofline:%s,build_ms:%s,cache:%s,vector:%s/%d%s,"
-           "kernels:%d,launch:%s/%s,variant:%s\n",
+           "kernels:%d%s,launch:%s/%s,variant:%s\n",
            p->g.engine == ENGINE_REF ? "ref" : "device",
            p->d.name[0] ? p->d.name : "-", p->repro, r->min_ms, r->avg_ms,
            r->gbps, roof, build, r->cache, r->vector ? r->vector : "-",
-           r->lanes, mv, r->kernels, r->launch ? r->launch : "-", lws,
+           r->lanes, mv, r->kernels, r->separable ? "sep" : "",
+           r->launch ? r->launch : "-", lws,
            r->variant ? r->variant : "-");
 }
 

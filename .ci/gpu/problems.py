@@ -37,8 +37,13 @@ def batch_line(p):
     dr = 'FWD_I' if d == 'fwd' else 'BWD_D'
     return f'--reset --dir={dr} --alg={a} --antialias={aa} --sdt={dt} --ddt={dt} --tag={tag} {desc}n"{key(p)}"'
 
+# The modes a separable plan takes by default: cubic and antialiased.
+SEPARABLE = ('cubic', 'aa', 'aac')
+
 if __name__ == '__main__':
     import sys
     groups = sys.argv[1] if len(sys.argv) > 1 else 'ABC'
+    only_sep = len(sys.argv) > 2 and sys.argv[2] == 'sep'
     for p in problems():
-        if p[0] in groups: print(batch_line(p))
+        if p[0] in groups and (not only_sep or (p[2] in SEPARABLE and p[1] == 'fwd')):
+            print(batch_line(p))

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One device run: correctness in parallel (capped), then the side-by-side
-# (untuned, PyTorch, tuner). From the project root with .gpu/ carried,
+# (ours with the shipped database, PyTorch, the single pass, the tuner). From the project root with .gpu/ carried,
 # after ../shared/gpu/stage and a copy of this folder to .gpu/session
 # (.ci/gpu/README).
 set -u
@@ -40,23 +40,28 @@ for l in vec=1 vec=4,local=16x16x1 span=0 vec=8,local=32x8x1; do
     i=$((i + 1))
     ( CLRS_LAUNCH=$l CLRS_CACHE_DIR=/tmp/cache-l$i timeout 150 stdbuf -oL clresample --mode=C --perf-template=json --batch="$G/inputs/launch_subset" > "$O/same/launch$i.json" 2> "$O/same/launch$i.err"; echo "launch=$l rc=$?" >> "$O/same/launch$i.err" ) & pids+=($!)
 done
+# Separable wherever the mode factorises (bilinear too), and never.
+for l in sep=1 sep=0; do
+    ( cd "$G/inputs" && CLRS_LAUNCH=$l CLRS_CACHE_DIR=/tmp/cache-$l timeout 150 stdbuf -oL clresample --mode=C --perf-template=json --batch="$G/inputs/test_resampling_ci" > "$O/same/resampling-$l.json" 2> "$O/same/resampling-$l.err"; echo "launch=$l rc=$?" >> "$O/same/resampling-$l.err" ) & pids+=($!)
+done
 wait "${pids[@]}"
 echo "[$(el)s] phase A done"
 for f in "$O"/tests/*.tap; do echo "$(basename "$f") ok=$(grep -c '^ok' "$f") not_ok=$(grep -c '^not ok' "$f") $(tail -1 "$f")"; grep -m5 '^not ok' "$f"; done
 for f in "$O"/same/*.err; do echo "$(basename "$f") $(grep -c '"status"' "${f%.err}.json") $(tail -2 "$f" | tr '\n' ' ')"; done
-pack; echo "[$(el)s] untuned"
-CLRS_CACHE_DIR=/tmp/c-untuned clresample --mode=P --roofline --perf-template=json --fix-times-per-prb=30 --batch="$S/ab.batch" --batch="$S/c.batch" > "$O/ours-untuned.json" 2> "$O/ours-untuned.err"
+pack; echo "[$(el)s] ours"
+# Ours with the shipped database: the problems of groups A and B, and of
+# C those a separable plan takes (cubic, antialiased); the others' C
+# figures are the single pass's, unchanged by it.
+export CLRS_TUNING_DIR=$G/tuning
+CLRS_CACHE_DIR=/tmp/c-ours clresample --mode=P --roofline --perf-template=json --fix-times-per-prb=30 --batch="$S/ab.batch" --batch="$S/csep.batch" > "$O/ours.json" 2> "$O/ours.err"
 pack; echo "[$(el)s] torch"
 python3 "$S/torch_mat.py" > "$O/torch.json" 2> "$O/torch.err"
-pack; echo "[$(el)s] tune AB"
-CLRS_CACHE_DIR=/tmp/c-tuned clresample --mode=T --tune-ms=2500 --perf-template=json --fix-times-per-prb=30 --batch="$S/ab.batch" > "$O/tune-ab.json" 2> "$O/tune-ab.err"
-cp /tmp/c-tuned/tuning-*.txt "$O/" 2>/dev/null
-pack; echo "[$(el)s] tune C"
-CLRS_CACHE_DIR=/tmp/c-tuned clresample --mode=T --tune-ms=1000 --perf-template=json --fix-times-per-prb=30 --batch="$S/c.batch" > "$O/tune-c.json" 2> "$O/tune-c.err"
-cp /tmp/c-tuned/tuning-*.txt "$O/" 2>/dev/null
-pack; echo "[$(el)s] tuned pass"
-if [ "$(el)" -lt 470 ]; then
-    CLRS_CACHE_DIR=/tmp/c-tuned timeout $((530 - $(el))) clresample --mode=P --roofline --perf-template=json --fix-times-per-prb=30 --batch="$S/ab.batch" --batch="$S/c.batch" > "$O/ours-tuned.json" 2> "$O/ours-tuned.err"
+pack; echo "[$(el)s] single pass"
+CLRS_LAUNCH=sep=0 CLRS_CACHE_DIR=/tmp/c-sep0 clresample --mode=P --roofline --perf-template=json --fix-times-per-prb=30 --batch="$S/absep.batch" --batch="$S/csep.batch" > "$O/ours-sep0.json" 2> "$O/ours-sep0.err"
+pack; echo "[$(el)s] tune separable"
+if [ "$(el)" -lt "${TUNE_BEFORE:-330}" ]; then
+    CLRS_CACHE_DIR=/tmp/c-tuned clresample --mode=T --tune-ms=800 --perf-template=json --fix-times-per-prb=30 --batch="$S/absep.batch" > "$O/tune-sep.json" 2> "$O/tune-sep.err"
+    cp /tmp/c-tuned/tuning-*.txt "$O/" 2>/dev/null
 fi
 pack; echo "[$(el)s] done"
 pack
