@@ -781,24 +781,33 @@ static clrs_status slot_taps_max(const clrs_problem *p, int k, int64_t *n)
     return st;
 }
 
+/* What an element of an intermediate costs, written by one pass and read
+ * by the next, in taps read (plan.c's cost model, want_separable). */
+#define CLRS_SEP_ELEMENT_TAPS 2
+
 /* Whether a forward weighted sum runs as one 1-D pass per resampled axis,
  * and in which order (order[i]: the slot of pass i). The modes whose
  * weights are products of per-axis weights factorise: linear and cubic,
  * antialiased or not. Not here: crop-and-resize (an extrapolated output
  * is a value, not a sum), a constant padding value other than 0 (a tap
  * outside on one axis reads the value, where a pass would weigh it by
- * the other axes' weights), an index. CLRS_LAUNCH's sep= forces either;
- * by default the passes are taken when the single pass's taps, the
- * product of the axes', reach twice the passes' sum (a 2-D cubic: 16
- * against 8; a 2-D bilinear keeps one pass, 4 against 4). The pass that
- * shrinks the tensor most goes first, so that the later ones read the
- * least; among equal ones the outer axis. */
+ * the other axes' weights), an index. CLRS_LAUNCH's sep= forces either.
+ * The pass that shrinks the tensor most goes first, so that the later
+ * ones read the least; among equal ones the outer axis. By default the
+ * passes are taken when they read fewer taps, each element of an
+ * intermediate counted as CLRS_SEP_ELEMENT_TAPS more, than the single
+ * pass, whose every output reads the product of the axes' taps (per
+ * plane of the resampled axes: a 2-D bicubic 2x up reads 16 taps an
+ * output in one pass, 4 + 2 + 8 in two; a bilinear one 4 against
+ * 2 + 1 + 4, and stays whole; a bicubic 4x down 16 against 16 + 8 + 4,
+ * whole too). */
 static int want_separable(const clrs_plan *plan, int *order)
 {
     const clrs_problem *p = &plan->problem;
     clrs_launch_text t = {NULL, CLRS_LAUNCH_FORCED};
     clrs_launch_request r;
-    int64_t taps, prod = 1, sum = 0;
+    double taps[CLRS_MAX_RANK], size[CLRS_MAX_RANK], single = 1, sep = 0;
+    int64_t n;
     int k, i;
 
     if (p->backward || plan->index_only || p->has_index ||
@@ -814,15 +823,14 @@ static int want_separable(const clrs_plan *plan, int *order)
     if (r.sep == 0)
         return 0;
     for (k = 0; k < p->naxes; ++k) {
-        if (p->ax[k].crop || slot_taps_max(p, k, &taps) < 0) {
+        if (p->ax[k].crop || slot_taps_max(p, k, &n) < 0) {
             clrs__clear_error();
             return 0;
         }
-        prod = prod < INT32_MAX ? prod * taps : prod;
-        sum += taps;
+        taps[k] = (double)n;
+        size[k] = (double)p->ax[k].in;
+        single *= (double)p->ax[k].out * taps[k];
     }
-    if (r.sep < 0 && prod < 2 * sum)
-        return 0;
     for (k = 0; k < p->naxes; ++k) { /* insertion by out/in, then outer */
         const clrs_axis_map *a = &p->ax[k];
         for (i = k; i > 0; --i) {
@@ -836,7 +844,15 @@ static int want_separable(const clrs_plan *plan, int *order)
         }
         order[i] = k;
     }
-    return 1;
+    for (i = 0; i < p->naxes; ++i) {
+        double out = 1;
+        size[order[i]] = (double)p->ax[order[i]].out;
+        for (k = 0; k < p->naxes; ++k)
+            out *= size[k];
+        sep += out * (taps[order[i]] +
+                      (i < p->naxes - 1 ? CLRS_SEP_ELEMENT_TAPS : 0));
+    }
+    return r.sep == 1 || sep < single;
 }
 
 /* The passes' logs, each under its axis; none when all are empty. */

@@ -85,6 +85,10 @@ typedef struct scase {
                    power of two that covers the row at the plan's lanes),
                    -1: one group, 0: as the device's defaults choose */
     expect want;
+    /* EX_SPAN only where the device's span groups have at least this
+     * many lanes (a wide window's group then fits spanv=8's vectors);
+     * narrower ones (a GPU's 4) read more and take another path. */
+    int span_lanes_min;
     /* Backward (BWD, BWD_ACC: accumulate into diff_src): in and out are
      * then diff_src's and diff_dst's dims, sdt and ddt their dtypes. */
     int bwd;
@@ -152,7 +156,8 @@ static const scase cases[] = {
      .out = {2, 2, 2, 64}, .antialias = 1, .want = EX_SPAN, .launch = "spanv=8"},
     {.name = "linear 7x down antialias W 448->64 (14-15 taps, 8 spans)",
      .mode = CLRS_MODE_LINEAR, F32, NCHW(1, 2, 7, 448),
-     .out = {1, 2, 1, 64}, .antialias = 1, .want = EX_SPAN, .launch = "spanv=8"},
+     .out = {1, 2, 1, 64}, .antialias = 1, .want = EX_SPAN, .launch = "spanv=8",
+     .span_lanes_min = 8},
     {.name = "cubic 5x down antialias W 320->64 (20 taps: over 16)",
      .mode = CLRS_MODE_CUBIC, F32, NCHW(1, 2, 5, 320),
      .out = {1, 2, 1, 64}, .antialias = 1, .want = EX_NOT_SPAN, .launch = "spanv=8"},
@@ -872,6 +877,8 @@ static int check_path(const scase *c, const clrs_plan_info *in, int acc_f64,
              in->span_coverage, in->span_groups, lanes, groups);
     if (want == EX_SPAN_FITS)
         want = row >= lanes && read >= lanes ? EX_SPAN : EX_NOT_SPAN;
+    if (want == EX_SPAN && lanes < c->span_lanes_min)
+        want = EX_NOT_SPAN;
     switch (want) {
     case EX_SPAN:
         ok = in->vector_path == CLRS_VECTOR_SPAN &&

@@ -11,6 +11,13 @@
 # TAP: the subset's own results, then "oclgrind reported nothing" (any
 # Oclgrind report fails: it exits 0 whatever it finds, so its log decides).
 
+# Every run but the last block keeps plans whole (CLRS_LAUNCH sep=0): the
+# separable passes are checked there, one plan a process. Oclgrind 21's
+# uninitialised-value tracking loses a kernel's stores into a buffer
+# whose memory an earlier, smaller buffer of the process had held (a
+# 16-byte buffer released, then a 400-byte one written by one kernel and
+# read by the next: 96 false reports; host writes are tracked): in one
+# process of many plans, the passes' intermediates hit it.
 : "${top_builddir:=.}"
 
 if test -z "$OCLGRIND" || test ! -x "$OCLGRIND"; then
@@ -74,7 +81,8 @@ for spec in test_device_forward:104 test_device_backward:116 \
 
     # Every kernel is built by Oclgrind itself: no program from the
     # on-disk cache, which holds binaries of the other devices.
-    CLRS_CACHE=0 CLRS_LAUNCH=$launch "$top_builddir/libtool" --mode=execute \
+    CLRS_CACHE=0 CLRS_LAUNCH=${launch:+$launch,}sep=0 \
+        "$top_builddir/libtool" --mode=execute \
         "$OCLGRIND" --uninitialized --data-races --check-api --log "$log" \
         "$prog" "$flag" >"$out" 2>"$err"
     status=$?
@@ -127,7 +135,7 @@ done
 # vectors of 4 lanes per work-item (CLRS_LAUNCH vec=4).
 log="$tmp/clresample-axes.log"
 out="$tmp/clresample-axes.stdout"
-CLRS_CACHE=0 CLRS_LAUNCH=vec=4 "$top_builddir/libtool" --mode=execute \
+CLRS_CACHE=0 CLRS_LAUNCH=vec=4,sep=0 "$top_builddir/libtool" --mode=execute \
     "$OCLGRIND" --uninitialized --data-races --check-api --log "$log" \
     "$top_builddir/tools/clresample" --mode=C --dir=FWD_D,BWD_D \
     --alg=nearest,linear,cubic --tag=aBx8b,axb --axes=c mb1ic5oc11iw2 \
@@ -161,7 +169,8 @@ aa_shapes="mb1ic1iw17ow7 mb1ic2iw20ow18 mb1ic2iw23ow13 mb1ic2iw24ow10
 for launch in vec=4 default; do
     log="$tmp/clresample-aa-$launch.log"
     out="$tmp/clresample-aa-$launch.stdout"
-    CLRS_CACHE=0 CLRS_LAUNCH=${launch#default} \
+    case $launch in default) keys=sep=0 ;; *) keys=$launch,sep=0 ;; esac
+    CLRS_CACHE=0 CLRS_LAUNCH=$keys \
         "$top_builddir/libtool" --mode=execute "$OCLGRIND" --uninitialized \
         --data-races --check-api --log "$log" \
         "$top_builddir/tools/clresample" --mode=CP --fix-times-per-prb=1 \
@@ -185,6 +194,42 @@ for launch in vec=4 default; do
         keep=1
     else
         echo "ok $n - oclgrind reported nothing for clresample antialiased at $launch launch"
+    fi
+done
+
+# Separable plans (CLRS_LAUNCH sep=1: one pass per resampled axis
+# through the plan's intermediates), one problem a process: 2-D and 3-D
+# linear and cubic, antialiased, channels-last and blocked, half and u8
+# ends with the f32 intermediates, a post-op chain on the last pass.
+for prb in "--alg=cubic mb1ic2ih5iw7oh9ow12" \
+    "--alg=linear --tag=axb mb1ic3id3ih4iw5od5oh3ow8" \
+    "--alg=linear --antialias=true mb1ic2ih17iw23oh6ow7" \
+    "--alg=cubic --antialias=true --tag=axb --sdt=u8 --ddt=u8 mb1ic3ih16iw20oh5ow6" \
+    "--alg=cubic --tag=aBx8b --sdt=f16 --ddt=f16 mb1ic11ih4iw6oh7ow9" \
+    "--alg=linear --attr-post-ops=sum+relu mb2ic2ih6iw6oh9ow4"; do
+    log="$tmp/clresample-sep.log"
+    out="$tmp/clresample-sep.stdout"
+    CLRS_CACHE=0 CLRS_LAUNCH=sep=1 "$top_builddir/libtool" --mode=execute \
+        "$OCLGRIND" --uninitialized --data-races --check-api --log "$log" \
+        "$top_builddir/tools/clresample" --mode=CP --fix-times-per-prb=1 \
+        --perf-template=json --dir=FWD_D $prb >"$out" 2>&1
+    status=$?
+    n=$((n + 1))
+    if test "$status" -eq 0 && grep -q '^tests:1 passed:1 ' "$out" &&
+        grep -q '"separable":true' "$out"; then
+        echo "ok $n - separable $prb passed under oclgrind"
+    else
+        echo "not ok $n - separable $prb under oclgrind: exit $status"
+        grep -v ':PASSED ' "$out" | sed -e 's/^/# /' | head -n 20
+    fi
+    n=$((n + 1))
+    if test -s "$log"; then
+        echo "not ok $n - oclgrind reported nothing for separable $prb (log kept in $log.$n)"
+        sed -e 's/^/# oclgrind: /' "$log" | head -n 40
+        mv "$log" "$log.$n"
+        keep=1
+    else
+        echo "ok $n - oclgrind reported nothing for separable $prb"
     fi
 done
 

@@ -49,19 +49,26 @@ echo "[$(el)s] phase A done"
 for f in "$O"/tests/*.tap; do echo "$(basename "$f") ok=$(grep -c '^ok' "$f") not_ok=$(grep -c '^not ok' "$f") $(tail -1 "$f")"; grep -m5 '^not ok' "$f"; done
 for f in "$O"/same/*.err; do echo "$(basename "$f") $(grep -c '"status"' "${f%.err}.json") $(tail -2 "$f" | tr '\n' ' ')"; done
 pack; echo "[$(el)s] ours"
-# Ours with the shipped database: the problems of groups A and B, and of
-# C those a separable plan takes (cubic, antialiased); the others' C
-# figures are the single pass's, unchanged by it.
+# Ours with the shipped database over $OURS (batches of .gpu/session,
+# default: the problems of groups A and B, and of C those a separable
+# plan takes: cubic, antialiased), PyTorch, the single pass over the
+# separable ones ($SINGLE=0: not), then the tuner over $TUNE and a pass
+# with what it found.
+bs() { for b in $1; do printf -- '--batch=%s/%s.batch ' "$S" "$b"; done; }
 export CLRS_TUNING_DIR=$G/tuning
-CLRS_CACHE_DIR=/tmp/c-ours clresample --mode=P --roofline --perf-template=json --fix-times-per-prb=30 --batch="$S/ab.batch" --batch="$S/csep.batch" > "$O/ours.json" 2> "$O/ours.err"
+CLRS_CACHE_DIR=/tmp/c-ours clresample --mode=P --roofline --perf-template=json --fix-times-per-prb=30 $(bs "${OURS:-ab csep}") > "$O/ours.json" 2> "$O/ours.err"
 pack; echo "[$(el)s] torch"
 python3 "$S/torch_mat.py" > "$O/torch.json" 2> "$O/torch.err"
-pack; echo "[$(el)s] single pass"
-CLRS_LAUNCH=sep=0 CLRS_CACHE_DIR=/tmp/c-sep0 clresample --mode=P --roofline --perf-template=json --fix-times-per-prb=30 --batch="$S/absep.batch" --batch="$S/csep.batch" > "$O/ours-sep0.json" 2> "$O/ours-sep0.err"
-pack; echo "[$(el)s] tune separable"
+if [ "${SINGLE:-1}" = 1 ]; then
+    pack; echo "[$(el)s] single pass"
+    CLRS_LAUNCH=sep=0 CLRS_CACHE_DIR=/tmp/c-sep0 clresample --mode=P --roofline --perf-template=json --fix-times-per-prb=30 $(bs "absep csep") > "$O/ours-sep0.json" 2> "$O/ours-sep0.err"
+fi
+pack; echo "[$(el)s] tune"
 if [ "$(el)" -lt "${TUNE_BEFORE:-330}" ]; then
-    CLRS_CACHE_DIR=/tmp/c-tuned clresample --mode=T --tune-ms=800 --perf-template=json --fix-times-per-prb=30 --batch="$S/absep.batch" > "$O/tune-sep.json" 2> "$O/tune-sep.err"
+    CLRS_CACHE_DIR=/tmp/c-tuned clresample --mode=T --tune-ms=800 --perf-template=json --fix-times-per-prb=30 $(bs "${TUNE:-absep}") > "$O/tune.json" 2> "$O/tune.err"
     cp /tmp/c-tuned/tuning-*.txt "$O/" 2>/dev/null
+    pack; echo "[$(el)s] tuned pass"
+    CLRS_CACHE_DIR=/tmp/c-tuned clresample --mode=P --roofline --perf-template=json --fix-times-per-prb=30 $(bs "${TUNE:-absep}") > "$O/tuned.json" 2> "$O/tuned.err"
 fi
 pack; echo "[$(el)s] done"
 pack
