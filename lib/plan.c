@@ -791,16 +791,18 @@ static clrs_status slot_taps_max(const clrs_problem *p, int k, int64_t *n)
  * antialiased or not. Not here: crop-and-resize (an extrapolated output
  * is a value, not a sum), a constant padding value other than 0 (a tap
  * outside on one axis reads the value, where a pass would weigh it by
- * the other axes' weights), an index. CLRS_LAUNCH's sep= forces either.
+ * the other axes' weights), an index, s32 (its single pass accumulates
+ * in double where the device has fp64, and a pass into an f64
+ * intermediate would evaluate its coordinates in double, as f64 tensors
+ * do: another map). CLRS_LAUNCH's sep= forces either.
  * The pass that shrinks the tensor most goes first, so that the later
  * ones read the least; among equal ones the outer axis. By default the
  * passes are taken when they read fewer taps, each element of an
  * intermediate counted as CLRS_SEP_ELEMENT_TAPS more, than the single
- * pass, whose every output reads the product of the axes' taps (per
- * plane of the resampled axes: a 2-D bicubic 2x up reads 16 taps an
- * output in one pass, 4 + 2 + 8 in two; a bilinear one 4 against
- * 2 + 1 + 4, and stays whole; a bicubic 4x down 16 against 16 + 8 + 4,
- * whole too). */
+ * pass, whose every output reads the product of the axes' taps; per
+ * output written, a 2-D bicubic 2x up reads 16 taps in one pass and
+ * (4 + 2) / 2 + 4 = 7 in two, a bilinear one 4 against (2 + 2) / 2 + 2
+ * (a tie: whole), a bicubic 4x down 16 against (4 + 2) 4 + 4 (whole). */
 static int want_separable(const clrs_plan *plan, int *order)
 {
     const clrs_problem *p = &plan->problem;
@@ -813,7 +815,8 @@ static int want_separable(const clrs_plan *plan, int *order)
     if (p->backward || plan->index_only || p->has_index ||
         (p->mode != CLRS_MODE_LINEAR && p->mode != CLRS_MODE_CUBIC) ||
         p->naxes < 2 || p->coord == CLRS_COORD_TF_CROP_AND_RESIZE ||
-        (p->padding != CLRS_PAD_EDGE && p->pad_value != 0))
+        (p->padding != CLRS_PAD_EDGE && p->pad_value != 0) ||
+        p->in.dtype == CLRS_S32 || p->out.dtype == CLRS_S32)
         return 0;
     t.text = getenv("CLRS_LAUNCH");
     if (clrs__launch_request(plan->ctx, 0, &t, &r) < 0) {
@@ -884,7 +887,8 @@ static clrs_status join_pass_logs(clrs_plan *plan)
 
 /* The passes (want_separable's order) and the intermediates between
  * them: dense in src's order of strides, in the type the single pass
- * accumulates in (f64 where it does, else f32), so that integer and half
+ * accumulates in (f64 where a tensor is f64, else f32), so that u8, s8
+ * and half
  * types round once, at the last pass. Post-ops run in the last pass. A
  * pass whose axis would not map as the whole problem's does is refused
  * (CLRS_ERR_UNSUPPORTED): the caller falls back to one pass. */
@@ -895,10 +899,8 @@ static clrs_status plan_separable(clrs_plan *plan,
     const clrs_problem *p = &plan->problem;
     struct clrs_tensor_desc cur = p->in, next;
     const clrs_dtype mid =
-        p->in.dtype == CLRS_F64 || p->out.dtype == CLRS_F64 ||
-                (p->in.dtype == CLRS_S32 && plan->ctx->info.has_fp64)
-            ? CLRS_F64
-            : CLRS_F32;
+        p->in.dtype == CLRS_F64 || p->out.dtype == CLRS_F64 ? CLRS_F64
+                                                             : CLRS_F32;
     int i;
 
     for (i = 0; i < p->naxes; ++i) {

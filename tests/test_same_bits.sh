@@ -14,6 +14,9 @@
 #   - forward s32 sources through a weighted sum (linear, cubic, average
 #     pooling) where one device has fp64 and the other not: they
 #     accumulate in double on the first, in float on the second.
+# The resampling batch runs a second time with every problem that
+# factorises in separable passes (CLRS_LAUNCH=sep=1), whose order is
+# fixed too.
 # Every problem must also pass --mode=C on both devices: this is the run of
 # the batches on rusticl that CI's rusticl job relies on.
 # Skipped as a whole unless both are installed; rusticl lists llvmpipe
@@ -71,11 +74,17 @@ not_covered() {
 # runs every batch; CI's rusticl job relies on that).
 batches=$(ls "$top_srcdir"/tests/inputs/test_*_ci)
 [ -n "$quick" ] && batches="$top_srcdir/tests/inputs/test_resampling_ci $top_srcdir/tests/inputs/test_backward_ci"
-for b in $batches; do
-    name=$(basename "$b")
+# And the resampling batch with every problem that factorises in
+# separable passes (CLRS_LAUNCH=sep=1): their order is fixed too.
+for spec in $batches "$top_srcdir/tests/inputs/test_resampling_ci@sep=1"; do
+    b=${spec%@*}
+    launch=
+    case $spec in *@*) launch=${spec##*@} ;; esac
+    name=$(basename "$b")${launch:+ ($launch)}
     for d in pocl rusticl; do
         eval dev=\$$d
-        "$tool" --mode=C --perf-template=json --device="$dev" --batch="$b" \
+        CLRS_LAUNCH=$launch "$tool" --mode=C --perf-template=json \
+            --device="$dev" --batch="$b" \
             >"$tmp/$d.json" 2>"$tmp/$d.err"
         rc=$?
         problems "$tmp/$d.json" >"$tmp/$d.list"

@@ -1,0 +1,146 @@
+#!/bin/sh
+# Separable plans (one pass per resampled axis, clresample(3)
+# clrs_plan_get_info's separable): forced on (CLRS_LAUNCH=sep=1, wherever
+# the mode factorises) and off (sep=0, every plan whole), every problem
+# of a matrix of dtypes (each type with itself, and u8 and f16 through
+# f32 both ways), layout classes (channels-first, channels-last,
+# blocked), linear and cubic, antialiased or not, 2-D and 3-D, and of the
+# conformance batches, must pass --mode=C: each agrees with the reference
+# within the error bound, so the two paths agree within twice it. Under
+# sep=1 the matrix's problems are separable and under sep=0 none is; the
+# passes' order of summation is fixed, so launch settings keep their bytes
+# (SHA-256 digests); and the JSON and perf lines say which path ran.
+
+tap_name=separable
+. "${top_srcdir:-.}/tests/tap.sh"
+
+"$tool" --mode=C mb1ic1iw2ow4 >"$tmp/dev.out" 2>&1
+if [ $? -eq 3 ]; then
+    echo "1..0 # SKIP no OpenCL device"
+    exit 0
+fi
+fp64=$(device_fp64)
+
+# The matrix: 2-D and 3-D shapes, upsampling, downsampling and a mix, a
+# partial last block of C (11 channels in blocks of 8).
+cat >"$tmp/matrix" <<'EOF'
+--reset --dir=FWD_D
+--alg=linear,cubic --antialias=false,true
+--tag=abx,axb,aBx8b
+--sdt=f32,f16,bf16,f64,s32,s8,u8
+mb2ic3ih9iw11oh13ow6 mb1ic11ih7iw5oh3ow12 mb1ic3id4ih5iw6od7oh3ow9
+--sdt=u8 --ddt=f32 mb1ic3ih9iw11oh13ow6
+--sdt=f32 --ddt=u8 mb1ic3ih9iw11oh13ow6
+--sdt=f16 --ddt=f32 mb1ic3ih9iw11oh5ow17
+--sdt=f32 --ddt=f16 mb1ic3ih9iw11oh5ow17
+EOF
+
+# The launch settings' runs: 2-D, f32, f16 and u8.
+cat >"$tmp/small" <<'EOF'
+--reset --dir=FWD_D
+--alg=linear,cubic --antialias=false,true
+--tag=abx,axb,aBx8b
+--sdt=f32,f16,u8
+mb2ic3ih9iw11oh13ow6
+EOF
+
+# digests FILE: "repro digest" per problem of a JSON run's stdout.
+digests() {
+    sed -n 's/.*"repro":"\([^"]*\)".*"digest":"\([0-9a-f]*\)".*/\1 \2/p' "$1"
+}
+
+# run NAME SETTING BATCH: --mode=C under CLRS_LAUNCH=SETTING; every
+# problem passes (f64 ones may skip on a device without fp64).
+run() {
+    CLRS_LAUNCH=$2 "$tool" --mode=C --perf-template=json --batch="$3" \
+        >"$tmp/$1.out" 2>&1
+    rc=$?
+    summary=$(grep '^tests:' "$tmp/$1.out")
+    grep '"status":"SKIPPED"' "$tmp/$1.out" >"$tmp/skipped"
+    if [ "$fp64" = no ]; then
+        grep -v 'needs fp64' "$tmp/skipped" >"$tmp/bad_skips"
+    else
+        cp "$tmp/skipped" "$tmp/bad_skips"
+    fi
+    if [ $rc -eq 0 ] && ! grep -q 'failed:[1-9]' "$tmp/$1.out" &&
+        [ ! -s "$tmp/bad_skips" ] && [ -n "$summary" ]; then
+        ok "$(basename "$3") under CLRS_LAUNCH=$2: $summary"
+    else
+        not_ok "$(basename "$3") under CLRS_LAUNCH=$2: exit $rc: $summary"
+        grep -v '"status":"PASSED"' "$tmp/$1.out" | head -20 | sed 's/^/# /'
+    fi
+}
+
+run sep1 sep=1 "$tmp/matrix"
+run sep0 sep=0 "$tmp/matrix"
+# s32 stays whole (clrs_plan_get_info's separable).
+grep -v 'sdt=s32' "$tmp/sep1.out" >"$tmp/sep1.nos32"
+nsep=$(grep -c '"separable":true' "$tmp/sep1.nos32")
+nrun=$(grep -c '"status":"PASSED"' "$tmp/sep1.nos32")
+if [ "$nrun" -gt 0 ] && [ "$nsep" -eq "$nrun" ]; then
+    ok "sep=1: all $nrun problems that ran were separable but s32's"
+else
+    not_ok "sep=1: $nsep of $nrun problems (s32's aside) separable"
+fi
+if ! grep 'sdt=s32' "$tmp/sep1.out" | grep -q '"separable":true'; then
+    ok "sep=1: s32 problems stay whole"
+else
+    not_ok "sep=1: an s32 problem was separable"
+fi
+if ! grep -q '"separable":true' "$tmp/sep0.out"; then
+    ok "sep=0: no problem separable"
+else
+    not_ok "sep=0: $(grep -c '"separable":true' "$tmp/sep0.out") problems separable"
+fi
+# A 2-D plan: two kernels; a 3-D one: three.
+if grep '"separable":true' "$tmp/sep1.out" | grep 'mb2ic3ih9iw11oh13ow6' |
+    grep -q '"kernels":2,' &&
+    grep '"separable":true' "$tmp/sep1.out" | grep 'mb1ic3id4ih5iw6od7oh3ow9' |
+    grep -q '"kernels":3,'; then
+    ok "a separable plan enqueues a kernel per resampled axis (2-D: 2, 3-D: 3)"
+else
+    not_ok "separable kernel counts"
+fi
+
+# The passes sum in one order whatever the launch: the bytes of sep=1 at
+# the default launch under other vector widths, span paths and local
+# sizes (the quick tier: one setting).
+CLRS_LAUNCH=sep=1 "$tool" --mode=C --perf-template=json \
+    --batch="$tmp/small" >"$tmp/small.out" 2>&1
+digests "$tmp/small.out" >"$tmp/sep1.dig"
+settings="sep=1,vec=1 sep=1,vec=4,local=16x16x1 sep=1,span=0,nt=1,local=7x3"
+[ -n "$quick" ] && settings=sep=1,vec=4,local=16x16x1
+for setting in $settings; do
+    CLRS_LAUNCH=$setting "$tool" --mode=C --perf-template=json \
+        --batch="$tmp/small" >"$tmp/set.out" 2>&1
+    digests "$tmp/set.out" >"$tmp/set.dig"
+    if [ -s "$tmp/sep1.dig" ] && cmp -s "$tmp/sep1.dig" "$tmp/set.dig"; then
+        ok "CLRS_LAUNCH=$setting: the bytes of sep=1 at the default launch"
+    else
+        not_ok "CLRS_LAUNCH=$setting: bytes differ from sep=1's"
+        diff "$tmp/sep1.dig" "$tmp/set.dig" | head -10 | sed 's/^/# /'
+    fi
+done
+
+# The default chooses by cost: a 2-D bicubic 2x up is separable, a
+# bilinear one is not; the perf line says so.
+"$tool" --mode=P --fix-times-per-prb=1 --alg=cubic mb1ic4ih32iw32oh64ow64 \
+    --alg=linear mb1ic4ih32iw32oh64ow64 >"$tmp/perf.out" 2>&1
+if grep 'alg=cubic' "$tmp/perf.out" | grep -q 'kernels:2sep,' &&
+    grep '^perf' "$tmp/perf.out" | grep 'alg=linear' | grep -q 'kernels:1,'; then
+    ok "by default a bicubic 2x up is separable (kernels:2sep), a bilinear one whole"
+else
+    not_ok "default choice: $(grep '^perf' "$tmp/perf.out" | tr '\n' ' ')"
+fi
+
+# The conformance batches under both (the quick tier: resampling alone).
+batches="test_resampling_ci test_options_ci test_vendor_ci test_axes_ci \
+    test_postops_ci launch_subset"
+[ -n "$quick" ] && batches=test_resampling_ci
+for b in $batches; do
+    run "$b-1" sep=1 "$top_srcdir/tests/inputs/$b"
+    run "$b-0" sep=0 "$top_srcdir/tests/inputs/$b"
+done
+
+echo "1..$n"
+exit $failed
