@@ -1122,17 +1122,20 @@ static const char *const global_names[] = {
 /* What --match takes: a regular expression whose compiled form stays
  * small. glibc's regcomp copies the operand of every '+' and of an
  * interval {m,n} once per repetition, so stacked or nested ones grow
- * exponentially (a pattern of fifty '+' exhausts memory); patterns pick
- * problems by name and need neither many '+' nor intervals. At most 256
+ * exponentially (a pattern of fifty '+' exhausts memory), and a
+ * repetition of a repeated atom ("a?+", nine '?' then five '+') took a
+ * second to compile; patterns pick problems by name and need neither
+ * many '+', nor intervals, nor stacked repetitions. At most 256
  * characters and 8 unescaped '+' outside bracket expressions, no
- * interval, and no back-reference (glibc's extension, whose matching
- * backtracks). Returns 0, or -1 with the reason in err. */
+ * interval, no '?', '*' or '+' right after another, and no
+ * back-reference (glibc's extension, whose matching backtracks).
+ * Returns 0, or -1 with the reason in err. */
 #define MATCH_MAX_LEN 256
 #define MATCH_MAX_PLUS 8
 static int match_pattern_ok(const char *v, char *err)
 {
     const char *p = v;
-    int plus = 0;
+    int plus = 0, repeated = 0; /* the last token a '?', '*' or '+' */
 
     if (strlen(v) > MATCH_MAX_LEN)
         return fail(err, "a --match pattern has at most %d characters",
@@ -1143,9 +1146,11 @@ static int match_pattern_ok(const char *v, char *err)
                         "matching one can take exponential time)", p[1]);
         if (*p == '\\' && p[1]) {
             p += 2;
+            repeated = 0;
             continue;
         }
         if (*p == '[') { /* a bracket expression: ']' first is literal */
+            repeated = 0;
             ++p;
             if (*p == '^')
                 ++p;
@@ -1165,6 +1170,15 @@ static int match_pattern_ok(const char *v, char *err)
             return fail(err, "--match takes at most %d '+' (each copies "
                         "its operand when compiled); use '*'",
                         MATCH_MAX_PLUS);
+        if (*p == '?' || *p == '*' || *p == '+') {
+            if (repeated)
+                return fail(err, "--match takes no repetition of a "
+                            "repetition (%c%c: its compiled form grows "
+                            "with each); use one", p[-1], *p);
+            repeated = 1;
+        } else {
+            repeated = 0;
+        }
         ++p;
     }
     return 0;
