@@ -782,8 +782,15 @@ static clrs_status slot_taps_max(const clrs_problem *p, int k, int64_t *n)
 }
 
 /* What an element of an intermediate costs, written by one pass and read
- * by the next, in taps read (plan.c's cost model, want_separable). */
-#define CLRS_SEP_ELEMENT_TAPS 2
+ * by the next, in taps read (want_separable's cost model). Measured on
+ * PoCL (AVX-512, 2 cores), passes against one pass, f32: antialiased
+ * bilinear down 2 9-11 ms against 8, down 4 6.0-6.5 against 6.8-9.3,
+ * trilinear 3-D 2x up 10-12 against 7-8 (lib/README.md, "Separable
+ * plans"). 5 puts the first whole and the second in passes, and keeps
+ * every plan the passes won on an H200 (bicubic 2x up, antialiased
+ * downscales by 2.3 to 8.6) in passes; the third goes to passes too, and
+ * loses there: no weight of taps and elements tells it from the second. */
+#define CLRS_SEP_ELEMENT_TAPS 5
 
 /* Whether a forward weighted sum runs as one 1-D pass per resampled axis,
  * and in which order (order[i]: the slot of pass i). The modes whose
@@ -801,8 +808,9 @@ static clrs_status slot_taps_max(const clrs_problem *p, int k, int64_t *n)
  * intermediate counted as CLRS_SEP_ELEMENT_TAPS more, than the single
  * pass, whose every output reads the product of the axes' taps; per
  * output written, a 2-D bicubic 2x up reads 16 taps in one pass and
- * (4 + 2) / 2 + 4 = 7 in two, a bilinear one 4 against (2 + 2) / 2 + 2
- * (a tie: whole), a bicubic 4x down 16 against (4 + 2) 4 + 4 (whole). */
+ * (4 + 5) / 2 + 4 = 8.5 in two, a bilinear one 4 against (2 + 5) / 2 + 2
+ * (whole), an antialiased bilinear down 4 (8 taps an axis) 64 against
+ * 4 (8 + 5) + 8 = 60, down 2 (4 taps) 16 against 2 (4 + 5) + 4 (whole). */
 static int want_separable(const clrs_plan *plan, int *order)
 {
     const clrs_problem *p = &plan->problem;
