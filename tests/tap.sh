@@ -34,3 +34,17 @@ device_fp64() {
     [ -n "$_pd" ] && "$tool" --list-devices 2>/dev/null |
         sed -n "s/^$_pd  .* | fp64 \([a-z]*\) | .*/\1/p" | head -n 1
 }
+
+# all_passed OUT RC: true when a --mode=C --perf-template=json run (its
+# stdout OUT, its exit status RC) failed nothing and skipped only f64
+# problems, and those only on a device without fp64 ($fp64, from
+# device_fp64). Leaves the skipped problems' lines in $tmp/skipped.
+all_passed() {
+    grep '"status":"SKIPPED"' "$1" >"$tmp/skipped"
+    if [ "${fp64:-}" = no ]; then
+        grep -v 'needs fp64' "$tmp/skipped" >"$tmp/bad_skips"
+    else
+        cp "$tmp/skipped" "$tmp/bad_skips"
+    fi
+    [ "$2" -eq 0 ] && ! grep -q 'failed:[1-9]' "$1" && [ ! -s "$tmp/bad_skips" ]
+}

@@ -47,14 +47,7 @@ for setting in $settings; do
     rc=$?
     summary=$(grep '^tests:' "$tmp/out")
     # Skipped: only the f64 problems, only on a device without fp64.
-    grep '"status":"SKIPPED"' "$tmp/out" >"$tmp/skipped"
-    if [ "$fp64" = no ]; then
-        grep -v 'needs fp64' "$tmp/skipped" >"$tmp/bad_skips"
-    else
-        cp "$tmp/skipped" "$tmp/bad_skips"
-    fi
-    if [ $rc -eq 0 ] && ! grep -q 'failed:[1-9]' "$tmp/out" &&
-        [ ! -s "$tmp/bad_skips" ]; then
+    if all_passed "$tmp/out" $rc; then
         ok "CLRS_LAUNCH=$setting: $summary"
     else
         not_ok "CLRS_LAUNCH=$setting: exit $rc: $summary (fp64 $fp64)"

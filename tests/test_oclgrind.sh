@@ -41,6 +41,20 @@ mkdir -p "$tmp" || { echo "Bail out! cannot create $tmp"; exit 1; }
 
 n=0
 keep=0
+
+# quiet WHAT LOG: a TAP point, Oclgrind's log LOG empty; a report keeps
+# it (and the scratch directory) as LOG.N and shows its start.
+quiet() {
+    n=$((n + 1))
+    if test -s "$2"; then
+        echo "not ok $n - oclgrind reported nothing for $1 (log kept in $2.$n)"
+        sed -e 's/^/# oclgrind: /' "$2" | head -n 80
+        mv "$2" "$2.$n"
+        keep=1
+    else
+        echo "ok $n - oclgrind reported nothing for $1"
+    fi
+}
 # Each program's subset: its TAP lines without its plan, then whether it
 # ran every case, exited 0 and left an empty Oclgrind log. The forward
 # subset has 104 cases, the backward one 116 (every class twice), the
@@ -149,14 +163,7 @@ else
     echo "not ok $n - clresample --axes (N, C; blocked) under oclgrind: exit $status"
     grep -v ':PASSED ' "$out" | sed -e 's/^/# /' | head -n 40
 fi
-n=$((n + 1))
-if test -s "$log"; then
-    echo "not ok $n - oclgrind reported nothing for clresample --axes (log kept in $log)"
-    sed -e 's/^/# oclgrind: /' "$log" | head -n 80
-    keep=1
-else
-    echo "ok $n - oclgrind reported nothing for clresample --axes"
-fi
+quiet "clresample --axes" "$log"
 
 # Antialiased linear and cubic on the span path, forward and backward,
 # at 4 lanes (a GPU's default) and at the device's default: 1-D and 2-D
@@ -187,14 +194,7 @@ for launch in vec=4 default; do
         grep -E '^[0-9]+:|^tests:' "$out" | grep -v ':PASSED ' |
             sed -e 's/^/# /' | head -n 40
     fi
-    n=$((n + 1))
-    if test -s "$log"; then
-        echo "not ok $n - oclgrind reported nothing for clresample antialiased at $launch launch (log kept in $log)"
-        sed -e 's/^/# oclgrind: /' "$log" | head -n 80
-        keep=1
-    else
-        echo "ok $n - oclgrind reported nothing for clresample antialiased at $launch launch"
-    fi
+    quiet "clresample antialiased at $launch launch" "$log"
 done
 
 # Separable plans (CLRS_LAUNCH sep=1: one pass per resampled axis
@@ -222,15 +222,7 @@ for prb in "--alg=cubic mb1ic2ih5iw7oh9ow12" \
         echo "not ok $n - separable $prb under oclgrind: exit $status"
         grep -v ':PASSED ' "$out" | sed -e 's/^/# /' | head -n 20
     fi
-    n=$((n + 1))
-    if test -s "$log"; then
-        echo "not ok $n - oclgrind reported nothing for separable $prb (log kept in $log.$n)"
-        sed -e 's/^/# oclgrind: /' "$log" | head -n 40
-        mv "$log" "$log.$n"
-        keep=1
-    else
-        echo "ok $n - oclgrind reported nothing for separable $prb"
-    fi
+    quiet "separable $prb" "$log"
 done
 
 echo "1..$n"

@@ -56,14 +56,7 @@ run() {
         >"$tmp/$1.out" 2>&1
     rc=$?
     summary=$(grep '^tests:' "$tmp/$1.out")
-    grep '"status":"SKIPPED"' "$tmp/$1.out" >"$tmp/skipped"
-    if [ "$fp64" = no ]; then
-        grep -v 'needs fp64' "$tmp/skipped" >"$tmp/bad_skips"
-    else
-        cp "$tmp/skipped" "$tmp/bad_skips"
-    fi
-    if [ $rc -eq 0 ] && ! grep -q 'failed:[1-9]' "$tmp/$1.out" &&
-        [ ! -s "$tmp/bad_skips" ] && [ -n "$summary" ]; then
+    if all_passed "$tmp/$1.out" $rc && [ -n "$summary" ]; then
         ok "$(basename "$3") under CLRS_LAUNCH=$2: $summary"
     else
         not_ok "$(basename "$3") under CLRS_LAUNCH=$2: exit $rc: $summary"
