@@ -272,8 +272,9 @@ static clrs_status enqueue_two_pass(clrs_plan *plan, cl_command_queue q,
 
 /* The separable passes in order, each after the one before it (the
  * first after the caller's events and the previous run's last pass):
- * the first reads src, the last writes dst with the post-ops' operands,
- * the ones between read and write the plan's intermediates. */
+ * the first reads src (diff_dst backward), the last writes dst with the
+ * post-ops' operands (diff_src), the ones between read and write the
+ * plan's intermediates. */
 static clrs_status enqueue_chain(clrs_plan *plan, cl_command_queue q,
                                  const clrs_args *args, cl_uint num_events,
                                  const cl_event *wait_list, cl_event *event)
@@ -291,9 +292,14 @@ static clrs_status enqueue_chain(clrs_plan *plan, cl_command_queue q,
         const int last = i == plan->npass - 1;
         clrs_args a;
         cl_event ev = NULL;
+        cl_mem in, out;
         memset(&a, 0, sizeof a);
-        a.src = i ? plan->work[(i - 1) % 2] : args->src;
-        a.dst = last ? args->dst : plan->work[i % 2];
+        in = i ? plan->work[(i - 1) % 2]
+               : (plan->problem.backward ? args->diff_dst : args->src);
+        out = !last ? plan->work[i % 2]
+                    : (plan->problem.backward ? args->diff_src : args->dst);
+        *(plan->problem.backward ? &a.diff_dst : &a.src) = in;
+        *(plan->problem.backward ? &a.diff_src : &a.dst) = out;
         if (last)
             memcpy(a.post_op, args->post_op, sizeof a.post_op);
         st = enqueue(plan->pass[i], q, &a, i ? 1 : n, i ? &prev : waits,

@@ -792,8 +792,9 @@ static clrs_status slot_taps_max(const clrs_problem *p, int k, int64_t *n)
  * loses there: no weight of taps and elements tells it from the second. */
 #define CLRS_SEP_ELEMENT_TAPS 5
 
-/* Whether a forward weighted sum runs as one 1-D pass per resampled axis,
- * and in which order (order[i]: the slot of pass i). The modes whose
+/* Whether a weighted sum runs as one 1-D pass per resampled axis, and in
+ * which order (order[i]: the slot of forward pass i; a backward plan
+ * takes the passes' gradients in reverse). The modes whose
  * weights are products of per-axis weights factorise: linear and cubic,
  * antialiased or not. Not here: crop-and-resize (an extrapolated output
  * is a value, not a sum), a constant padding value other than 0 (a tap
@@ -820,7 +821,7 @@ static int want_separable(const clrs_plan *plan, int *order)
     int64_t n;
     int k, i;
 
-    if (p->backward || plan->index_only || p->has_index ||
+    if (plan->index_only || p->has_index || p->has_x ||
         (p->mode != CLRS_MODE_LINEAR && p->mode != CLRS_MODE_CUBIC) ||
         p->naxes < 2 || p->coord == CLRS_COORD_TF_CROP_AND_RESIZE ||
         (p->padding != CLRS_PAD_EDGE && p->pad_value != 0) ||
@@ -894,38 +895,48 @@ static clrs_status join_pass_logs(clrs_plan *plan)
 }
 
 /* The passes (want_separable's order) and the intermediates between
- * them: dense in src's order of strides, in the type the single pass
- * accumulates in (f64 where a tensor is f64, else f32), so that u8, s8
- * and half
- * types round once, at the last pass. Post-ops run in the last pass. A
- * pass whose axis would not map as the whole problem's does is refused
- * (CLRS_ERR_UNSUPPORTED): the caller falls back to one pass. */
+ * them: dense in the order of strides of in (src forward, diff_src
+ * backward), in the type the single pass accumulates in (f64 where a
+ * tensor is f64, else f32), so that u8, s8 and half round once, at the
+ * last pass. Forward, pass i resamples slot order[i] from t[i] to
+ * t[i + 1], t[0] src and t[n] dst, and the last runs the post-ops.
+ * Backward, the transposed chain in reverse: pass j takes the gradient
+ * of forward pass n - 1 - j, from t[n - j] (diff_dst first) to
+ * t[n - 1 - j] (diff_src last, which alone accumulates where the problem
+ * does). A pass whose axis would not map as the whole problem's does is
+ * refused (CLRS_ERR_UNSUPPORTED): the caller falls back to one pass. */
 static clrs_status plan_separable(clrs_plan *plan,
                                   const clrs_resample_desc *op,
                                   const int *order)
 {
     const clrs_problem *p = &plan->problem;
-    struct clrs_tensor_desc cur = p->in, next;
+    const int n = p->naxes;
+    struct clrs_tensor_desc t[CLRS_MAX_RANK + 1];
     const clrs_dtype mid =
         p->in.dtype == CLRS_F64 || p->out.dtype == CLRS_F64 ? CLRS_F64
                                                              : CLRS_F32;
     int i;
 
-    for (i = 0; i < p->naxes; ++i) {
-        const int k = order[i], a = p->ax[k].axis, last = i == p->naxes - 1;
+    t[0] = p->in;
+    for (i = 0; i < n - 1; ++i) {
+        struct clrs_tensor_desc like = t[i];
+        like.dims[p->ax[order[i]].axis] = p->out.dims[p->ax[order[i]].axis];
+        clrs__tensor_dense_like(&like, mid, &t[i + 1]);
+    }
+    t[n] = p->out;
+    for (i = 0; i < n; ++i) {
+        /* f: the forward pass this one is, or whose gradient it takes */
+        const int f = p->backward ? n - 1 - i : i, k = order[f],
+                  a = p->ax[k].axis, last = i == n - 1;
         struct clrs_resample_desc o;
         const clrs_plan *ps;
         op_one_axis(op, k, a, &o);
         if (!last) {
-            struct clrs_tensor_desc like = cur;
-            like.dims[a] = p->out.dims[a];
-            clrs__tensor_dense_like(&like, mid, &next);
             o.n_post_ops = 0;
-        } else {
-            next = p->out;
+            o.accumulate = 0;
         }
-        CLRS_TRY(plan_create(&plan->pass[i], plan->ctx, &o, &cur, &next,
-                             NULL, NULL, 0, 0));
+        CLRS_TRY(plan_create(&plan->pass[i], plan->ctx, &o, &t[f],
+                             &t[f + 1], NULL, NULL, p->backward, 0));
         plan->npass = i + 1;
         ps = plan->pass[i];
         CLRS_CHECK(ps->problem.naxes == 1 && !ps->empty &&
@@ -935,14 +946,13 @@ static clrs_status plan_separable(clrs_plan *plan,
                        ps->problem.pad_value == p->pad_value,
                    CLRS_ERR_UNSUPPORTED,
                    "axis %d alone does not map as in the whole problem", a);
-        if (!last) {
+        if (!last) { /* it writes t[f + 1] forward, t[f] backward */
             size_t bytes;
-            CLRS_TRY(check_bytes(plan->ctx, &next, "separable intermediate",
-                                 &bytes));
+            CLRS_TRY(check_bytes(plan->ctx, &t[p->backward ? f : f + 1],
+                                 "separable intermediate", &bytes));
             if (bytes > plan->work_bytes[i % 2])
                 plan->work_bytes[i % 2] = bytes;
         }
-        cur = next;
     }
     for (i = 0; i < 2; ++i)
         if (plan->work_bytes[i])

@@ -48,10 +48,11 @@ struct clrs_plan {
      * which writes that scratch, waits for it. */
     cl_event scratch_busy;
 
-    /* A separable forward (plan_separable): one 1-D pass per resampled
-     * axis, pass[0] first, through plan-owned intermediates: pass i
-     * writes work[i % 2] and pass i + 1 reads it; the last pass writes
-     * the caller's dst. npass is 0 for any other plan. */
+    /* A separable plan (plan_separable): one 1-D pass per resampled axis
+     * (backward, their gradients in reverse), pass[0] first, through
+     * plan-owned intermediates: pass i writes work[i % 2] and pass i + 1
+     * reads it; the last pass writes the caller's dst (diff_src). npass
+     * is 0 for any other plan. */
     int npass;
     clrs_plan *pass[CLRS_MAX_RANK];
     cl_mem work[2];

@@ -4,7 +4,8 @@
 # the mode factorises) and off (sep=0, every plan whole), every problem
 # of a matrix of dtypes (each type with itself, and u8 and f16 through
 # f32 both ways), layout classes (channels-first, channels-last,
-# blocked), linear and cubic, antialiased or not, 2-D and 3-D, and of the
+# blocked), linear and cubic, antialiased or not, 2-D and 3-D, forward
+# and backward (the passes' gradients in reverse), and of the
 # conformance batches, must pass --mode=C: each agrees with the reference
 # within the error bound, so the two paths agree within twice it. Under
 # sep=1 the matrix's problems are separable and under sep=0 none is; the
@@ -24,7 +25,7 @@ fp64=$(device_fp64)
 # The matrix: 2-D and 3-D shapes, upsampling, downsampling and a mix, a
 # partial last block of C (11 channels in blocks of 8).
 cat >"$tmp/matrix" <<'EOF'
---reset --dir=FWD_D
+--reset --dir=FWD_D,BWD_D
 --alg=linear,cubic --antialias=false,true
 --tag=abx,axb,aBx8b
 --sdt=f32,f16,bf16,f64,s32,s8,u8
@@ -37,7 +38,7 @@ EOF
 
 # The launch settings' runs: 2-D, f32, f16 and u8.
 cat >"$tmp/small" <<'EOF'
---reset --dir=FWD_D
+--reset --dir=FWD_D,BWD_D
 --alg=linear,cubic --antialias=false,true
 --tag=abx,axb,aBx8b
 --sdt=f32,f16,u8
