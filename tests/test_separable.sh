@@ -86,6 +86,15 @@ if ! grep -q '"separable":true' "$tmp/sep0.out"; then
 else
     not_ok "sep=0: $(grep -c '"separable":true' "$tmp/sep0.out") problems separable"
 fi
+# A separable plan holds its intermediates (scratch_bytes), a whole one
+# nothing.
+if ! grep '"separable":true' "$tmp/sep1.out" | grep -q '"scratch_bytes":0,' &&
+    ! grep '"status":"PASSED"' "$tmp/sep0.out" |
+    grep -v '"scratch_bytes":0,' | grep -q .; then
+    ok "separable plans hold scratch for their intermediates, whole ones none"
+else
+    not_ok "scratch_bytes: $(grep -o '"separable":[a-z]*,"scratch_bytes":[0-9]*' "$tmp/sep1.out" "$tmp/sep0.out" | sort | uniq -c | head -5)"
+fi
 # A 2-D plan: two kernels; a 3-D one: three.
 if grep '"separable":true' "$tmp/sep1.out" | grep 'mb2ic3ih9iw11oh13ow6' |
     grep -q '"kernels":2,' &&

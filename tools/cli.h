@@ -280,6 +280,7 @@ typedef struct cli_result {
     int kernels; /* kernels per execute (2: max backward recomputing; one
                     per axis: separable) */
     int separable; /* clrs_plan_info's: one axis at a time */
+    size_t scratch; /* clrs_plan_info's scratch_bytes */
     const char *launch; /* clrs_launch_source_name(), "-" before a plan */
     const char *variant; /* the plan's kernel variant, "-" before a plan */
     int tuned;          /* launches the tuner timed (launch "tuned") */

@@ -803,6 +803,7 @@ static int device_plan(job *j)
         j->r->groups = info.span_groups;
         j->r->kernels = info.kernels;
         j->r->separable = info.separable;
+        j->r->scratch = info.scratch_bytes;
         j->r->launch = clrs_launch_source_name(info.launch_source);
         j->r->tuned = info.tuned_launches;
         j->r->variant = info.variant ? info.variant : "-";
