@@ -303,6 +303,8 @@ typedef struct clrs_taplist {
  * may still hold memory: always release it with clrs__taplist_free. */
 clrs_status clrs__axis_taps(const clrs_problem *p, int a, clrs_taplist *tl);
 void clrs__taplist_free(clrs_taplist *tl);
+/* The most taps one of the first n outputs of tl has (0 for none). */
+int64_t clrs__taplist_max(const clrs_taplist *tl, int64_t n);
 
 /* One output reading an input pixel along one axis (a transposed tap). */
 typedef struct clrs_ttap {

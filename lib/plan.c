@@ -662,24 +662,31 @@ static int want_two_pass(const clrs_plan *plan, size_t *index_bytes,
     return 1;
 }
 
-/* The two passes' logs, each under its kernel's name; none when both are
- * empty. */
-static clrs_status join_logs(clrs_plan *plan)
+/* The logs of n sub-plans (the passes of a two-pass or separable plan),
+ * each under its heading, blank-line separated, as the plan's; none when
+ * all are empty. */
+#define LOG_HEAD_MAX 48
+static clrs_status join_logs(clrs_plan *plan, clrs_plan *const *sub,
+                             char head[][LOG_HEAD_MAX], int n)
 {
-    static const char ha[] = "argmax kernel (clrs_forward):\n",
-                      hb[] = "backward kernel (clrs_backward):\n";
-    const char *a = plan->argmax->build_log, *b = plan->scatter->build_log;
-    size_t n;
+    size_t len = 0, at = 0;
+    int i;
 
-    if (!a && !b)
+    for (i = 0; i < n; ++i)
+        if (sub[i]->build_log)
+            len += strlen(head[i]) + strlen(sub[i]->build_log) + 2;
+    if (!len)
         return CLRS_SUCCESS;
-    n = (a ? sizeof ha + strlen(a) : 0) + (b ? sizeof hb + strlen(b) : 0);
-    plan->build_log = malloc(n);
+    plan->build_log = malloc(len);
     if (!plan->build_log)
         return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
                            "out of memory joining the build logs");
-    snprintf(plan->build_log, n, "%s%s%s%s%s", a ? ha : "", a ? a : "",
-             a && b ? "\n" : "", b ? hb : "", b ? b : "");
+    plan->build_log[0] = '\0';
+    for (i = 0; i < n; ++i)
+        if (sub[i]->build_log)
+            at += (size_t)snprintf(plan->build_log + at, len - at,
+                                   "%s%s%s", at ? "\n" : "", head[i],
+                                   sub[i]->build_log);
     return CLRS_SUCCESS;
 }
 
@@ -705,7 +712,12 @@ static clrs_status plan_two_pass(clrs_plan *plan, const clrs_resample_desc *op,
                          sidx, NULL, 0, 1));
     CLRS_TRY(plan_create(&plan->scatter, plan->ctx, &bop, &p->in, &p->out,
                          sidx, NULL, 1, 0));
-    CLRS_TRY(join_logs(plan));
+    {
+        clrs_plan *const sub[2] = {plan->argmax, plan->scatter};
+        char head[2][LOG_HEAD_MAX] = {"argmax kernel (clrs_forward):\n",
+                                      "backward kernel (clrs_backward):\n"};
+        CLRS_TRY(join_logs(plan, sub, head, 2));
+    }
     return make_buffer(plan, index_bytes, NULL, &plan->scratch_index,
                        "argmax index");
 }
@@ -769,14 +781,10 @@ static clrs_status slot_taps_max(const clrs_problem *p, int k, int64_t *n)
 {
     clrs_taplist tl;
     clrs_status st;
-    int64_t o;
 
     memset(&tl, 0, sizeof tl);
     st = clrs__axis_taps(p, p->ax[k].axis, &tl);
-    *n = 0;
-    for (o = 0; st >= 0 && o < p->ax[k].out; ++o)
-        if (tl.start[o + 1] - tl.start[o] > *n)
-            *n = tl.start[o + 1] - tl.start[o];
+    *n = st >= 0 ? clrs__taplist_max(&tl, p->ax[k].out) : 0;
     clrs__taplist_free(&tl);
     return st;
 }
@@ -867,33 +875,6 @@ static int want_separable(const clrs_plan *plan, int *order)
     return r.sep == 1 || sep < single;
 }
 
-/* The passes' logs, each under its axis; none when all are empty. */
-static clrs_status join_pass_logs(clrs_plan *plan)
-{
-    size_t n = 0, at = 0;
-    int i;
-
-    for (i = 0; i < plan->npass; ++i)
-        if (plan->pass[i]->build_log)
-            n += strlen(plan->pass[i]->build_log) + 64;
-    if (!n)
-        return CLRS_SUCCESS;
-    plan->build_log = malloc(n);
-    if (!plan->build_log)
-        return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
-                           "out of memory joining the build logs");
-    plan->build_log[0] = '\0';
-    for (i = 0; i < plan->npass; ++i) {
-        const char *l = plan->pass[i]->build_log;
-        if (l)
-            at += (size_t)snprintf(plan->build_log + at, n - at,
-                                   "%spass %d (axis %d):\n%s",
-                                   at ? "\n" : "", i + 1,
-                                   plan->pass[i]->problem.ax[0].axis, l);
-    }
-    return CLRS_SUCCESS;
-}
-
 /* The passes (want_separable's order) and the intermediates between
  * them: dense in the order of strides of in (src forward, diff_src
  * backward), in the type the single pass accumulates in (f64 where a
@@ -958,7 +939,13 @@ static clrs_status plan_separable(clrs_plan *plan,
         if (plan->work_bytes[i])
             CLRS_TRY(make_buffer(plan, plan->work_bytes[i], NULL,
                                  &plan->work[i], "separable intermediate"));
-    return join_pass_logs(plan);
+    {
+        char head[CLRS_MAX_RANK][LOG_HEAD_MAX];
+        for (i = 0; i < n; ++i)
+            snprintf(head[i], sizeof head[i], "pass %d (axis %d):\n", i + 1,
+                     plan->pass[i]->problem.ax[0].axis);
+        return join_logs(plan, plan->pass, head, n);
+    }
 }
 
 /* The passes and intermediates of plan_separable, released. */

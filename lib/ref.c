@@ -140,16 +140,6 @@ static clrs_status axtaps_init(run *r, int a)
     return CLRS_SUCCESS;
 }
 
-/* The most taps one of the axis's n outputs has (at least 1). */
-static int64_t max_taps(const clrs_taplist *tl, int64_t n)
-{
-    int64_t o, most = 1;
-    for (o = 0; o < n; ++o)
-        if (tl->start[o + 1] - tl->start[o] > most)
-            most = tl->start[o + 1] - tl->start[o];
-    return most;
-}
-
 static clrs_status run_init(run *r, const clrs_problem *p)
 {
     int a;
@@ -183,8 +173,10 @@ static clrs_status run_init(run *r, const clrs_problem *p)
     r->row_max = 1;
     for (a = 0; a < p->rank; ++a) {
         CLRS_TRY(axtaps_init(r, a));
-        if (a < p->rank - 1)
-            r->row_max *= max_taps(&r->tl[a], p->out.dims[a]);
+        if (a < p->rank - 1) { /* at least 1: room for an empty row */
+            const int64_t most = clrs__taplist_max(&r->tl[a], p->out.dims[a]);
+            r->row_max *= most > 1 ? most : 1;
+        }
     }
     CLRS_TRY(offtab_init(&r->out, &p->out));
     if (p->has_index)

@@ -317,6 +317,15 @@ void clrs__taplist_free(clrs_taplist *tl)
     memset(tl, 0, sizeof *tl);
 }
 
+int64_t clrs__taplist_max(const clrs_taplist *tl, int64_t n)
+{
+    int64_t o, most = 0;
+    for (o = 0; o < n; ++o)
+        if (tl->start[o + 1] - tl->start[o] > most)
+            most = tl->start[o + 1] - tl->start[o];
+    return most;
+}
+
 /* Taps of a resampled axis for every output index. */
 static clrs_status build_resampled(const clrs_problem *p,
                                    const clrs_axis_map *ax, clrs_taplist *tl)

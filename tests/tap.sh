@@ -3,7 +3,8 @@
 #     . "${top_srcdir:-.}/tests/tap.sh"
 # Gives top_builddir and top_srcdir defaults, the tool, a scratch
 # directory $tmp (tests/tmp-NAME.PID, removed on exit) and the TAP
-# counters n and failed with ok, not_ok and skip, device_fp64, and quick.
+# counters n and failed with ok, not_ok and skip, device_fp64, quick,
+# digests and all_passed.
 
 : "${top_builddir:=.}"
 : "${top_srcdir:=.}"
@@ -33,6 +34,11 @@ device_fp64() {
         sed -n 's/^device \([0-9]*:[0-9]*\): .*/\1/p' | head -n 1)
     [ -n "$_pd" ] && "$tool" --list-devices 2>/dev/null |
         sed -n "s/^$_pd  .* | fp64 \([a-z]*\) | .*/\1/p" | head -n 1
+}
+
+# digests FILE: "repro digest" per problem of a JSON run's stdout.
+digests() {
+    sed -n 's/.*"repro":"\([^"]*\)".*"digest":"\([0-9a-f]*\)".*/\1 \2/p' "$1"
 }
 
 # all_passed OUT RC: true when a --mode=C --perf-template=json run (its

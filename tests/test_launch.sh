@@ -21,10 +21,6 @@ fi
 fp64=$(device_fp64)
 f64_skips=0
 
-# digests FILE: "repro digest" per problem of a JSON run's stdout.
-digests() {
-    sed -n 's/.*"repro":"\([^"]*\)".*"digest":"\([0-9a-f]*\)".*/\1 \2/p' "$1"
-}
 "$tool" --mode=C --perf-template=json --batch="$batch" >"$tmp/default.out" 2>&1
 digests "$tmp/default.out" >"$tmp/default.dig"
 ndig=$(wc -l <"$tmp/default.dig")

@@ -45,11 +45,6 @@ cat >"$tmp/small" <<'EOF'
 mb2ic3ih9iw11oh13ow6
 EOF
 
-# digests FILE: "repro digest" per problem of a JSON run's stdout.
-digests() {
-    sed -n 's/.*"repro":"\([^"]*\)".*"digest":"\([0-9a-f]*\)".*/\1 \2/p' "$1"
-}
-
 # run NAME SETTING BATCH: --mode=C under CLRS_LAUNCH=SETTING; every
 # problem passes (f64 ones may skip on a device without fp64).
 run() {
