@@ -4,14 +4,14 @@
  * directories, a stuck lock, 8 processes and 8 threads at once, LRU
  * eviction, a full disk, the environment. */
 
-/* Compiled together with lib/cache.c (Makefile.am) to reach the key and
+/* Compiled together with lib/rt/cache.c (Makefile.am) to reach the key and
  * entry functions, which the shared library does not export. Every cache
  * directory lives under $CLRS_CACHE_DIR (the suite points it into the
  * build tree) or, when that is unset, under ./tests/. */
 /* F_OFD_SETLK (the stuck lock) and RTLD_NEXT are GNU extensions. */
 #define _GNU_SOURCE 1
 
-#include "cache.h"
+#include "rt/cache.h"
 #include "clresample.h"
 #include "tap.h"
 
@@ -35,7 +35,7 @@ static char base[2048];
 
 /* ---- a disk that fills up ------------------------------------------------ */
 
-/* The program links with -Wl,--wrap=write, so every write() of lib/cache.c
+/* The program links with -Wl,--wrap=write, so every write() of lib/rt/cache.c
  * compiled into it comes here (stdio's do not): with full_dir set, a
  * write that would take the regular files in that directory past
  * full_limit bytes fails with ENOSPC, as on a full file system. */

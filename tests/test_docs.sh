@@ -22,7 +22,7 @@ man3="$top_srcdir/tools/clresample.3"
 readme="$top_srcdir/README.md"
 libreadme="$top_srcdir/lib/README.md"
 
-vars=$(cat "$top_srcdir"/lib/*.c "$top_srcdir"/tools/*.c |
+vars=$(cat "$top_srcdir"/lib/*/*.c "$top_srcdir"/tools/*.c |
     grep -o 'getenv("CLRS_[A-Z0-9_]*")' | sed 's/getenv("\(.*\)")/\1/' |
     sort -u)
 nvars=$(echo "$vars" | grep -c .)
@@ -73,12 +73,12 @@ fi
 # underscore (functions, macros, Makefile variables, options) occur in
 # the sources, except the OpenCL C built-in that lib/README.md names as
 # history; paths below the tree's own directories exist in the source
-# or, built (lib/cl_embed.c, the test programs), in the build tree (not
+# or, built (lib/gen/cl_embed.c, the test programs), in the build tree (not
 # .ci/, which the tarball does not hold).
-sources=$(cd "$top_srcdir" && ls lib/*.c lib/*.h lib/*.awk cl/*.cl \
+sources=$(cd "$top_srcdir" && ls lib/*/*.c lib/*/*.h lib/*/*.awk cl/*.cl \
     include/*.h tools/*.c tools/*.h tools/*.1 tools/*.3 tests/*.c tests/*.h \
     tests/*.cc tests/*.sh Makefile.am configure.ac lib/cmake/*.in \
-    2>/dev/null | grep -v '^lib/cl_embed\.c$')
+    2>/dev/null | grep -v '^lib/gen/cl_embed\.c$')
 for doc in README.md lib/README.md; do
     missing=
     for w in $(grep -o '`[a-z_][a-z0-9_]*_[a-z0-9_]*`' "$top_srcdir/$doc" |
@@ -118,9 +118,9 @@ cites=$(cd "$top_srcdir" && grep -n -E \
     '(^|[^A-Za-z_])SPEC([^A-Za-z_]|$)|DESIGN\.md|SPEC\.md' \
     README.md lib/README.md configure.ac Makefile.am lib/clresample.pc.in \
     lib/cmake/*.in include/*.h \
-    lib/*.c lib/*.h lib/*.awk cl/*.cl tools/*.c tools/*.h tools/*.1 \
+    lib/*/*.c lib/*/*.h lib/*/*.awk cl/*.cl tools/*.c tools/*.h tools/*.1 \
     tools/*.3 tests/*.c tests/*.h tests/*.cc tests/*.sh tests/inputs/* \
-    2>/dev/null | grep -v -e '^tests/test_docs\.sh:' -e '^lib/cl_embed\.c:')
+    2>/dev/null | grep -v -e '^tests/test_docs\.sh:' -e '^lib/gen/cl_embed\.c:')
 if [ -z "$cites" ]; then
     ok "no shipped file cites SPEC or DESIGN.md"
 else

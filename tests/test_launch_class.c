@@ -1,9 +1,9 @@
 /* The device classes and their default launches, from synthetic device
  * facts: no device needed, so the GPU rows are checked on any machine.
- * Compiled together with lib/launch.c and lib/status.c (Makefile.am) to
+ * Compiled together with lib/gen/launch.c and lib/model/status.c (Makefile.am) to
  * reach the class lookup and the defaults, which the shared library
  * does not export. */
-#include "launch.h"
+#include "gen/launch.h"
 #include "tap.h"
 
 #include <string.h>
@@ -92,30 +92,28 @@ static void check_fitted(void)
 {
     static const device_case amd = {"AMD GPU", GPU, 0x1002, 64, 256, "gpu",
                                     0, 0, 0, 0, 0, {0}, {0}, {0}};
-    clrs_context *ctx = calloc(1, sizeof *ctx);
+    clrs_device dev;
     clrs_launch_request r;
     clrs_launch L;
 
-    if (!tap_ok(ctx != NULL, "a context to hold the facts"))
-        return;
-    ctx->facts = facts_of(&amd);
-    clrs__launch_defaults(&ctx->facts, 0, &r);
+    memset(&dev, 0, sizeof dev);
+    dev.facts = facts_of(&amd);
+    clrs__launch_defaults(&dev.facts, 0, &r);
     memset(&L, 0, sizeof L);
     L.path = CLRS_VECTOR_NONE;
     L.work_dim = 2;
     L.global[0] = 128;
     L.global[1] = 6;
     L.global[2] = 1;
-    clrs__launch_local(ctx, &r, &L);
+    clrs__launch_local(&dev, &r, &L);
     tap_ok(L.local[0] == 64 && L.local[1] == 3 && L.local[2] == 1,
            "AMD GPU: scalar 64x4 fitted to 128x6: %zux%zux%zu (want 64x3x1)",
            L.local[0], L.local[1], L.local[2]);
-    ctx->facts.type = CPU;
-    clrs__launch_local(ctx, &r, &L);
+    dev.facts.type = CPU;
+    clrs__launch_local(&dev, &r, &L);
     tap_ok(L.local[0] == 0 && L.local[1] == 0 && L.local[2] == 0,
            "CPU: the driver chooses (%zux%zux%zu)", L.local[0], L.local[1],
            L.local[2]);
-    free(ctx);
 }
 
 int main(void)

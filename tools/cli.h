@@ -4,7 +4,7 @@
 #define CLRS_TOOL_CLI_H
 
 #include <clresample.h>
-#include "feature_maps.h"
+#include "model/feature_maps.h"
 
 #include <stddef.h>
 #include <stdint.h>

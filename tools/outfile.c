@@ -4,7 +4,7 @@
 #define _XOPEN_SOURCE 700
 
 #include "outfile.h"
-#include "fdio.h"
+#include "rt/fdio.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,0 +1,351 @@
+/* The OpenCL C generator: composes one kernel per configuration, forward
+ * or backward, from the embedded cl/ building blocks, the argument list
+ * (gen_key.c), the offsets of a work-item, and its body: the forward
+ * reduction over the taps (gen_reduce.c) or the backward gather over the
+ * transposed taps (gen_gather.c), on the span path through shuffles
+ * (gen_span.c). Everything that varies per shape is a kernel argument.
+ * Data types and post-ops are rows (gen_rows.c, from feature_maps.h); the
+ * one dtype named here is f16, for the cl_khr_fp16 pragma (a new dtype
+ * also touches other files: lib/README.md, "Checklists"). */
+#include "gen/gen_emit.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+
+/* ---- source -------------------------------------------------------------- */
+
+static void emit_args(sbuf *b, const clrs_gen_config *c)
+{
+    clrs_gen_arg args[CLRS_GEN_MAX_ARGS];
+    int n = clrs__gen_args(c, NULL, args), i;
+    const char *off = clrs__gen_off_type(c), *acc = clrs__gen_acc_type(c);
+
+    for (i = 0; i < n; ++i) {
+        const char *sep = i + 1 < n ? "," : ")";
+        switch (args[i].kind) {
+        case CLRS_ARG_SRC:
+            clrs__gen_sb_add(b, "    __global const %s *restrict src%s\n",
+                             clrs__gen_row_of(c->src)->ctype, sep);
+            break;
+        case CLRS_ARG_X:
+            clrs__gen_sb_add(b, "    __global const %s *restrict x%s\n",
+                             clrs__gen_row_of(c->x)->ctype, sep);
+            break;
+        case CLRS_ARG_DST:
+            clrs__gen_sb_add(b, "    __global %s *restrict dst%s\n",
+                             clrs__gen_row_of(c->dst)->ctype, sep);
+            break;
+        case CLRS_ARG_INDEX:
+            clrs__gen_sb_add(b, "    __global %s%s *restrict index%s\n",
+                             c->backward ? "const " : "",
+                             clrs__gen_index_ctype(c->index), sep);
+            break;
+        case CLRS_ARG_ITAB:
+            clrs__gen_sb_add(b, "    __global const %s *restrict itab%s\n", off,
+                             sep);
+            break;
+        case CLRS_ARG_FTAB:
+            clrs__gen_sb_add(b, "    __global const %s *restrict ftab%s\n", acc,
+                             sep);
+            break;
+        case CLRS_ARG_OFF:
+            clrs__gen_sb_add(b, "    const %s %s%s\n", off, args[i].name, sep);
+            break;
+        case CLRS_ARG_ACC:
+            clrs__gen_sb_add(b, "    const %s %s%s\n", acc, args[i].name, sep);
+            break;
+        case CLRS_ARG_POST:
+            clrs__gen_sb_add(b, "    __global const %s *restrict %s%s\n",
+                             clrs__gen_row_of(c->post[args[i].i].dt)->ctype,
+                             args[i].name, sep);
+            break;
+        }
+    }
+}
+
+/* Offset term of index `i` on kernel axis p along stride `s` (blocked
+ * axes split into block and lane). */
+static void emit_term(sbuf *b, const char *i, int block, const char *s, int p,
+                      int first)
+{
+    const char *plus = first ? "" : " + ";
+
+    if (block)
+        clrs__gen_sb_add(b, "%sCLRS_BLK(%s, %d, %s%d)", plus, i, block, s, p);
+    else
+        clrs__gen_sb_add(b, "%s%s * %s%d", plus, i, s, p);
+}
+
+/* "const <off> NAME = i<p> * <prefix><p> + ...;" (0 without a term): a
+ * tensor's element offset over every kernel axis, or over the identity
+ * axes only, with each axis's block size read at byte offset `blk` of
+ * clrs_gen_axis. */
+static void emit_offset(sbuf *b, const clrs_gen_config *c, const char *name,
+                        const char *prefix, size_t blk, int identity_only)
+{
+    char i[16];
+    int p, terms = 0;
+
+    clrs__gen_sb_add(b, "const %s %s = ", clrs__gen_off_type(c), name);
+    for (p = 0; p < c->rank; ++p) {
+        const clrs_gen_axis *a = &c->ax[p];
+        if (identity_only && a->slot >= 0)
+            continue;
+        snprintf(i, sizeof i, "i%d", p);
+        emit_term(b, i, *(const int *)(const void *)((const char *)a + blk),
+                  prefix, p, terms++ == 0);
+    }
+    clrs__gen_sb_add(b, "%s;\n", terms ? "" : "0");
+}
+
+/* Work-item -> output index: kernel axes 0 and 1 are NDRange dimensions 0
+ * and 1 (consecutive work-items write consecutive addresses), the rest
+ * are unpacked from dimension 2. Unsigned division: sizes are >= 1. */
+static void emit_indices(sbuf *b, const clrs_gen_config *c)
+{
+    const char *off = clrs__gen_off_type(c);
+    const char *uoff = c->long_off ? "ulong" : "uint";
+    int p;
+
+    if (c->vec > 1)
+        clrs__gen_sb_add(
+            b, "const %s i0 = (%s)get_global_id(0) * %d;\n", off, off,
+            c->vec * clrs__gen_mvec_of(c, c->vec) * clrs__gen_walk_of(c));
+    else
+        clrs__gen_sb_add(b, "const %s i0 = (%s)get_global_id(0);\n", off, off);
+    if (c->rank > 1)
+        clrs__gen_sb_add(b, "const %s i1 = (%s)get_global_id(1);\n", off, off);
+    if (c->rank > 2) {
+        clrs__gen_sb_add(b, "%s r = (%s)get_global_id(2);\n", uoff, uoff);
+        /* r - q * n rather than r % n: LLVM turns a div/rem pair into
+         * a "freeze" instruction that Oclgrind's checker cannot run. */
+        for (p = 2; p + 1 < c->rank; ++p) {
+            clrs__gen_sb_add(b, "const %s q%d = r / (%s)n%d;\n", uoff, p, uoff,
+                             p);
+            clrs__gen_sb_add(b, "const %s i%d = (%s)(r - q%d * (%s)n%d);\n",
+                             off, p, off, p, uoff, p);
+            clrs__gen_sb_add(b, "r = q%d;\n", p);
+        }
+        clrs__gen_sb_add(b, "const %s i%d = (%s)r;\n", off, c->rank - 1, off);
+    }
+}
+
+/* dst's blocked axis runs over whole blocks: a work-item past the real
+ * extent owns a padding lane, which it writes as zero (so a blocked
+ * tensor never holds stale padding) before anything reads a table or an
+ * input at that index. The block vector path zeroes its lanes in
+ * emit_store instead. */
+static void emit_pad_guard(sbuf *b, const clrs_gen_config *c)
+{
+    int p;
+    for (p = 0; p < c->rank; ++p)
+        if (c->ax[p].dst_block && !(p == 0 && c->vec > 1) && c->index_only)
+            clrs__gen_sb_add(b, "if (i%d >= nr%d)\n    return;\n", p, p);
+        else if (c->ax[p].dst_block && !(p == 0 && c->vec > 1))
+            clrs__gen_sb_add(b,
+                             "if (i%d >= nr%d) {\n"
+                             "    CLRS_ST_%s(dst, dof, (%s)(0));\n"
+                             "    return;\n"
+                             "}\n",
+                             p, p, clrs__gen_row_of(c->dst)->name,
+                             clrs__gen_acc_type(c));
+}
+
+/* The work-item's element offsets in every tensor, the tap ranges of
+ * the resampled axes and, on the span path, its group. Forward the index
+ * tensor is shaped like dst (iof, over every axis); backward like
+ * diff_dst (iob, identity axes; the tables give the rest), and a plane
+ * index match needs this element's own plane index. */
+static void emit_offsets(sbuf *b, const clrs_gen_config *c)
+{
+    const char *off = clrs__gen_off_type(c);
+    const int bwd = c->backward;
+    /* The span path reads the last slot's range per lane, if at all. */
+    const int skip_last = bwd ? c->span : clrs__gen_span_var(c);
+    int p, k;
+
+    if (!c->index_only)
+        emit_offset(b, c, "dof", "ds", offsetof(clrs_gen_axis, dst_block), 0);
+    emit_pad_guard(b, c);
+    emit_offset(b, c, "sob", "ss", offsetof(clrs_gen_axis, src_block), 1);
+    if (c->has_index)
+        emit_offset(b, c, bwd ? "iob" : "iof", "is",
+                    offsetof(clrs_gen_axis, idx_block), bwd);
+    if (c->recompute)
+        emit_offset(b, c, "xob", "xs", offsetof(clrs_gen_axis, x_block), 1);
+    for (k = 0; k < c->npost; ++k) {
+        char s[16], name[16];
+        if (c->post[k].kind != CLRS_POST_BINARY)
+            continue;
+        snprintf(s, sizeof s, "b%ds", k);
+        snprintf(name, sizeof name, "bo%d", k);
+        emit_offset(b, c, name, s,
+                    offsetof(clrs_gen_axis, op_block) + (size_t)k * sizeof(int),
+                    0);
+    }
+    if (bwd && ((c->has_index && c->plane) || c->recompute)) {
+        /* Span path: the group's first element (myg); a lane's is
+         * myg + l. */
+        clrs__gen_sb_add(b, "const %s %s = ", off, c->span ? "myg" : "myp");
+        for (k = 0; k < c->nslots; ++k)
+            clrs__gen_sb_add(b, "%si%d * pl%d", k ? " + " : "",
+                             clrs__gen_axis_of_slot(c, k), k);
+        clrs__gen_sb_add(b, "%s;\n", c->nslots ? "" : "0");
+    }
+    /* Tap ranges of each resampled axis; an empty range means no taps
+     * (crop extrapolation, or an average window without pixels). */
+    for (k = 0; k < c->nslots - (skip_last ? 1 : 0); ++k) {
+        p = clrs__gen_axis_of_slot(c, k);
+        if (!c->fixed[k])
+            clrs__gen_sb_add(b,
+                             "const %s b%d = itab[st%d + i%d], "
+                             "e%d = itab[st%d + i%d + 1];\n",
+                             off, k, k, p, k, k, p);
+    }
+    if (clrs__gen_walk_of(c) > 1)
+        clrs__gen_sb_add(b,
+                         "const %s gq0 = (%s)get_global_id(0) * %d;\n"
+                         "%s gn = (n0 + %d) / %d - gq0;\n"
+                         "if (gn > %d)\n    gn = %d;\n",
+                         off, off, clrs__gen_walk_of(c), off, c->vec - 1,
+                         c->vec, clrs__gen_walk_of(c), clrs__gen_walk_of(c));
+    else if (c->span)
+        clrs__gen_sb_add(
+            b,
+            "const %s gq = (%s)get_global_id(0);\n"
+            "const %s pgb = itab[pg + 2 * gq], pgp = itab[pg + 2 * gq "
+            "+ 1];\n",
+            off, off, off);
+    if (!clrs__gen_has_none(c))
+        return;
+    /* The span path's groups have taps in every lane: its lane by lane
+     * code adds the last slot's own test (none_l). */
+    clrs__gen_sb_add(b, "const int none =");
+    for (k = 0, p = 0; k < c->nslots - (skip_last ? 1 : 0); ++k)
+        if (!c->fixed[k])
+            clrs__gen_sb_add(b, "%s b%d == e%d", p++ ? " ||" : "", k, k);
+    clrs__gen_sb_add(b, ";\n");
+}
+
+/* Each variant's work-item (variant.h), by its row. */
+typedef void (*item_fn)(sbuf *b, const clrs_gen_config *c, const body_at *at);
+#define ITEM_FN_(e, ...) clrs__gen_item_##e,
+static const item_fn items[] = {CLRS_VARIANT_MAP(ITEM_FN_)};
+#undef ITEM_FN_
+
+/* The work-item: indices, offsets, then its variant's body. */
+static void emit_work_item(sbuf *b, const clrs_gen_config *c)
+{
+    body_at at = {"sob", "dof", NULL, "xob", "i0", NULL, 0};
+
+    at.io = c->backward ? "iob" : "iof";
+    at.none = clrs__gen_has_none(c) ? "none" : NULL;
+    emit_indices(b, c);
+    emit_offsets(b, c);
+    items[c->variant](b, c, &at);
+}
+
+/* The kernel's header: who generated it from what, the pragmas and
+ * defines it needs and its post-op macros. fp64: a binary operand needs
+ * cl_khr_fp64; in: the building blocks it gets. */
+static void emit_header(sbuf *b, const clrs_gen_config *c, const char *key,
+                        int fp64, const unsigned char *in)
+{
+    const dtype_row *s = clrs__gen_row_of(c->src),
+                    *d = clrs__gen_row_of(c->dst);
+    int i;
+
+    clrs__gen_sb_add(
+        b,
+        "/* Generated by clresample codegen v%d (library %s) for the "
+        "configuration\n * %s */\n",
+        CLRS_GEN_VERSION, CLRS_VERSION_STRING, key);
+    /* Contraction would turn w * v + acc into fma and round differently
+     * from the reference's tap sums on some devices and not others. */
+    clrs__gen_sb_add(b, "#pragma OPENCL FP_CONTRACT OFF\n");
+    if (c->acc_f64 || s->fp64 || d->fp64 || fp64 ||
+        (c->recompute && clrs__gen_row_of(c->x)->fp64))
+        clrs__gen_sb_add(b, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+                            "#define CLRS_ACC_F64 1\n");
+    if (c->f16_native)
+        clrs__gen_sb_add(b, "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+                            "#define CLRS_F16_NATIVE 1\n");
+    /* The eltwise rows' constants in the accumulator's type: an
+     * unsuffixed literal is a double, which a device without fp64
+     * would round to float with a warning. */
+    if (c->npost > 0)
+        clrs__gen_sb_add(b, "#define CLRS_K(v) v%s\n", c->acc_f64 ? "" : "##f");
+    for (i = 0; i < c->npost; ++i) {
+        const clrs_gen_post *q = &c->post[i];
+        const post_row *r = clrs__gen_post_row_of(q->kind, q->alg);
+        if (q->kind == CLRS_POST_BINARY)
+            clrs__gen_sb_add(b, "#define CLRS_POST%d(X, Y) %s\n", i, r->expr);
+        else if (q->kind == CLRS_POST_ELTWISE)
+            clrs__gen_sb_add(b, "#define CLRS_POST%d(T, X, A, B) %s\n", i,
+                             r->expr);
+    }
+    if (clrs__gen_parts_name(in, "CLRS_NAN_IGNORE"))
+        clrs__gen_sb_add(b, "#define CLRS_NAN_IGNORE %d\n",
+                         c->nan_ignore ? 1 : 0);
+    clrs__gen_sb_add(b, "\n");
+}
+
+/* Whether the configuration has a kernel: its dtypes and post-ops have
+ * rows. *fp64: a binary operand needs cl_khr_fp64. */
+static clrs_status check_rows(const clrs_gen_config *c, int *fp64)
+{
+    const dtype_row *s = clrs__gen_row_of(c->src),
+                    *d = clrs__gen_row_of(c->dst);
+    int i;
+
+    *fp64 = 0;
+    CLRS_CHECK(s && d, CLRS_ERR_NOT_IMPLEMENTED,
+               "no kernel for dtypes %s -> %s", clrs_dtype_name(c->src),
+               clrs_dtype_name(c->dst));
+    CLRS_CHECK(!c->recompute || clrs__gen_row_of(c->x),
+               CLRS_ERR_NOT_IMPLEMENTED, "no kernel for x dtype %s",
+               clrs_dtype_name(c->x));
+    CLRS_CHECK(c->vec == 1 || d->vstore, CLRS_ERR_INVALID_VALUE,
+               "codegen: dst %s has no vector store", d->name);
+    for (i = 0; i < c->npost; ++i) {
+        const clrs_gen_post *q = &c->post[i];
+        CLRS_CHECK(clrs__gen_post_supported(q->kind, q->alg) &&
+                       (q->kind != CLRS_POST_BINARY || clrs__gen_row_of(q->dt)),
+                   CLRS_ERR_NOT_IMPLEMENTED, "no kernel for post-op %d", i);
+        if (q->kind == CLRS_POST_BINARY && clrs__gen_row_of(q->dt)->fp64)
+            *fp64 = 1;
+    }
+    return CLRS_SUCCESS;
+}
+
+/* The kernel function, then what comes before it: the header and the
+ * building blocks the function uses. */
+clrs_status clrs__gen_source(const clrs_gen_config *c, const char *key,
+                             char **source)
+{
+    sbuf k = {0}, b = {0};
+    unsigned char in[CLRS_GEN_MAX_PARTS];
+    clrs_status st;
+    char *kernel;
+    int fp64;
+
+    *source = NULL;
+    CLRS_TRY(check_rows(c, &fp64));
+    clrs__gen_sb_add(&k, "/* ---- kernel ---- */\n");
+    clrs__gen_sb_add(&k, "__kernel void %s(\n",
+                     c->backward ? "clrs_backward" : "clrs_forward");
+    emit_args(&k, c);
+    clrs__gen_sb_open(&k, "%s", "");
+    emit_work_item(&k, c);
+    clrs__gen_sb_close(&k);
+    CLRS_TRY(clrs__gen_sb_finish(&k, &kernel));
+    st = clrs__gen_select_parts(kernel, in);
+    if (st == CLRS_SUCCESS) {
+        emit_header(&b, c, key, fp64, in);
+        clrs__gen_emit_parts(&b, in);
+        clrs__gen_sb_add(&b, "%s", kernel);
+        st = clrs__gen_sb_finish(&b, source);
+    }
+    free(kernel);
+    return st;
+}

@@ -1,0 +1,228 @@
+/* The OpenCL C generator: a kernel configuration (what changes the code)
+ * and its argument list (what changes per shape), turned into source. */
+#ifndef CLRS_CODEGEN_H
+#define CLRS_CODEGEN_H
+
+#include "gen/variant.h"
+#include "model/internal.h"
+
+/* Bump whenever the generated code changes for an unchanged configuration:
+ * it is part of every key, so cached programs never outlive the generator
+ * that wrote them. */
+#define CLRS_GEN_VERSION 7
+
+/* The embedded cl/ files, part by part (lib/embed.awk writes the table):
+ * a line "//@ NAME" in a file starts part NAME; the text before the
+ * first is the file's introduction, part "". */
+typedef struct clrs_cl_snippet {
+    const char *file; /* "common.cl" */
+    const char *part; /* "vector" */
+    const char *text;
+} clrs_cl_snippet;
+extern const clrs_cl_snippet clrs__cl_snippets[]; /* ends with {0, 0, 0} */
+
+typedef enum clrs_gen_class {
+    CLRS_GEN_WSUM = 0, /* weighted sum: nearest, linear, cubic, avg */
+    CLRS_GEN_MAX = 1   /* max pooling, optional index output */
+} clrs_gen_class;
+
+/* One kernel axis: a tensor axis (or several merged ones) of the output,
+ * in iteration order, fastest first. Resampled axes read their taps from
+ * per-axis tables; identity axes add index * stride to the src offset. */
+typedef struct clrs_gen_axis {
+    int slot;      /* resampled axis number (tensor order), -1: identity */
+    int src_block; /* 8 or 16: src's blocked axis (identity axes only); 0 */
+    int dst_block; /* 8 or 16: dst's blocked axis; 0 otherwise */
+    int idx_block; /* the same for the index tensor */
+    int x_block;   /* backward max recompute: the same for src (x) */
+    int op_block[CLRS_MAX_POST_OPS]; /* binary post-op operand's block */
+} clrs_gen_axis;
+
+/* How a binary post-op operand is read along kernel axis 0 by a vector
+ * work-item. */
+typedef enum clrs_gen_bvec {
+    CLRS_BVEC_SCALAR = 0, /* no vector path (vec == 1) */
+    CLRS_BVEC_BCAST = 1,  /* stride 0 there: one load, broadcast */
+    CLRS_BVEC_LOAD = 2    /* contiguous lanes: vloadN */
+} clrs_gen_bvec;
+
+/* One fused post-op: a row of the generator's sum / eltwise / binary
+ * tables (gen_rows.c); scales, alphas and betas are kernel arguments. */
+typedef struct clrs_gen_post {
+    int kind;      /* clrs_post_kind (internal.h) */
+    int alg;       /* clrs_eltwise or clrs_binary */
+    clrs_dtype dt; /* binary: operand dtype */
+    clrs_gen_bvec bvec;
+} clrs_gen_post;
+
+/* Span vector path (forward): at most this many tap patterns, this many
+ * taps per output and this many lanes. */
+#define CLRS_GEN_MAX_PAT 4
+#define CLRS_GEN_MAX_FIXED 16
+#define CLRS_GEN_MAX_LANES 16
+
+/* Everything that changes the generated text, and nothing else: sizes,
+ * strides and table positions are kernel arguments, so one binary serves
+ * every shape of a configuration. */
+typedef struct clrs_gen_config {
+    /* Backward (kernel "clrs_backward"): one work-item per diff_src
+     * element (or vector, or span group) gathers from diff_dst through
+     * transposed tap tables. In the
+     * generator's words src is then diff_dst (read) and dst diff_src
+     * (written); the kernel axes are diff_src's. */
+    int backward;
+    int accumulate; /* backward: add to diff_src instead of writing it */
+    int recompute;  /* backward max without index: argmax from x */
+    clrs_dtype x;   /* recompute: dtype of x (the forward pass's input) */
+    clrs_gen_class cls;
+    int variant; /* clrs_variant: the work-item's shape (variant.h) */
+    int rank;    /* kernel axes, 1..CLRS_MAX_RANK */
+    clrs_gen_axis ax[CLRS_MAX_RANK];
+    int nslots; /* resampled axes; loops nest in slot (tensor) order */
+    /* Per slot: K when every output of that axis has exactly K taps (their
+     * positions are then o * K: no start lookup, a constant trip count the
+     * compiler unrolls and vectorises across work-items); 0: variable. */
+    int fixed[CLRS_MAX_RANK];
+    clrs_dtype src, dst;
+    int acc_f64; /* accumulate in double (f64 tensors) */
+    /* f16 tensors loaded and stored as the half type (the device has
+     * cl_khr_fp16); otherwise through vload_half / vstore_half_rte. */
+    int f16_native;
+    int has_index; /* max: write the index tensor */
+    /* Forward max: write the index tensor alone (no dst argument): the
+     * argmax pass of a backward that recomputes it. */
+    int index_only;
+    clrs_dtype index;
+    int plane;      /* index format plane (else window) */
+    int plane_col;  /* ... in column-major order: no span path, whose lanes
+                       step the plane index by 1 */
+    int nan_ignore; /* max: CLRS_NAN_IGNORE */
+    int pad_taps;   /* tap tables may name padding taps (negative offsets) */
+    int long_off;   /* offsets and sizes need 64 bits */
+    int vec;        /* lanes per work-item along kernel axis 0; 1: scalar */
+    int tail;       /* vec > 1 and axis 0 may end with a partial vector */
+    int mvec;       /* vectors per work-item (>= 1): backward gather on the
+                     * axis path, acc, acc1, ... at i0, i0 + vec, ... */
+    int nt;         /* non-temporal stores of dst */
+    /* Weighted sums on the span path over two or more slots: span
+     * groups per work-item (> 1: a walked row, whose work-item reads each
+     * row the outer slots name once for all its groups; the walk
+     * variant, gen_item_walk.c); 0 or 1: one group. */
+    int walk;
+    /* Span vector path (forward, channels-first): kernel axis 0 is the
+     * last resampled slot, contiguous in src and dst. A work-item takes a
+     * group of vec consecutive outputs, loads up to nspan vectors of vec
+     * elements (those its pattern reads) from the group's base input
+     * index and picks each tap's
+     * lanes with constant shuffles: the tap pattern of most groups
+     * repeats (a rational scale), so the group table names one of npat
+     * patterns; the other groups (edges, partial groups, irregular
+     * scales) take one lane at a time. rel: the input index of lane l's
+     * tap t minus the group base, -1 for a padding tap, -2 past the
+     * lane's last tap when the slot's tap count varies (weighted sums:
+     * value 0, weight 0, weights then from the group-major table at
+     * vals.fg); code: its window position (max pooling index codes).
+     * Backward (weighted sum): the same over the transposed taps. A group
+     * is vec consecutive diff_src elements, its span the diff_dst
+     * elements that read them; rel[t][l] is lane l's t-th entry (by
+     * increasing output index, as the scalar gather sums them) minus the
+     * base, -1 past the lane's last entry. Weights come from a group-major
+     * table (vals.fg). */
+    int span;
+    int nspan; /* 1..8: the launch's span_vectors (span.c) */
+    int npat;  /* 1..CLRS_GEN_MAX_PAT */
+    /* Taps per lane in a pattern, 1..CLRS_GEN_MAX_FIXED: forward the
+     * slot's fixed count; backward the most transposed entries a lane of
+     * a pattern has (its shorter lanes end in -1 entries). */
+    int ntaps;
+    signed char rel[CLRS_GEN_MAX_PAT][CLRS_GEN_MAX_FIXED][CLRS_GEN_MAX_LANES];
+    signed char code[CLRS_GEN_MAX_PAT][CLRS_GEN_MAX_FIXED][CLRS_GEN_MAX_LANES];
+    /* Forward post-ops, applied in order in the accumulator type (f32,
+     * f64 for f64 tensors) before the final conversion. */
+    int npost;
+    clrs_gen_post post[CLRS_MAX_POST_OPS];
+} clrs_gen_config;
+
+/* Argument roles, in the order the kernel declares them. */
+typedef enum clrs_arg_kind {
+    CLRS_ARG_SRC,
+    CLRS_ARG_DST,
+    CLRS_ARG_INDEX,
+    CLRS_ARG_X,    /* backward max recompute: the forward pass's input */
+    CLRS_ARG_ITAB, /* int/long tables: starts, offsets, index codes */
+    CLRS_ARG_FTAB, /* weights, accumulator type */
+    CLRS_ARG_OFF,  /* scalar of the offset type */
+    CLRS_ARG_ACC,  /* scalar of the accumulator type */
+    CLRS_ARG_POST  /* binary post-op operand buffer (i: its post-op) */
+} clrs_arg_kind;
+
+typedef struct clrs_gen_arg {
+    clrs_arg_kind kind;
+    char name[24];
+    int64_t i; /* CLRS_ARG_OFF */
+    double d;  /* CLRS_ARG_ACC */
+} clrs_gen_arg;
+
+/* Per-shape values the argument list is filled from (kernel axis p,
+ * slot k). */
+typedef struct clrs_gen_values {
+    int64_t n[CLRS_MAX_RANK];  /* extent of kernel axis p (dst's blocked
+                                  axis: padded to whole blocks) */
+    int64_t nr[CLRS_MAX_RANK]; /* dst's blocked axis: its real extent; the
+                                  lanes past it are written as zeros */
+    int64_t ds[CLRS_MAX_RANK]; /* dst stride (block stride if blocked) */
+    int64_t ss[CLRS_MAX_RANK]; /* src stride, identity axes */
+    int64_t is[CLRS_MAX_RANK]; /* index stride */
+    int64_t st[CLRS_MAX_RANK]; /* itab position of slot k's starts */
+    int64_t of[CLRS_MAX_RANK]; /* itab position of slot k's src offsets */
+    int64_t cd[CLRS_MAX_RANK]; /* itab position of slot k's index codes */
+    int64_t fw[CLRS_MAX_RANK]; /* ftab position of slot k's weights */
+    /* Backward only (st, of, cd, fw then hold the transposed tables:
+     * starts by input index, diff_dst offsets, window codes or output
+     * indices, weights). */
+    int64_t xs[CLRS_MAX_RANK];  /* x stride, identity axes (recompute) */
+    int64_t ix[CLRS_MAX_RANK];  /* itab: index tensor offsets per entry */
+    int64_t pl[CLRS_MAX_RANK];  /* plane index stride of slot k */
+    int64_t fst[CLRS_MAX_RANK]; /* itab: forward starts (recompute) */
+    int64_t fof[CLRS_MAX_RANK]; /* itab: forward x offsets (recompute) */
+    int64_t fcd[CLRS_MAX_RANK]; /* itab: forward plane codes (recompute) */
+    /* Post-op i: operand strides per kernel axis (0 where the operand
+     * broadcasts), sum scale or eltwise alpha in pa, eltwise beta in pb. */
+    int64_t bs[CLRS_MAX_POST_OPS][CLRS_MAX_RANK];
+    double pa[CLRS_MAX_POST_OPS], pb[CLRS_MAX_POST_OPS];
+    int64_t pg;   /* span vector path: itab position of the group table
+                     (base input index and pattern, -1: lane by lane) */
+    int64_t fg;   /* span vector path, backward or a varying tap count:
+                     ftab position of the group weights, [group][entry or
+                     tap][lane], 0 past a lane's end */
+    double pad;   /* value of a padding tap */
+    double empty; /* output with no taps (crop extrapolation) */
+} clrs_gen_values;
+
+#define CLRS_GEN_MAX_ARGS                                                      \
+    (6 + 6 * CLRS_MAX_RANK + 9 * CLRS_MAX_RANK + 2 +                           \
+     CLRS_MAX_POST_OPS * (3 + CLRS_MAX_RANK) + 1)
+
+/* The kernel's arguments in declaration order; vals may be NULL (values
+ * left 0) when only the names and kinds are wanted. */
+int clrs__gen_args(const clrs_gen_config *cfg, const clrs_gen_values *vals,
+                   clrs_gen_arg *args);
+
+/* The configuration as one line of text: the cache key and the comment
+ * heading the source. *key is malloc'ed. */
+clrs_status clrs__gen_key(const clrs_gen_config *cfg, char **key);
+
+/* The kernel "clrs_forward" (or "clrs_backward" when cfg->backward) for
+ * cfg; *source is malloc'ed. */
+clrs_status clrs__gen_source(const clrs_gen_config *cfg, const char *key,
+                             char **source);
+
+/* Whether the generator has a dtype row for dt (kernels for the others
+ * come later). */
+int clrs__gen_dtype_supported(clrs_dtype dt);
+/* Whether the generator has a row for this post-op. */
+int clrs__gen_post_supported(int kind, int alg);
+/* Whether dt can be the dst of a vector store. */
+int clrs__gen_dtype_vector_store(clrs_dtype dt);
+
+#endif /* CLRS_CODEGEN_H */

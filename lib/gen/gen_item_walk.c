@@ -1,0 +1,140 @@
+/* The walk variant's work-item (variant.h): a row of span groups. */
+#include "gen/gen_emit.h"
+
+#include <stdio.h>
+
+/* A walked row's accumulators, one per group: zeros, or (backward,
+ * accumulating) diff_src's values for the pattern groups. */
+static void emit_walk_init(sbuf *b, const clrs_gen_config *c, const char *at)
+{
+    const char *off = clrs__gen_off_type(c);
+    const int V = c->vec;
+    int k;
+
+    clrs__gen_sb_add(b, "const %s i0w = i0, dofw = dof;\n", off);
+    for (k = 0; k < c->npost; ++k)
+        if (c->post[k].kind == CLRS_POST_BINARY)
+            clrs__gen_sb_add(b, "const %s bo%dw = bo%d;\n", off, k, k);
+    clrs__gen_sb_add(b, "%s wacc[%d];\n", at, clrs__gen_walk_of(c));
+    if (c->backward && c->accumulate) {
+        /* Only a pattern group is whole: the others load their own. */
+        char o[32], ld[192];
+        snprintf(o, sizeof o, "dofw + g * %d", V);
+        clrs__gen_load_acc(ld, sizeof ld, c, clrs__gen_row_of(c->dst), "dst", o,
+                           V, 0);
+        clrs__gen_sb_add(b,
+                         "for (%s g = 0; g < gn; ++g)\n"
+                         "    wacc[g] = itab[pg + 2 * (gq0 + g) + 1] >= 0 ? "
+                         "%s : (%s)(0);\n",
+                         off, ld, at);
+    } else {
+        clrs__gen_sb_add(
+            b, "for (%s g = 0; g < gn; ++g)\n    wacc[g] = (%s)(0);\n", off,
+            at);
+    }
+}
+
+/* The row's reads: the loops over the outer slots, each row they name
+ * read once for every pattern group of the work-item. */
+static void emit_walk_sum(sbuf *b, const clrs_gen_config *c, const char *at)
+{
+    const char *off = clrs__gen_off_type(c);
+    const int V = c->vec, n = c->nslots, bwd = c->backward;
+    int q;
+
+    if (clrs__gen_has_none(c))
+        clrs__gen_sb_open(b, "if (!none)");
+    clrs__gen_emit_loops(b, c, "sob", bwd ? "iob" : NULL, n - 1, "i0");
+    clrs__gen_sb_open(b, "for (%s g = 0; g < gn; ++g)", off);
+    clrs__gen_sb_add(b,
+                     "const %s gq = gq0 + g;\n"
+                     "const %s pgp = itab[pg + 2 * gq + 1];\n",
+                     off, off);
+    clrs__gen_sb_open(b, "if (pgp >= 0)");
+    clrs__gen_sb_add(
+        b, "const %s pgb = itab[pg + 2 * gq], i0 = i0w + g * %d;\n", off, V);
+    if (bwd)
+        clrs__gen_sb_add(b, "const %s accp = wacc[g];\n%s acc = (%s)(0);\n", at,
+                         at, at);
+    else
+        clrs__gen_sb_add(b, "%s acc = wacc[g];\n", at);
+    for (q = 0; q < c->npat; ++q) {
+        clrs__gen_emit_pattern_case(b, q, c->npat);
+        if (bwd) {
+            clrs__gen_emit_span_weights(b, c, q);
+            clrs__gen_emit_span_gather(b, c, "sob", "iob", q);
+        } else {
+            clrs__gen_emit_span_reduce(b, c, "sob", q);
+        }
+    }
+    if (c->npat > 1)
+        clrs__gen_sb_close(b);
+    clrs__gen_sb_add(b, "wacc[g] = %s;\n", bwd ? "accp + acc" : "acc");
+    clrs__gen_sb_close(b);
+    clrs__gen_sb_close(b);
+    clrs__gen_emit_close_loops(b, n - 1);
+    if (clrs__gen_has_none(c))
+        clrs__gen_sb_close(b);
+}
+
+/* Each group's post-ops and store; groups without a pattern go lane by
+ * lane. */
+static void emit_walk_store(sbuf *b, const clrs_gen_config *c, const char *at)
+{
+    const char *off = clrs__gen_off_type(c);
+    const int V = c->vec;
+    int k;
+
+    clrs__gen_sb_open(b, "for (%s g = 0; g < gn; ++g)", off);
+    clrs__gen_sb_add(
+        b,
+        "const %s gq = gq0 + g;\n"
+        "const %s pgb = itab[pg + 2 * gq], pgp = itab[pg + 2 * gq + "
+        "1];\n"
+        "const %s i0 = i0w + g * %d, dof = dofw + g * %d;\n",
+        off, off, off, V, V);
+    for (k = 0; k < c->npost; ++k)
+        if (c->post[k].kind == CLRS_POST_BINARY)
+            clrs__gen_sb_add(b, "const %s bo%d = bo%dw + g * %d * b%ds0;\n",
+                             off, k, k, V, k);
+    clrs__gen_sb_open(b, "if (pgp >= 0)");
+    if (c->backward || !clrs__gen_has_none(c))
+        clrs__gen_sb_add(b, "%s%s acc = wacc[g];\n",
+                         c->backward ? "const " : "", at);
+    else
+        clrs__gen_sb_add(b,
+                         "%s acc;\n"
+                         "if (none)\n    acc = (%s)(empty);\n"
+                         "else\n    acc = wacc[g];\n",
+                         at, at);
+    clrs__gen_emit_post(b, c, V, "dof", "acc", 0);
+    clrs__gen_emit_store(b, c, V, "dof", "acc");
+    clrs__gen_sb_else(b, "else");
+    clrs__gen_emit_group_lanes(b, c);
+    clrs__gen_sb_close(b);
+    clrs__gen_sb_close(b);
+}
+
+/* A work-item of gn span groups (c->walk at most) along kernel axis 0,
+ * from i0 on: the outer slots' loops outermost, and inside each entry
+ * every group's last-slot taps (forward) or entries (backward), into one
+ * accumulator per group (wacc). Each row the outer slots name is then
+ * read once, front to back, for all the groups, where a work-item per
+ * group reads its slice of each row in turn: on a CPU the hardware
+ * prefetcher follows one sequential stream far better than several
+ * interleaved ones. Each group's sum runs in the order of the one-group
+ * path (backward: a partial sum per entry of the last outer slot, added
+ * to the running one), so results are bit-identical. Then per group the
+ * store, or the lane-by-lane body of a group without a pattern. Group g
+ * is at i0 + g * vec of the read and written tensors (both contiguous
+ * along the last slot) and of binary operands (their axis-0 stride). */
+void clrs__gen_item_WALK(sbuf *b, const clrs_gen_config *c, const body_at *at)
+{
+    char acc[16];
+
+    (void)at;
+    clrs__gen_vtype(acc, sizeof acc, clrs__gen_acc_type(c), c->vec);
+    emit_walk_init(b, c, acc);
+    emit_walk_sum(b, c, acc);
+    emit_walk_store(b, c, acc);
+}

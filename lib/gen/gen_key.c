@@ -1,0 +1,237 @@
+/* A configuration's key (the cache key and the comment heading its
+ * source) and its kernel's argument list, forward and backward. */
+#include "gen/gen_emit.h"
+
+#include <stdlib.h>
+
+static const char *const class_names[] = {"wsum", "max"};
+
+/* The kernel axes: r<slot>[k<fixed>] or i, and their blocks. */
+static void key_axes(sbuf *b, const clrs_gen_config *c)
+{
+    int p, i;
+
+    for (p = 0; p < c->rank; ++p) {
+        const clrs_gen_axis *a = &c->ax[p];
+        if (a->slot >= 0 && c->fixed[a->slot])
+            clrs__gen_sb_add(b, "%sr%dk%d", p ? "," : "", a->slot,
+                             c->fixed[a->slot]);
+        else if (a->slot >= 0)
+            clrs__gen_sb_add(b, "%sr%d", p ? "," : "", a->slot);
+        else
+            clrs__gen_sb_add(b, "%si", p ? "," : "");
+        if (a->src_block)
+            clrs__gen_sb_add(b, "/s%d", a->src_block);
+        if (a->dst_block)
+            clrs__gen_sb_add(b, "/d%d", a->dst_block);
+        if (a->idx_block)
+            clrs__gen_sb_add(b, "/x%d", a->idx_block);
+        if (a->x_block)
+            clrs__gen_sb_add(b, "/g%d", a->x_block);
+        for (i = 0; i < c->npost; ++i)
+            if (a->op_block[i])
+                clrs__gen_sb_add(b, "/b%d:%d", i, a->op_block[i]);
+    }
+}
+
+/* The span path's tap patterns (and window codes). */
+static void key_span(sbuf *b, const clrs_gen_config *c)
+{
+    int q, t, l, K = c->ntaps;
+
+    clrs__gen_sb_add(b, " span=%d", c->nspan);
+    for (q = 0; q < c->npat; ++q) {
+        clrs__gen_sb_add(b, " pat%d=", q);
+        for (t = 0; t < K; ++t)
+            for (l = 0; l < c->vec; ++l)
+                clrs__gen_sb_add(b, "%s%d", t || l ? "," : "", c->rel[q][t][l]);
+        if (c->has_index && !c->plane) {
+            clrs__gen_sb_add(b, "/");
+            for (t = 0; t < K; ++t)
+                for (l = 0; l < c->vec; ++l)
+                    clrs__gen_sb_add(b, "%s%d", t || l ? "," : "",
+                                     c->code[q][t][l]);
+        }
+    }
+}
+
+static clrs_status key_posts(sbuf *b, const clrs_gen_config *c)
+{
+    int i;
+
+    for (i = 0; i < c->npost; ++i) {
+        const clrs_gen_post *q = &c->post[i];
+        const post_row *r = clrs__gen_post_row_of(q->kind, q->alg);
+        CLRS_CHECK(clrs__gen_post_supported(q->kind, q->alg) &&
+                       (q->kind != CLRS_POST_BINARY || clrs__gen_row_of(q->dt)),
+                   CLRS_ERR_NOT_IMPLEMENTED, "no kernel for post-op %d", i);
+        if (q->kind == CLRS_POST_SUM)
+            clrs__gen_sb_add(b, "%ssum", i ? "+" : " post=");
+        else if (q->kind == CLRS_POST_ELTWISE)
+            clrs__gen_sb_add(b, "%seltwise_%s", i ? "+" : " post=", r->name);
+        else
+            clrs__gen_sb_add(b, "%sbinary_%s:%s:v%d",
+                             i ? "+" : " post=", r->name,
+                             clrs__gen_row_of(q->dt)->name, (int)q->bvec);
+    }
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs__gen_key(const clrs_gen_config *c, char **key)
+{
+    sbuf b = {0};
+    clrs_status st;
+
+    CLRS_CHECK(clrs__gen_row_of(c->src) && clrs__gen_row_of(c->dst),
+               CLRS_ERR_NOT_IMPLEMENTED, "no kernel for dtypes %s -> %s",
+               clrs_dtype_name(c->src), clrs_dtype_name(c->dst));
+    clrs__gen_sb_add(&b, "clrs%d %s %s variant=%s rank=%d axes=[",
+                     CLRS_GEN_VERSION, c->backward ? "bwd" : "fwd",
+                     class_names[c->cls], clrs__variant_name(c->variant),
+                     c->rank);
+    key_axes(&b, c);
+    clrs__gen_sb_add(&b, "] src=%s dst=%s acc=%s",
+                     clrs__gen_row_of(c->src)->name,
+                     clrs__gen_row_of(c->dst)->name, clrs__gen_acc_type(c));
+    if (c->has_index)
+        clrs__gen_sb_add(&b, " index=%s/%s%s", clrs_dtype_name(c->index),
+                         c->plane_col ? "plane_column"
+                         : c->plane   ? "plane"
+                                      : "window",
+                         c->index_only ? "/only" : "");
+    if (c->recompute)
+        clrs__gen_sb_add(&b, " x=%s",
+                         clrs__gen_row_of(c->x) ? clrs__gen_row_of(c->x)->name
+                                                : "?");
+    if (c->backward && c->accumulate)
+        clrs__gen_sb_add(&b, " accumulate");
+    if (c->f16_native)
+        clrs__gen_sb_add(&b, " f16=native");
+    if (c->cls == CLRS_GEN_MAX && (!c->backward || c->recompute))
+        clrs__gen_sb_add(&b, " nan=%s", c->nan_ignore ? "ignore" : "propagate");
+    clrs__gen_sb_add(&b, " pad=%d off=%s vec=%d tail=%d nt=%d", c->pad_taps,
+                     clrs__gen_off_type(c), c->vec, c->tail, c->nt);
+    if (c->mvec > 1)
+        clrs__gen_sb_add(&b, " mv=%d", c->mvec);
+    if (c->walk > 1)
+        clrs__gen_sb_add(&b, " walk=%d", c->walk);
+    if (c->span)
+        key_span(&b, c);
+    st = key_posts(&b, c);
+    if (st < 0) {
+        free(b.s);
+        return st;
+    }
+    return clrs__gen_sb_finish(&b, key);
+}
+
+static void arg(clrs_gen_arg *args, int *n, clrs_arg_kind kind,
+                const char *name, int idx, int64_t i, double d)
+{
+    clrs_gen_arg *a = &args[(*n)++];
+    memset(a, 0, sizeof *a);
+    a->kind = kind;
+    if (idx >= 0)
+        snprintf(a->name, sizeof a->name, "%s%d", name, idx);
+    else
+        snprintf(a->name, sizeof a->name, "%s", name);
+    a->i = i;
+    a->d = d;
+}
+
+/* The post-ops' arguments after the others: the sum's scale, the
+ * eltwise alpha and beta, a binary operand and its strides. */
+static int post_args(const clrs_gen_config *c, const clrs_gen_values *v,
+                     clrs_gen_arg *args, int n)
+{
+    int k, p;
+
+    for (k = 0; k < c->npost; ++k) {
+        switch (c->post[k].kind) {
+        case CLRS_POST_SUM:
+            arg(args, &n, CLRS_ARG_ACC, "pa", k, 0, v->pa[k]);
+            break;
+        case CLRS_POST_ELTWISE:
+            arg(args, &n, CLRS_ARG_ACC, "pa", k, 0, v->pa[k]);
+            arg(args, &n, CLRS_ARG_ACC, "pb", k, 0, v->pb[k]);
+            break;
+        default:
+            arg(args, &n, CLRS_ARG_POST, "post", k, k, 0);
+            for (p = 0; p < c->rank; ++p) {
+                char nm[16];
+                snprintf(nm, sizeof nm, "b%ds", k);
+                arg(args, &n, CLRS_ARG_OFF, nm, p, v->bs[k][p], 0);
+            }
+            break;
+        }
+    }
+    return n;
+}
+
+/* One argument list for both directions. Backward, diff_dst is "src" and
+ * diff_src "dst"; the index tensor is then shaped like diff_dst (read
+ * through the tables on resampled axes, like src), and to recompute the
+ * argmax the kernel reads x (the forward src) through the forward
+ * tables. Forward, the index tensor is shaped like dst. */
+int clrs__gen_args(const clrs_gen_config *c, const clrs_gen_values *v,
+                   clrs_gen_arg *args)
+{
+    static const clrs_gen_values zero;
+    const int bwd = c->backward, wsum = c->cls == CLRS_GEN_WSUM;
+    const int window = c->has_index && !c->plane;
+    int n = 0, p, k;
+
+    if (!v)
+        v = &zero;
+    arg(args, &n, CLRS_ARG_SRC, "src", -1, 0, 0);
+    if (!c->index_only)
+        arg(args, &n, CLRS_ARG_DST, "dst", -1, 0, 0);
+    if (c->has_index)
+        arg(args, &n, CLRS_ARG_INDEX, "index", -1, 0, 0);
+    if (c->recompute)
+        arg(args, &n, CLRS_ARG_X, "x", -1, 0, 0);
+    arg(args, &n, CLRS_ARG_ITAB, "itab", -1, 0, 0);
+    if (wsum)
+        arg(args, &n, CLRS_ARG_FTAB, "ftab", -1, 0, 0);
+    for (p = 0; p < c->rank; ++p) {
+        int identity = c->ax[p].slot < 0;
+        arg(args, &n, CLRS_ARG_OFF, "n", p, v->n[p], 0);
+        if (c->ax[p].dst_block)
+            arg(args, &n, CLRS_ARG_OFF, "nr", p, v->nr[p], 0);
+        arg(args, &n, CLRS_ARG_OFF, "ds", p, v->ds[p], 0);
+        if (identity)
+            arg(args, &n, CLRS_ARG_OFF, "ss", p, v->ss[p], 0);
+        if (c->has_index && (!bwd || identity))
+            arg(args, &n, CLRS_ARG_OFF, "is", p, v->is[p], 0);
+        if (c->recompute && identity)
+            arg(args, &n, CLRS_ARG_OFF, "xs", p, v->xs[p], 0);
+    }
+    for (k = 0; k < c->nslots; ++k) {
+        arg(args, &n, CLRS_ARG_OFF, "st", k, v->st[k], 0);
+        arg(args, &n, CLRS_ARG_OFF, "of", k, v->of[k], 0);
+        if (bwd && c->has_index)
+            arg(args, &n, CLRS_ARG_OFF, "ix", k, v->ix[k], 0);
+        if (bwd ? window || c->recompute : c->has_index)
+            arg(args, &n, CLRS_ARG_OFF, "cd", k, v->cd[k], 0);
+        if (wsum)
+            arg(args, &n, CLRS_ARG_OFF, "fw", k, v->fw[k], 0);
+        if (bwd && ((c->has_index && c->plane) || c->recompute))
+            arg(args, &n, CLRS_ARG_OFF, "pl", k, v->pl[k], 0);
+        if (c->recompute) {
+            arg(args, &n, CLRS_ARG_OFF, "fst", k, v->fst[k], 0);
+            arg(args, &n, CLRS_ARG_OFF, "fof", k, v->fof[k], 0);
+            arg(args, &n, CLRS_ARG_OFF, "fcd", k, v->fcd[k], 0);
+        }
+    }
+    if (c->span)
+        arg(args, &n, CLRS_ARG_OFF, "pg", -1, v->pg, 0);
+    /* Group-major weights: backward weighted sums, forward where the
+     * last slot's tap count varies. */
+    if (bwd ? c->span && wsum : clrs__gen_span_var(c))
+        arg(args, &n, CLRS_ARG_OFF, "fg", -1, v->fg, 0);
+    if (c->pad_taps)
+        arg(args, &n, CLRS_ARG_ACC, "pad", -1, 0, v->pad);
+    if (!bwd)
+        arg(args, &n, CLRS_ARG_ACC, "empty", -1, 0, v->empty);
+    return post_args(c, v, args, n);
+}

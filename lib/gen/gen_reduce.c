@@ -1,0 +1,103 @@
+/* The forward reduction: the loop nest over the taps of every resampled
+ * axis and the weighted sum or max of the values they read. */
+#include "gen/gen_emit.h"
+
+/* Before the loops: the accumulators' start and, for an output that may
+ * have no taps (none), the branch around them (weighted sum: the empty
+ * value; max: NaN and the initial code), left open. With an index, an all-NaN
+ * window under NaN ignore reports its first tap's code. */
+static void emit_reduce_start(sbuf *b, const clrs_gen_config *c, int w,
+                              const char *i0name, int nloops, const char *none)
+{
+    const int n = c->nslots;
+    char at[16], ot[16], mt[16];
+    int k;
+
+    clrs__gen_vtype(at, sizeof at, clrs__gen_acc_type(c), w);
+    clrs__gen_vtype(ot, sizeof ot, clrs__gen_off_type(c), w);
+    clrs__gen_vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", w);
+    if (c->cls == CLRS_GEN_WSUM) {
+        clrs__gen_sb_add(b, "acc = (%s)(0);\n", at);
+        if (none) {
+            clrs__gen_sb_open(b, "if (%s)", none);
+            clrs__gen_sb_add(b, "acc = (%s)(empty);\n", at);
+            clrs__gen_sb_else(b, "else");
+        }
+        return;
+    }
+    clrs__gen_sb_add(b, "best = (%s)(NAN);\n", at);
+    clrs__gen_sb_add(b, "win = (%s)(%d);\n", ot, c->plane ? -1 : 0);
+    if (w > 1)
+        clrs__gen_sb_add(b, "have = (%s)(0);\nstop = (%s)(0);\n", mt, mt);
+    else
+        clrs__gen_sb_add(b, "have = 0;\nstop = 0;\n");
+    if (none)
+        clrs__gen_sb_open(b, "if (!%s)", none);
+    if (!c->has_index || n == 0)
+        return;
+    clrs__gen_sb_add(b, "win = (%s)(0", ot);
+    for (k = 0; k < nloops; ++k)
+        if (c->fixed[k] && clrs__gen_axis_of_slot(c, k) == 0)
+            clrs__gen_sb_add(b, " + itab[cd%d + %s]", k, i0name);
+        else if (c->fixed[k])
+            clrs__gen_sb_add(b, " + itab[cd%d + i%d]", k,
+                             clrs__gen_axis_of_slot(c, k));
+        else
+            clrs__gen_sb_add(b, " + itab[cd%d + b%d]", k, k);
+    clrs__gen_sb_add(b, ")");
+    /* Span vector path: the last slot's first taps, one per lane
+     * (tap-major table: contiguous). */
+    if (nloops < n)
+        clrs__gen_sb_add(b, " + vload%d(0, itab + cd%d + i0)", w, n - 1);
+    clrs__gen_sb_add(b, ";\n");
+}
+
+/* The innermost tap's value v into the accumulators. */
+static void emit_reduce_step(sbuf *b, const clrs_gen_config *c, int w)
+{
+    const int n = c->nslots;
+    char code[24];
+
+    if (c->cls == CLRS_GEN_WSUM) {
+        if (n > 0)
+            clrs__gen_sb_add(b, "CLRS_WSUM_STEP(acc, w%d, v);\n", n - 1);
+        else
+            clrs__gen_sb_add(b, "acc = v;\n");
+        return;
+    }
+    if (c->has_index && n > 0)
+        snprintf(code, sizeof code, "c%d", n - 1);
+    else
+        snprintf(code, sizeof code, "0");
+    clrs__gen_emit_max_step(b, c, w, "v", code);
+}
+
+/* The reduction of one output (w == 1) or w consecutive outputs along
+ * kernel axis 0 into the declared acc (weighted sum) or best / win /
+ * have / stop (max); pat: the span vector path's pattern, whose shuffles
+ * replace the last slot's loop. */
+void clrs__gen_emit_reduce(sbuf *b, const clrs_gen_config *c, int w,
+                           const char *so, const char *i0name, int pat,
+                           const char *none)
+{
+    const int n = c->nslots;
+    const int span = c->span && w > 1, nloops = span ? n - 1 : n;
+    char inner[16];
+
+    if (n > 0)
+        snprintf(inner, sizeof inner, "o%d", n - 1);
+    else
+        snprintf(inner, sizeof inner, "%s", so);
+    emit_reduce_start(b, c, w, i0name, nloops, none);
+    clrs__gen_emit_loops(b, c, so, NULL, nloops, i0name);
+    if (span) {
+        clrs__gen_emit_span_reduce(b, c, so, pat);
+    } else {
+        clrs__gen_emit_value(b, c, clrs__gen_row_of(c->src), "src", "v", w,
+                             inner, c->pad_taps);
+        emit_reduce_step(b, c, w);
+    }
+    clrs__gen_emit_close_loops(b, nloops);
+    if (none)
+        clrs__gen_sb_close(b);
+}

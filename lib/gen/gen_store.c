@@ -1,0 +1,98 @@
+/* Values in and out of a work-item's accumulator: a load converted to
+ * the accumulator type, the post-op chain, the store to dst. The bodies,
+ * loops and span code above call these; they call only the text and the
+ * rows below. */
+#include "gen/gen_emit.h"
+
+#include <string.h>
+
+/* The store of `val` (w lanes) at dst offset dof, rounded once to dst's
+ * type; non-temporal where the configuration says. */
+void clrs__gen_emit_store(sbuf *b, const clrs_gen_config *c, int w,
+                          const char *dof, const char *val)
+{
+    const char *nt = c->nt ? "NT" : "";
+    /* Block vector path: one work-item per block of dst's blocked axis;
+     * lanes past the real extent are padding and get zeros. */
+    if (w > 1 && c->ax[0].dst_block) {
+        char at[16], mt[16];
+        int l;
+        clrs__gen_vtype(at, sizeof at, clrs__gen_acc_type(c), w);
+        clrs__gen_vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", w);
+        clrs__gen_sb_add(b, "%s = ((%s)(i0) + (%s)(", val, mt, mt);
+        for (l = 0; l < w; ++l)
+            clrs__gen_sb_add(b, "%s%d", l ? ", " : "", l);
+        clrs__gen_sb_add(b, ") >= (%s)(nr0)) ? (%s)(0) : %s;\n", mt, at, val);
+    }
+    if (w > 1)
+        clrs__gen_sb_add(b, "CLRS_STV%s_%s(%d, dst, %s, %s);\n", nt,
+                         clrs__gen_row_of(c->dst)->name, w, dof, val);
+    else
+        clrs__gen_sb_add(b, "CLRS_ST%s_%s(dst, %s, %s);\n", nt,
+                         clrs__gen_row_of(c->dst)->name, dof, val);
+}
+
+/* A load of dtype row r at offset o, converted to the accumulator
+ * type: w lanes (vector load), or a scalar broadcast to w lanes. */
+void clrs__gen_load_acc(char *buf, size_t n, const clrs_gen_config *c,
+                        const dtype_row *r, const char *p, const char *o, int w,
+                        int bcast)
+{
+    const char *acc = clrs__gen_acc_type(c);
+    /* "convert_T(" and its ")" where the load's type is not acc's */
+    const int same = strcmp(r->nat, acc) == 0;
+    const char *close = same ? "" : ")";
+    char at[16], conv[32] = "";
+
+    clrs__gen_vtype(at, sizeof at, acc, w);
+    if (!same)
+        snprintf(conv, sizeof conv, "convert_%s(", w > 1 && !bcast ? at : acc);
+    if (w > 1 && !bcast)
+        snprintf(buf, n, "%sCLRS_LDV_%s(%d, %s, %s)%s", conv, r->name, w, p, o,
+                 close);
+    else if (w > 1)
+        snprintf(buf, n, "(%s)(%sCLRS_LD_%s(%s, %s)%s)", at, conv, r->name, p,
+                 o, close);
+    else
+        snprintf(buf, n, "%sCLRS_LD_%s(%s, %s)%s", conv, r->name, p, o, close);
+}
+
+/* The post-op chain on `val` (w lanes), in the accumulator type, before
+ * the one rounding to dst. lane: the scalar tail loop's `l` is in scope
+ * (the operand offsets step by their axis-0 strides). The sum reads dst
+ * before the store overwrites it. */
+void clrs__gen_emit_post(sbuf *b, const clrs_gen_config *c, int w,
+                         const char *dof, const char *val, int lane)
+{
+    char at[16], ld[192], o[48];
+    int k;
+
+    clrs__gen_vtype(at, sizeof at, clrs__gen_acc_type(c), w);
+    for (k = 0; k < c->npost; ++k) {
+        const clrs_gen_post *q = &c->post[k];
+        switch (q->kind) {
+        case CLRS_POST_SUM:
+            clrs__gen_load_acc(ld, sizeof ld, c, clrs__gen_row_of(c->dst),
+                               "dst", dof, w, 0);
+            clrs__gen_sb_add(b, "%s = %s + pa%d * %s;\n", val, val, k, ld);
+            break;
+        case CLRS_POST_ELTWISE:
+            clrs__gen_sb_add(b, "%s = CLRS_POST%d(%s, %s, pa%d, pb%d);\n", val,
+                             k, at, val, k, k);
+            break;
+        default:
+            if (lane)
+                snprintf(o, sizeof o, "(bo%d + l * b%ds0)", k, k);
+            else
+                snprintf(o, sizeof o, "bo%d", k);
+            {
+                char pn[16];
+                snprintf(pn, sizeof pn, "post%d", k);
+                clrs__gen_load_acc(ld, sizeof ld, c, clrs__gen_row_of(q->dt),
+                                   pn, o, w, q->bvec == CLRS_BVEC_BCAST);
+            }
+            clrs__gen_sb_add(b, "%s = CLRS_POST%d(%s, %s);\n", val, k, val, ld);
+            break;
+        }
+    }
+}

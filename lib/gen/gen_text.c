@@ -1,0 +1,208 @@
+/* The generator's text helpers: the growing source string, the type
+ * names a configuration implies, constant lane vectors. */
+#include "gen/gen_emit.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Room for need more bytes and the NUL; 0 (b->oom set) when there is
+ * none. */
+static int sb_reserve(sbuf *b, size_t need)
+{
+    size_t cap = b->cap ? b->cap : 4096;
+    char *s;
+
+    if (b->oom)
+        return 0;
+    if (b->n + need + 1 <= b->cap)
+        return 1;
+    while (b->n + need + 1 > cap)
+        cap *= 2;
+    s = realloc(b->s, cap);
+    if (!s) {
+        b->oom = 1;
+        return 0;
+    }
+    b->s = s;
+    b->cap = cap;
+    return 1;
+}
+
+/* Appends text, each line it starts indented by the open blocks (an
+ * empty line stays empty). */
+static void sb_put(sbuf *b, const char *t)
+{
+    const int ind = 4 * (b->depth > 0 ? b->depth : 0);
+
+    for (; *t; ++t) {
+        /* at a line's start: nothing yet, or a newline last */
+        if ((b->n == 0 || b->s[b->n - 1] == '\n') && *t != '\n') {
+            if (!sb_reserve(b, (size_t)ind))
+                return;
+            memset(b->s + b->n, ' ', (size_t)ind);
+            b->n += (size_t)ind;
+        }
+        if (!sb_reserve(b, 1))
+            return;
+        b->s[b->n++] = *t;
+        b->s[b->n] = '\0';
+    }
+}
+
+static void sb_vadd(sbuf *b, const char *fmt, va_list ap)
+{
+    char small[512], *t = small;
+    va_list aq;
+    int need;
+
+    if (b->oom)
+        return;
+    va_copy(aq, ap);
+    need = vsnprintf(small, sizeof small, fmt, aq);
+    va_end(aq);
+    if (need < 0) {
+        b->oom = 1;
+        return;
+    }
+    if ((size_t)need >= sizeof small) {
+        t = malloc((size_t)need + 1);
+        if (!t) {
+            b->oom = 1;
+            return;
+        }
+        vsnprintf(t, (size_t)need + 1, fmt, ap);
+    }
+    sb_put(b, t);
+    if (t != small)
+        free(t);
+}
+
+void clrs__gen_sb_add(sbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vadd(b, fmt, ap);
+    va_end(ap);
+}
+
+void clrs__gen_sb_open(sbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    const size_t n0 = b->n;
+
+    va_start(ap, fmt);
+    sb_vadd(b, fmt, ap);
+    va_end(ap);
+    sb_put(b, b->n > n0 ? " {\n" : "{\n");
+    ++b->depth;
+}
+
+void clrs__gen_sb_else(sbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+
+    --b->depth;
+    sb_put(b, "} ");
+    va_start(ap, fmt);
+    sb_vadd(b, fmt, ap);
+    va_end(ap);
+    sb_put(b, " {\n");
+    ++b->depth;
+}
+
+void clrs__gen_sb_close(sbuf *b)
+{
+    --b->depth;
+    sb_put(b, "}\n");
+}
+
+clrs_status clrs__gen_sb_finish(sbuf *b, char **out)
+{
+    if (b->oom || !b->s) {
+        free(b->s);
+        return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
+                           "out of memory generating a kernel");
+    }
+    if (b->depth != 0) { /* an emitter's bug: refuse the kernel */
+        free(b->s);
+        return clrs__error(CLRS_ERR_BUILD_FAILED,
+                           "codegen: the kernel's blocks do not match "
+                           "(%d open at its end)",
+                           b->depth);
+    }
+    *out = b->s;
+    return CLRS_SUCCESS;
+}
+
+const char *clrs__gen_acc_type(const clrs_gen_config *c)
+{
+    return c->acc_f64 ? "double" : "float";
+}
+
+const char *clrs__gen_off_type(const clrs_gen_config *c)
+{
+    return c->long_off ? "long" : "int";
+}
+
+/* Forward span path over a last slot whose tap count varies. */
+int clrs__gen_span_var(const clrs_gen_config *c)
+{
+    return c->span && !c->backward && !c->fixed[c->nslots - 1];
+}
+
+int clrs__gen_has_none(const clrs_gen_config *c)
+{
+    int k, n = c->nslots - (clrs__gen_span_var(c) ? 1 : 0);
+    if (c->backward)
+        return 0;
+    for (k = 0; k < n; ++k)
+        if (!c->fixed[k])
+            return 1;
+    return 0;
+}
+
+int clrs__gen_walk_of(const clrs_gen_config *c)
+{
+    return c->walk > 1 ? c->walk : 1;
+}
+
+int clrs__gen_mvec_of(const clrs_gen_config *c, int w)
+{
+    return w > 1 && c->mvec > 1 ? c->mvec : 1;
+}
+
+const char *clrs__gen_acc_name(int m)
+{
+    static const char *const names[] = {"acc", "acc1", "acc2", "acc3"};
+    return m >= 0 && m < 4 ? names[m] : "acc";
+}
+
+/* "float16" for width 16, "float" for width 1. */
+void clrs__gen_vtype(char *buf, size_t n, const char *base, int w)
+{
+    int r = w > 1 ? snprintf(buf, n, "%s%d", base, w)
+                  : snprintf(buf, n, "%s", base);
+    if (r < 0 || (size_t)r >= n) /* cannot happen: type names are short */
+        buf[0] = '\0';
+}
+
+/* The kernel axis of resampled slot k. */
+int clrs__gen_axis_of_slot(const clrs_gen_config *c, int k)
+{
+    int p;
+    for (p = 0; p < c->rank; ++p)
+        if (c->ax[p].slot == k)
+            return p;
+    return 0;
+}
+
+/* "(type)(v[0], v[1], ...)": a constant vector of n lanes. */
+void clrs__gen_emit_lanes(sbuf *b, const char *type, const int *v, int n)
+{
+    int l;
+    clrs__gen_sb_add(b, "(%s)(", type);
+    for (l = 0; l < n; ++l)
+        clrs__gen_sb_add(b, "%s%d", l ? ", " : "", v[l]);
+    clrs__gen_sb_add(b, ")");
+}

@@ -1,0 +1,346 @@
+/* The launch space and its defaults. Every parameter here changes only
+ * how fast a kernel runs, never what it computes: the tests run the
+ * conformance subsets under each forced value (CLRS_LAUNCH). */
+#include "gen/launch.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The largest power of two <= v, within [1, cap]. */
+static int pow2_floor(cl_uint v, int cap)
+{
+    int w = 1;
+    while (w * 2 <= (int)v && w * 2 <= cap)
+        w *= 2;
+    return w;
+}
+
+/* What the defaults know of a kind of device: one row per class, the
+ * first whose type and vendor are the device's applies (the last takes
+ * any device). Where the defaults come from, and the measurements behind
+ * them, is in lib/README.md. */
+typedef struct device_class {
+    const char *name;
+    /* The device type it is for, alone among CPU, GPU and accelerator (a
+     * simulator that reports every type, Oclgrind, is none of them); 0:
+     * any device. */
+    cl_device_type type;
+    cl_uint vendor; /* its CL_DEVICE_VENDOR_ID; 0: any vendor */
+    /* Bytes a work-item reads at once along a contiguous axis (0: as many
+     * lanes as the device's preferred vector width, 16 for none). */
+    int vector_bytes;
+    int mvec;         /* vectors per work-item of a backward gather */
+    int span_vectors; /* most input vectors a span group reads */
+    int walk;         /* -1: rows of span groups walked where they help */
+    /* Work-items of a default work-group, shaped over the device's SIMD
+     * width by clrs__launch_default_local (0: the driver's local sizes). */
+    size_t group;
+    /* The SIMD width taken for a device that states none (facts.simd
+     * below 2). */
+    cl_uint simd;
+} device_class;
+
+static const device_class device_classes[] = {
+    /* NVIDIA's GPUs: 16-byte loads (the widest one instruction issues),
+     * neighbouring work-items on neighbouring addresses (one vector each,
+     * no walked rows) and whole warps along the contiguous axis in groups
+     * of 256 (on a warp of 32: 16x16, 32x8 and 256x1), span groups of up
+     * to 4 vectors: all measured on an H100. */
+    {"gpu-nvidia", CL_DEVICE_TYPE_GPU, 0x10de, 16, 1, 4, 0, 256, 32},
+    /* Any other GPU: NVIDIA's choices, not measured there; its own SIMD
+     * width shapes the groups, a warp of 32 where it states none. */
+    {"gpu", CL_DEVICE_TYPE_GPU, 0, 16, 1, 4, 0, 256, 32},
+    /* Any other device, a CPU first: its preferred width, several
+     * vectors and wide span groups per work-item, rows walked front to
+     * back for its prefetcher, the driver's local sizes. */
+    {"cpu", 0, 0, 0, 4, 8, -1, 0, 0},
+};
+
+/* The first row whose type and vendor are the device's (the last row
+ * takes any): the one place that tests the device type. */
+static const device_class *class_of(const clrs_launch_facts *f)
+{
+    const cl_device_type kinds =
+        CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR;
+    const device_class *c = device_classes;
+
+    while (c->type != 0 && ((f->type & kinds) != c->type ||
+                            (c->vendor != 0 && c->vendor != f->vendor_id)))
+        ++c;
+    return c;
+}
+
+const char *clrs__launch_class(const clrs_launch_facts *f)
+{
+    return class_of(f)->name;
+}
+
+cl_uint clrs__launch_simd_of_sizes(const size_t *sizes, size_t n)
+{
+    cl_uint w = 0;
+    size_t i;
+
+    for (i = 0; i < n; ++i)
+        if (sizes[i] > w && sizes[i] <= CLRS_LOCAL_SIZE_MAX)
+            w = (cl_uint)sizes[i];
+    return w;
+}
+
+int clrs__launch_lane_bound(const clrs_launch_facts *f, unsigned kinds)
+{
+    int k, bound = CLRS_LANES_MAX;
+
+    /* A native width of 1 (or 0, not stated) bounds nothing: such a
+     * device has no vector registers to keep within. NVIDIA's GPUs state
+     * 1 for every kind (SIMT: a vector is split into scalar instructions
+     * and has no calling convention of its own), and their 8- and 16-lane
+     * vectors compile, pass and were measured; a CPU that states 1
+     * vectorises across work-items itself. Both keep the widths the
+     * defaults and CLRS_LAUNCH give. Where a CPU states a width, a wider
+     * vector is split by its compiler and, passed to or returned from a
+     * function, changes the ABI (PoCL warns, and CLRS_WERROR fails). */
+    for (k = 0; k < CLRS_LANE_KINDS; ++k)
+        if ((kinds & (1u << k)) && f->native[k] >= 2)
+            bound = pow2_floor(f->native[k], bound);
+    return bound;
+}
+
+int clrs__launch_generic(void)
+{
+    const char *v = getenv("CLRS_GENERIC");
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+void clrs__launch_defaults(const clrs_launch_facts *f, int acc_f64,
+                           clrs_launch_request *r)
+{
+    const int cap = acc_f64 ? 8 : 16; /* one 64-byte line per vector */
+    const int esize = acc_f64 ? 8 : 4;
+    const device_class *dc = class_of(f);
+    cl_uint pref = acc_f64 ? f->pref_double : f->pref_float;
+
+    memset(r, 0, sizeof *r);
+    r->generic = clrs__launch_generic();
+    r->span = 1;
+    r->nt = -1;
+    r->sep = -1;
+    r->source = CLRS_LAUNCH_DEFAULT;
+    if (dc->vector_bytes)
+        r->vmax = pow2_floor((cl_uint)(dc->vector_bytes / esize), cap);
+    else /* a device that states no preference (1) vectorises scalar
+            code itself; explicit vectors still measured faster on PoCL */
+        r->vmax = pref >= 2 ? pow2_floor(pref, cap) : cap;
+    r->mvec = dc->mvec;
+    r->span_vectors = dc->span_vectors;
+    r->walk = dc->walk;
+}
+
+/* "local=A", "AxB" or "AxBxC": one to three sizes 1..65536, the
+ * missing ones 1. */
+static int parse_local(const char *v, size_t *local)
+{
+    int d;
+
+    for (d = 0; d < 3; ++d)
+        local[d] = 1;
+    for (d = 0; d < 3; ++d) {
+        char *end;
+        unsigned long long x;
+        if (*v < '1' || *v > '9')
+            return 0;
+        x = strtoull(v, &end, 10);
+        if (x > CLRS_LOCAL_SIZE_MAX)
+            return 0;
+        local[d] = (size_t)x;
+        if (*end == '\0')
+            return 1;
+        if (*end != 'x')
+            return 0;
+        v = end + 1;
+    }
+    return 0; /* a fourth size */
+}
+
+/* One "key=value" item of CLRS_LAUNCH into r. */
+static clrs_status parse_item(const char *item, int acc_f64,
+                              clrs_launch_request *r)
+{
+    const char *eq = strchr(item, '=');
+    const char *v = eq ? eq + 1 : "";
+    size_t klen = eq ? (size_t)(eq - item) : strlen(item), i;
+    /* The items whose value is one digit of a few, stored as that
+     * number. */
+    const struct {
+        const char *key, *digits, *choices;
+        int *field;
+    } digit[] = {{"mv", "124", "1, 2 or 4", &r->mvec},
+                 {"spanv", "48", "4 or 8", &r->span_vectors},
+                 {"walk", "01", "0 or 1", &r->walk},
+                 {"span", "01", "0 or 1", &r->span},
+                 {"nt", "01", "0 or 1", &r->nt},
+                 {"sep", "01", "0 or 1", &r->sep}};
+
+    for (i = 0; i < sizeof digit / sizeof digit[0]; ++i)
+        if (strlen(digit[i].key) == klen &&
+            strncmp(item, digit[i].key, klen) == 0) {
+            CLRS_CHECK(strlen(v) == 1 && strchr(digit[i].digits, v[0]),
+                       CLRS_ERR_INVALID_VALUE, "CLRS_LAUNCH: %s=%s (%s)",
+                       digit[i].key, v, digit[i].choices);
+            *digit[i].field = v[0] - '0';
+            return CLRS_SUCCESS;
+        }
+
+    if (klen == 3 && strncmp(item, "vec", 3) == 0) {
+        int n = atoi(v);
+        CLRS_CHECK((n == 1 || n == 2 || n == 4 || n == 8 || n == 16) &&
+                       strspn(v, "0123456789") == strlen(v),
+                   CLRS_ERR_INVALID_VALUE,
+                   "CLRS_LAUNCH: vec=%s (1, 2, 4, 8 or 16)", v);
+        r->vmax = n > (acc_f64 ? 8 : 16) ? (acc_f64 ? 8 : 16) : n;
+        r->vec_off = n == 1;
+    } else if (klen == 5 && strncmp(item, "local", 5) == 0 &&
+               strcmp(v, "driver") == 0) {
+        memset(r->local, 0, sizeof r->local);
+        r->local_driver = 1;
+    } else if (klen == 5 && strncmp(item, "local", 5) == 0) {
+        r->local_driver = 0;
+        CLRS_CHECK(parse_local(v, r->local), CLRS_ERR_INVALID_VALUE,
+                   "CLRS_LAUNCH: local=%s (driver, A, AxB or AxBxC, each "
+                   "1..65536)",
+                   v);
+    } else {
+        return clrs__error(CLRS_ERR_INVALID_VALUE,
+                           "CLRS_LAUNCH: unknown item \"%s\" (vec=, mv=, "
+                           "span=, spanv=, walk=, nt=, sep=, local=)",
+                           item);
+    }
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs__launch_request(const clrs_device *dev, int acc_f64,
+                                 const clrs_launch_text *t,
+                                 clrs_launch_request *r)
+{
+    char buf[256], *item, *comma;
+
+    clrs__launch_defaults(&dev->facts, acc_f64, r);
+    if (!t || !t->text || !*t->text)
+        return CLRS_SUCCESS;
+    CLRS_CHECK(strlen(t->text) < sizeof buf, CLRS_ERR_INVALID_VALUE,
+               "CLRS_LAUNCH is longer than %zu characters", sizeof buf - 1);
+    strcpy(buf, t->text);
+    /* Split by hand rather than with strtok, which passes over empty
+     * items: ",,,," or "vec=1,,local=driver" is a mistyped value, not a
+     * shorter one. */
+    for (item = buf; item; item = comma ? comma + 1 : NULL) {
+        comma = strchr(item, ',');
+        if (comma)
+            *comma = '\0';
+        CLRS_CHECK(*item != '\0', CLRS_ERR_INVALID_VALUE,
+                   "CLRS_LAUNCH: an empty item in \"%s\" (a comma at "
+                   "either end, or two in a row)",
+                   t->text);
+        CLRS_TRY(parse_item(item, acc_f64, r));
+    }
+    r->source = t->source;
+    return CLRS_SUCCESS;
+}
+
+int clrs__launch_valid(const clrs_device *dev, const char *text)
+{
+    clrs_launch_text t;
+    clrs_launch_request r;
+    int ok;
+
+    t.text = text;
+    t.source = CLRS_LAUNCH_DATABASE;
+    ok = clrs__launch_request(dev, 0, &t, &r) == CLRS_SUCCESS;
+    clrs__clear_error();
+    return ok;
+}
+
+void clrs__launch_fit_group(clrs_launch *L, size_t max_group)
+{
+    for (;;) {
+        size_t n = L->local[0] * L->local[1] * L->local[2], l;
+        int d, big = 0;
+        if (n == 0 || n <= max_group)
+            return;
+        for (d = 1; d < 3; ++d)
+            if (L->local[d] > L->local[big])
+                big = d;
+        /* At most half, and still a divisor of the global size: a device
+         * without non-uniform work-groups (rusticl) refuses 9 halved to
+         * 4 on a global size of 9 (CL_INVALID_WORK_GROUP_SIZE). */
+        l = L->local[big] / 2;
+        while (l > 1 && L->global[big] % l != 0)
+            --l;
+        L->local[big] = l ? l : 1;
+    }
+}
+
+void clrs__launch_default_local(const clrs_launch_facts *f, cl_uint work_dim,
+                                clrs_vector_path path, size_t local[3])
+{
+    const device_class *dc = class_of(f);
+    size_t w;
+
+    local[0] = local[1] = local[2] = 0;
+    if (!dc->group)
+        return;
+    w = f->simd >= 2 ? (size_t)pow2_floor(f->simd, (int)dc->group) : dc->simd;
+    if (w > dc->group)
+        w = dc->group;
+    /* A 1-D NDRange: the whole group along it. Else one SIMD width of
+     * scalar work-items along the contiguous axis, or half of one of
+     * vectors (a warp spans two rows), and the rest of the group along
+     * dimension 1. */
+    if (work_dim == 1)
+        local[0] = dc->group;
+    else if (path == CLRS_VECTOR_NONE)
+        local[0] = w;
+    else
+        local[0] = w >= 2 ? w / 2 : 1;
+    local[1] = work_dim == 1 ? 1 : dc->group / local[0];
+    local[2] = 1;
+    /* Within the device's work-group size: dimension 1 halves first,
+     * keeping whole SIMD widths along the contiguous axis, then
+     * dimension 0. */
+    while (f->max_group && local[0] * local[1] > f->max_group) {
+        if (local[1] > 1)
+            local[1] /= 2;
+        else
+            local[0] /= 2;
+    }
+}
+
+void clrs__launch_local(const clrs_device *dev, const clrs_launch_request *r,
+                        clrs_launch *L)
+{
+    const clrs_launch_facts *f = &dev->facts;
+    size_t want[3];
+    cl_uint d;
+
+    memset(L->local, 0, sizeof L->local);
+    L->source = r->source;
+    if (r->local_driver)
+        return;
+    if (r->local[0])
+        memcpy(want, r->local, sizeof want);
+    else
+        clrs__launch_default_local(f, L->work_dim, L->path, want);
+    if (!want[0])
+        return; /* the driver chooses: on PoCL several times faster */
+    for (d = 0; d < 3; ++d) {
+        size_t l = d < L->work_dim ? want[d] : 1;
+        if (l > f->max_items[d])
+            l = f->max_items[d];
+        /* OpenCL 1.2: the local size divides the global size; the
+         * largest such size up to the one wanted. */
+        while (l > 1 && L->global[d] % l != 0)
+            --l;
+        L->local[d] = l ? l : 1;
+    }
+    clrs__launch_fit_group(L, f->max_group);
+}

@@ -1,0 +1,117 @@
+/* The launch space: the parameters a kernel launch may take (lanes per
+ * work-item, vectors per work-item, the span path, non-temporal stores,
+ * the local size), their
+ * defaults from the device's queries, and CLRS_LAUNCH, which forces
+ * them. The lowering reads a request from here and decides once. */
+#ifndef CLRS_LAUNCH_H
+#define CLRS_LAUNCH_H
+
+#include "gen/device.h"
+
+/* The launch shape: which vector path, how many lanes per work-item,
+ * non-temporal stores, and the NDRange. */
+typedef struct clrs_launch {
+    clrs_vector_path path;
+    int vec;  /* lanes per work-item along kernel axis 0; 1: scalar */
+    int mvec; /* vectors of vec lanes per work-item (axis path, gather) */
+    int walk; /* span groups per work-item (a walked row; else 1) */
+    int nt;   /* non-temporal stores of the written tensor */
+    cl_uint work_dim;
+    size_t global[3];
+    size_t local[3];           /* all 0: the driver chooses */
+    clrs_launch_source source; /* default or forced */
+} clrs_launch;
+
+/* What the lowering may choose from for one plan. */
+typedef struct clrs_launch_request {
+    int generic;      /* CLRS_GENERIC: the generic kernel (no vector path,
+                         no fixed tap counts, no non-temporal stores) */
+    int vmax;         /* most lanes per work-item of the axis and span paths
+                         (1: none); the block path's lanes are its block */
+    int vec_off;      /* no vector path at all (CLRS_LAUNCH vec=1) */
+    int mvec;         /* vectors per work-item of a backward gather on the
+                         axis path (1, 2, 4; 0: the device default) */
+    int span;         /* 0: the span path is off */
+    int span_vectors; /* most vectors a span group reads (4 or 8; taps a
+                         lane: twice that) */
+    int walk;         /* a weighted sum on the span path over two or more
+                         slots walks each row of groups in one work-item
+                         (lower.c): 1 yes, 0 no, -1 where the rows it
+                         reads are new ones */
+    int nt;           /* -1: by the written size; 0 or 1: forced */
+    int sep;          /* -1: separable passes where the plan's cost model
+                         takes them; 0: one pass; 1: separable wherever the
+                         mode factorises (plan.c) */
+    size_t local[3];  /* forced local size; all 0: the device default */
+    int local_driver; /* local=driver: the driver chooses, on any device */
+    clrs_launch_source source;
+} clrs_launch_request;
+
+/* Launch parameters in CLRS_LAUNCH's syntax ("vec=4,local=16x16x1") and
+ * where they came from; text NULL: the device's defaults. */
+typedef struct clrs_launch_text {
+    const char *text;
+    clrs_launch_source source;
+} clrs_launch_text;
+
+/* The most lanes a vector may have: CLRS_LANES_MAX (the generator's
+ * widest), or where the device dev states a native vector width for one
+ * of the element kinds in `kinds` (bits 1 << CLRS_LANE_*), the smallest
+ * of those (a power of two). The lowering bounds every vector path by
+ * the kinds its kernel holds in vectors. */
+#define CLRS_LANES_MAX 16
+int clrs__launch_lane_bound(const clrs_launch_facts *f, unsigned kinds);
+
+/* The name of the device class (lib/launch.c's device_classes) whose
+ * defaults a device with facts f gets ("gpu-nvidia", "gpu", "cpu"). */
+const char *clrs__launch_class(const clrs_launch_facts *f);
+
+/* The largest work-group dimension CLRS_LAUNCH's local= takes, and
+ * the largest sub-group size taken for a SIMD width. */
+#define CLRS_LOCAL_SIZE_MAX 65536
+
+/* clrs_launch_facts.simd of a device whose kernels may be compiled for
+ * these n sub-group sizes (Intel's CL_DEVICE_SUB_GROUP_SIZES_INTEL): the
+ * largest, at most 65536; 0 for none. */
+cl_uint clrs__launch_simd_of_sizes(const size_t *sizes, size_t n);
+
+/* The defaults of a device with facts f (acc_f64: kernels that
+ * accumulate in double), the request before CLRS_LAUNCH's text. */
+void clrs__launch_defaults(const clrs_launch_facts *f, int acc_f64,
+                           clrs_launch_request *r);
+
+/* The default local size of a work_dim-dimensional launch on the vector
+ * path `path` of a device with facts f, before it is fitted to a global
+ * size: the class's work-group shaped over the device's SIMD width,
+ * within its work-group size; all 0 where the driver chooses. */
+void clrs__launch_default_local(const clrs_launch_facts *f, cl_uint work_dim,
+                                clrs_vector_path path, size_t local[3]);
+
+/* CLRS_GENERIC is set (and not "0"). */
+int clrs__launch_generic(void);
+
+/* The request for the device dev (acc_f64: kernels that accumulate in
+ * double): its defaults, then what the text sets; a malformed text is
+ * CLRS_ERR_INVALID_VALUE naming CLRS_LAUNCH. */
+clrs_status clrs__launch_request(const clrs_device *dev, int acc_f64,
+                                 const clrs_launch_text *t,
+                                 clrs_launch_request *r);
+
+/* Whether text is a valid launch for the device dev (the database's lines
+ * are checked before use). */
+int clrs__launch_valid(const clrs_device *dev, const char *text);
+
+/* The local size of a launch whose work_dim, global size and vector
+ * path are set: the forced one or the device's default, fitted to the
+ * global size (each dimension the largest size up to the wanted one that
+ * divides it) and to the device's limits; all 0 where the driver
+ * chooses. */
+void clrs__launch_local(const clrs_device *dev, const clrs_launch_request *r,
+                        clrs_launch *L);
+
+/* Shrinks the local size's largest dimension, to the largest divisor of
+ * its global size up to half of it, until the work-group holds at most
+ * max_group work-items (a kernel's own limit may be below the device's). */
+void clrs__launch_fit_group(clrs_launch *L, size_t max_group);
+
+#endif /* CLRS_LAUNCH_H */

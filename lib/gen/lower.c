@@ -1,0 +1,1028 @@
+/* The lowering stage: problem + taps -> kernel axes, kernel class, vector
+ * path and width, span patterns, stores, offset width, table layout and
+ * NDRange, decided once. Forward and backward share one path, told apart
+ * by a small direction description: the backward kernel writes diff_src
+ * and gathers from diff_dst through the transposed taps. */
+#include "gen/lower.h"
+
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The most bytes of walked rows' private accumulators a work-group
+ * holds (PoCL keeps a group's private arrays on its thread's stack). */
+#define CLRS_WALK_PRIVATE_BYTES 65536
+
+/* Outputs at least this large get non-temporal stores: they do not fit
+ * the caches anyway, and skipping the read-for-ownership doubles store
+ * bandwidth on PoCL. Smaller outputs are likely re-read soon. */
+#define CLRS_NT_MIN_BYTES ((size_t)8 << 20)
+
+/* Which way the kernel goes. Here, as in the generator and the kernels,
+ * src is the tensor the kernel reads and dst the one it writes: forward,
+ * src is the caller's src (the problem's in) and dst its dst (out), read
+ * through the taps; backward, src is diff_dst (out) and dst diff_src
+ * (in), read through the transposed taps. */
+typedef struct direction {
+    int gather;                         /* backward */
+    const struct clrs_tensor_desc *dst; /* the tensor the kernel writes */
+    const struct clrs_tensor_desc *src; /* the tensor the kernel reads */
+    int index_written; /* forward: the index tensor is an output, shaped
+                          like dst; backward: an input shaped like src */
+    int has_x;         /* backward max recompute reads x, the forward
+                          input */
+} direction;
+
+static void direction_of(const clrs_problem *p, direction *d)
+{
+    d->gather = p->backward;
+    d->dst = p->backward ? &p->in : &p->out;
+    d->src = p->backward ? &p->out : &p->in;
+    d->index_written = !p->backward;
+    d->has_x = p->backward && p->has_x && !p->has_index;
+}
+
+/* ---- kernel axes ----------------------------------------------------------
+ */
+
+/* One axis of dst as the kernel iterates it. */
+typedef struct kaxis {
+    int64_t n, ss, ds, is; /* extent; src, dst and index strides */
+    int64_t nr;            /* dst's blocked axis: real extent (n is padded) */
+    int64_t bs[CLRS_MAX_POST_OPS]; /* binary operand strides (0: bcast) */
+    int bblk[CLRS_MAX_POST_OPS];   /* and blocks */
+    int slot;                      /* resampled slot, -1: identity */
+    int sblk, dblk, iblk;          /* src, dst and index blocks (0: none) */
+    int64_t xs; /* backward max recompute: x (forward input) stride */
+    int xblk;   /* and x's block */
+    int axis;   /* tensor axis (the innermost one after merging) */
+} kaxis;
+
+static int blk_of(const struct clrs_tensor_desc *t, int a)
+{
+    return t->block_axis == a ? t->block : 0;
+}
+
+/* Iteration order: dst's axis with the smallest stride first, so
+ * that consecutive work-items write consecutive addresses (on PoCL this
+ * decides everything). A blocked axis steps by 1 inside its block. */
+static int64_t order_key(const kaxis *k)
+{
+    return k->dblk ? 1 : k->ds;
+}
+
+static int kaxis_before(const kaxis *x, const kaxis *y)
+{
+    if (order_key(x) != order_key(y))
+        return order_key(x) < order_key(y);
+    return x->axis > y->axis; /* ties: the later tensor axis is faster */
+}
+
+/* Binary post-op operands chain too (broadcast ones: 0 == 0 * n). */
+static int post_chain(const kaxis *in, const kaxis *out)
+{
+    int i;
+    for (i = 0; i < CLRS_MAX_POST_OPS; ++i)
+        if (in->bblk[i] || out->bblk[i] || out->bs[i] != in->bs[i] * in->n)
+            return 0;
+    return 1;
+}
+
+/* Operand strides of tensor axis a for every binary post-op: an operand
+ * of size 1 there broadcasts (stride 0, no block). */
+static void post_strides(const clrs_problem *p, int a, kaxis *t)
+{
+    int i;
+    for (i = 0; i < p->n_post_ops; ++i) {
+        const struct clrs_tensor_desc *o = &p->post_ops[i].operand;
+        if (p->post_ops[i].kind != CLRS_POST_BINARY || o->dims[a] == 1)
+            continue;
+        t->bs[i] = o->strides[a];
+        t->bblk[i] = blk_of(o, a);
+    }
+}
+
+/* Two identity axes whose strides chain in every tensor are one axis to
+ * the kernel: fewer divisions per work-item and fewer distinct kernels. */
+static int mergeable(const kaxis *in, const kaxis *out, int has_index)
+{
+    return in->slot < 0 && out->slot < 0 && !in->sblk && !out->sblk &&
+           !in->dblk && !out->dblk && !in->iblk && !out->iblk && !in->xblk &&
+           !out->xblk && out->xs == in->xs * in->n &&
+           out->ss == in->ss * in->n && out->ds == in->ds * in->n &&
+           (!has_index || out->is == in->is * in->n) && post_chain(in, out);
+}
+
+/* Inserts t into k[0..m) kept in iteration order (insertion sort: at
+ * most six axes); returns the new count. */
+static int insert_sorted(kaxis *k, int m, const kaxis *t)
+{
+    int i;
+    for (i = m; i > 0 && kaxis_before(t, &k[i - 1]); --i)
+        k[i] = k[i - 1];
+    k[i] = *t;
+    return m + 1;
+}
+
+/* Merges adjacent identity axes whose strides chain in every tensor;
+ * with no axis left (every axis of size 1), one axis of one element.
+ * Returns the new count. */
+static int merge_axes(kaxis *k, int m, int has_index)
+{
+    int i, j;
+    for (i = 0; i + 1 < m;) {
+        if (mergeable(&k[i], &k[i + 1], has_index)) {
+            k[i].n *= k[i + 1].n;
+            for (j = i + 1; j + 1 < m; ++j)
+                k[j] = k[j + 1];
+            --m;
+        } else {
+            ++i;
+        }
+    }
+    if (m == 0) {
+        memset(&k[0], 0, sizeof k[0]);
+        k[0].n = 1;
+        k[0].slot = -1;
+        m = 1;
+    }
+    return m;
+}
+
+/* Kernel axes over dst, fastest stride first. Identity axes carry src's
+ * strides (resampled ones find theirs in the tables), the index
+ * tensor's where it is shaped like dst or the axis is an identity, x's
+ * on identity axes. dst's blocked axis is iterated over whole blocks,
+ * so that the kernel writes its padding lanes as zeros. */
+static int lower_axes(const clrs_problem *p, const direction *d, kaxis *k)
+{
+    int a, m = 0;
+
+    for (a = 0; a < p->rank; ++a) {
+        kaxis t;
+        memset(&t, 0, sizeof t);
+        t.n = d->dst->dims[a];
+        t.slot = p->slot[a];
+        t.axis = a;
+        t.dblk = blk_of(d->dst, a);
+        /* A size-1 identity axis contributes nothing to any offset,
+         * unless it is blocked: its padding lanes are written too. */
+        if (t.slot < 0 && t.n == 1 && !t.dblk)
+            continue;
+        t.nr = t.n;
+        if (t.dblk)
+            t.n = (t.n + t.dblk - 1) / t.dblk * t.dblk;
+        post_strides(p, a, &t);
+        t.ds = d->dst->strides[a];
+        if (t.slot < 0) {
+            t.ss = d->src->strides[a];
+            t.sblk = blk_of(d->src, a);
+        }
+        if (p->has_index && (d->index_written || t.slot < 0)) {
+            t.is = p->index.strides[a];
+            t.iblk = blk_of(&p->index, a);
+        }
+        if (d->has_x && t.slot < 0) {
+            t.xs = p->x.strides[a];
+            t.xblk = blk_of(&p->x, a);
+        }
+        m = insert_sorted(k, m, &t);
+    }
+    return merge_axes(k, m, p->has_index);
+}
+
+/* ---- vector path ----------------------------------------------------------
+ */
+
+/* Lanes per work-item along kernel axis 0: a contiguous identity axis of
+ * every tensor touched gets vloadN/vstoreN, at most vmax lanes (the
+ * launch request's), preferring a width that divides the axis (no scalar
+ * tail). */
+static int vec_width(int64_t n, int vmax)
+{
+    int v, best = 1;
+
+    for (v = vmax; v >= 2; v /= 2)
+        if (v <= n && n % v == 0) {
+            best = v;
+            break;
+        }
+    if (best < 4) /* a longer vector with a tail beats 2 lanes */
+        for (v = vmax; v > best; v /= 2)
+            if (v <= n) {
+                best = v;
+                break;
+            }
+    return best;
+}
+
+/* Whether dst is blocked on a kernel axis other than k[0]
+ * (its padding guard then needs a scalar work-item). */
+static int blocked_beyond_0(const kaxis *k, int m)
+{
+    int i;
+    for (i = 1; i < m; ++i)
+        if (k[i].dblk)
+            return 1;
+    return 0;
+}
+
+/* Binary operands along a vector on k0: broadcast (one load) or lanes
+ * laid out like dst's (contiguous, or the same block); anything else
+ * runs scalar. */
+static int operands_vector_ok(const clrs_problem *p, const kaxis *k0)
+{
+    int i;
+    for (i = 0; i < p->n_post_ops; ++i)
+        if (p->post_ops[i].kind == CLRS_POST_BINARY && k0->bs[i] != 0 &&
+            !(k0->dblk ? k0->bblk[i] == k0->dblk
+                       : k0->bs[i] == 1 && !k0->bblk[i]))
+            return 0;
+    return 1;
+}
+
+/* Whether a vector along kernel axis 0 is possible at all: no generic
+ * kernels, no vec=1, no padding guard beyond axis 0, binary operands that
+ * vectorise, a dst type with a vector store. */
+static int vectors_ok(const clrs_problem *p, const direction *d, const kaxis *k,
+                      int m, const clrs_launch_request *r)
+{
+    return !r->generic && !r->vec_off && !blocked_beyond_0(k, m) &&
+           operands_vector_ok(p, &k[0]) &&
+           clrs__gen_dtype_vector_store(d->dst->dtype);
+}
+
+/* The block vector path's lanes (1: not a candidate): k0 is dst's
+ * blocked axis and every other tensor the work-item touches has the same
+ * block there, so a block's lanes are contiguous everywhere (one vloadB /
+ * vstoreB per block, the padding lanes computed from the inputs' own
+ * padding and then zeroed); a forward index tensor's padding lanes are
+ * not ours to write. A block wider than the bound is walked as several
+ * work-items' vectors, each a whole part of the block (blocks and bounds
+ * are powers of two). */
+static int block_width(const clrs_problem *p, const direction *d,
+                       const kaxis *k, int acc_f64, int bound)
+{
+    const kaxis *k0 = &k[0];
+    int idx_ok = d->index_written ? !p->has_index
+                                  : !p->has_index || k0->iblk == k0->dblk;
+    int v;
+
+    if (k0->slot >= 0 || !k0->dblk || k0->sblk != k0->dblk || !idx_ok ||
+        (d->has_x && k0->xblk != k0->dblk))
+        return 1;
+    v = acc_f64 && k0->dblk > 8 ? 8 : k0->dblk;
+    return v > bound ? bound : v;
+}
+
+/* The axis vector path's lanes (1: not a candidate): a contiguous
+ * identity axis of every tensor. */
+static int axis_width(const clrs_problem *p, const direction *d, const kaxis *k,
+                      const clrs_launch_request *r)
+{
+    const kaxis *k0 = &k[0];
+
+    if (k0->slot >= 0 || k0->sblk || k0->dblk || k0->iblk || k0->xblk ||
+        k0->ss != 1 || k0->ds != 1 || (p->has_index && k0->is != 1) ||
+        (d->has_x && k0->xs != 1) || k0->n < 2 || r->vmax < 2)
+        return 1;
+    return vec_width(k0->n, r->vmax);
+}
+
+/* The element kinds (bits 1 << CLRS_LANE_*) a kernel holds in vectors
+ * of its lanes: the accumulator and its comparison masks (float and int,
+ * or double and long), the int offsets and span shuffle masks, every
+ * tensor's elements as loaded or stored (f16 and bf16 as 16-bit lanes),
+ * long where a backward compares its index tensor's entries (any index
+ * type, gen_gather.c) and with 64-bit offsets (long_off). */
+static unsigned dtype_kind(clrs_dtype t)
+{
+    switch (t) {
+    case CLRS_S8:
+    case CLRS_U8:
+        return 1u << CLRS_LANE_CHAR;
+    case CLRS_F16:
+    case CLRS_BF16:
+        return 1u << CLRS_LANE_SHORT;
+    case CLRS_S32:
+        return 1u << CLRS_LANE_INT;
+    case CLRS_S64:
+        return 1u << CLRS_LANE_LONG;
+    case CLRS_F64:
+        return 1u << CLRS_LANE_DOUBLE;
+    case CLRS_F32:
+    default:
+        return 1u << CLRS_LANE_FLOAT;
+    }
+}
+
+static unsigned lane_kinds(const clrs_problem *p, const direction *d,
+                           int acc_f64, int long_off)
+{
+    unsigned kinds = 1u << CLRS_LANE_INT;
+    int i;
+
+    kinds |= acc_f64 ? (1u << CLRS_LANE_DOUBLE) | (1u << CLRS_LANE_LONG)
+                     : 1u << CLRS_LANE_FLOAT;
+    if (long_off)
+        kinds |= 1u << CLRS_LANE_LONG;
+    kinds |= dtype_kind(d->dst->dtype) | dtype_kind(d->src->dtype);
+    if (p->has_index)
+        kinds |= dtype_kind(p->index.dtype);
+    if (p->has_index && d->gather) /* its index compares as long */
+        kinds |= 1u << CLRS_LANE_LONG;
+    if (d->has_x)
+        kinds |= dtype_kind(p->x.dtype);
+    for (i = 0; i < p->n_post_ops; ++i)
+        if (p->post_ops[i].kind == CLRS_POST_BINARY)
+            kinds |= dtype_kind(p->post_ops[i].operand.dtype);
+    return kinds;
+}
+
+/* Vectors per work-item: a backward weighted-sum gather on the axis
+ * path without a tail takes the request's count, halved until whole
+ * groups of mvec vectors tile axis 0. */
+static int choose_mvec(const clrs_problem *p, const clrs_gen_config *c,
+                       const kaxis *k0, const clrs_launch_request *r)
+{
+    int mv = r->mvec > 0 ? r->mvec : 1;
+
+    if (!p->backward || c->cls != CLRS_GEN_WSUM || c->vec < 2 || c->tail)
+        return 1;
+    while (mv > 1 && k0->n % ((int64_t)mv * c->vec) != 0)
+        mv /= 2;
+    return mv;
+}
+
+/* Most span groups one work-item walks: its accumulators (a private
+ * array of this many vectors, 2 KiB at 16 f32 lanes) and a row of up to
+ * 512 f32 outputs. A longer row stays one group per work-item: walking
+ * it in pieces was slower than not walking at all. */
+#define WALK_MAX_GROUPS 32
+
+/* Span groups per work-item: a weighted sum on the span path (groups of
+ * V) over two or more slots whose row (kernel axis 0) has 2 to
+ * WALK_MAX_GROUPS groups walks it whole where the request says so (by
+ * default where the rows it reads are new ones: forward where no outer
+ * slot upsamples, backward, which reads diff_dst, where none
+ * downsamples), in the power of two of groups that covers it (a few
+ * kernels serve every row length); else 1. See gen_item_walk.c. */
+static int walk_groups(const clrs_problem *p, const clrs_gen_config *c,
+                       const kaxis *k0, int V, const clrs_launch_request *r)
+{
+    int64_t groups = (k0->n + V - 1) / V;
+    int g = 2, k;
+
+    if (c->cls != CLRS_GEN_WSUM || c->nslots < 2 || r->walk == 0 ||
+        groups < 2 || groups > WALK_MAX_GROUPS)
+        return 1;
+    for (k = 0; r->walk < 0 && k + 1 < p->naxes; ++k)
+        if (p->backward ? p->ax[k].out < p->ax[k].in
+                        : p->ax[k].out > p->ax[k].in)
+            return 1;
+    while (g < groups)
+        g *= 2;
+    return g;
+}
+
+/* Span path candidate: kernel axis 0 is the last resampled slot, with
+ * unit stride and no block in dst, src (and the index tensor), binary
+ * operands broadcast or contiguous there, and at least one whole group
+ * of dst and of src elements. Returns the group width, 1
+ * when not a candidate. */
+static int span_width(const clrs_problem *p, const direction *d, const kaxis *k,
+                      int m, const clrs_launch_request *r)
+{
+    const kaxis *k0 = &k[0];
+    const clrs_axis_map *last = &p->ax[p->naxes > 0 ? p->naxes - 1 : 0];
+    int V = r->vmax, a = k0->axis;
+
+    if (r->generic || !r->span || V < 2 || blocked_beyond_0(k, m) || d->has_x ||
+        p->naxes < 1 || k0->slot != p->naxes - 1 || k0->dblk || k0->ds != 1 ||
+        d->src->strides[a] != 1 || d->src->block_axis == a ||
+        (p->has_index &&
+         (p->index.strides[a] != 1 || p->index.block_axis == a)) ||
+        !clrs__gen_dtype_vector_store(d->dst->dtype) || k0->n < V ||
+        (d->gather ? last->out : last->in) < V || !operands_vector_ok(p, k0))
+        return 1;
+    return V;
+}
+
+/* ---- stores ------------------------------------------------------------- */
+
+/* Non-temporal vector stores cast dst + offset to a vector pointer, so
+ * every vector's first element must sit on a vector boundary: buffers
+ * start at the device's base alignment and every stride but axis 0's is
+ * a multiple of the width. */
+static int nt_aligned(const clrs_device *dev, const direction *d,
+                      const kaxis *k, int m, int vec)
+{
+    size_t vbytes = (size_t)vec * clrs_dtype_size(d->dst->dtype);
+    int i;
+
+    if (vec == 1)
+        return 1;
+    if ((size_t)dev->facts.base_align_bits < vbytes * 8)
+        return 0;
+    for (i = 1; i < m; ++i)
+        if (k[i].n > 1 && k[i].ds % vec != 0)
+            return 0;
+    /* Block vectors start at block starts: the block stride counts too. */
+    if (k[0].dblk && k[0].ds % vec != 0)
+        return 0;
+    return 1;
+}
+
+/* Non-temporal stores for a dst of `bytes` with vec lanes per
+ * work-item, unless the request forces them on or off (aligned vectors
+ * are required either way). Scalar non-temporal stores also stop LLVM
+ * from vectorising PoCL's work-item loop into AVX-512 gathers, which is
+ * faster, not slower. */
+static int want_nt(const clrs_device *dev, const direction *d, size_t bytes,
+                   const kaxis *k, int m, int vec, const clrs_launch_request *r)
+{
+    int want = r->nt >= 0 ? r->nt : !r->generic && bytes >= CLRS_NT_MIN_BYTES;
+    return want && nt_aligned(dev, d, k, m, vec);
+}
+
+/* Native half loads and stores where a tensor is f16 and the device has
+ * cl_khr_fp16. CLRS_FP16=storage forces vload_half / vstore_half, and
+ * CLRS_FP16=native the half type even on a device that does not report
+ * the extension (to try a compiler that accepts it anyway). */
+static int f16_native(const clrs_device *dev, const clrs_problem *p)
+{
+    const char *e = getenv("CLRS_FP16");
+    int i, any = p->in.dtype == CLRS_F16 || p->out.dtype == CLRS_F16 ||
+                 (p->has_x && p->x.dtype == CLRS_F16);
+    for (i = 0; i < p->n_post_ops; ++i)
+        any |= p->post_ops[i].kind == CLRS_POST_BINARY &&
+               p->post_ops[i].operand.dtype == CLRS_F16;
+    if (!any || (e && strcmp(e, "storage") == 0))
+        return 0;
+    return dev->info.has_fp16 || (e && strcmp(e, "native") == 0);
+}
+
+/* ---- configuration ------------------------------------------------------ */
+
+static clrs_status check_kernels(const clrs_problem *p, const direction *d)
+{
+    int i;
+    for (i = 0; i < p->n_post_ops; ++i) {
+        const clrs_post_op *po = &p->post_ops[i];
+        CLRS_CHECK(clrs__gen_post_supported((int)po->kind, po->alg) &&
+                       (po->kind != CLRS_POST_BINARY ||
+                        clrs__gen_dtype_supported(po->operand.dtype)),
+                   CLRS_ERR_NOT_IMPLEMENTED,
+                   "no OpenCL kernel for post-op %d in this version", i);
+    }
+    if (d->gather)
+        CLRS_CHECK(clrs__gen_dtype_supported(p->in.dtype) &&
+                       clrs__gen_dtype_supported(p->out.dtype) &&
+                       (!d->has_x || clrs__gen_dtype_supported(p->x.dtype)),
+                   CLRS_ERR_NOT_IMPLEMENTED,
+                   "no OpenCL backward kernel for dtypes %s <- %s in this "
+                   "version",
+                   clrs_dtype_name(p->in.dtype), clrs_dtype_name(p->out.dtype));
+    else
+        CLRS_CHECK(clrs__gen_dtype_supported(p->in.dtype) &&
+                       clrs__gen_dtype_supported(p->out.dtype),
+                   CLRS_ERR_NOT_IMPLEMENTED,
+                   "no OpenCL kernel for dtypes %s -> %s in this version",
+                   clrs_dtype_name(p->in.dtype), clrs_dtype_name(p->out.dtype));
+    return CLRS_SUCCESS;
+}
+
+/* The configuration's problem-given fields and the kernel axes' blocks,
+ * sizes and strides. */
+static void config_basics(clrs_lowered *low, const clrs_device *dev,
+                          const clrs_problem *p, const direction *d,
+                          const kaxis *k, int m, int index_only)
+{
+    clrs_gen_config *c = &low->cfg;
+    int i;
+
+    c->backward = d->gather;
+    c->accumulate = d->gather && p->accumulate;
+    c->recompute = d->has_x;
+    c->x = d->has_x ? p->x.dtype : CLRS_F32;
+    c->cls = (clrs_gen_class)clrs__mode_kclass(p->mode);
+    c->rank = m;
+    c->nslots = p->naxes;
+    for (i = 0; i < m; ++i) {
+        c->ax[i].slot = k[i].slot;
+        c->ax[i].src_block = k[i].sblk;
+        c->ax[i].dst_block = k[i].dblk;
+        c->ax[i].idx_block = k[i].iblk;
+        c->ax[i].x_block = k[i].xblk;
+        low->vals.n[i] = k[i].n;
+        low->vals.nr[i] = k[i].nr;
+        low->vals.ds[i] = k[i].ds;
+        low->vals.ss[i] = k[i].ss;
+        low->vals.is[i] = k[i].is;
+        low->vals.xs[i] = k[i].xs;
+    }
+    c->src = d->src->dtype;
+    c->dst = d->dst->dtype;
+    /* f64 tensors accumulate in double; so do forward s32 ones where the
+     * device has fp64, so that nearest and max stay exact beyond 2^24. */
+    c->acc_f64 = c->src == CLRS_F64 || c->dst == CLRS_F64 ||
+                 (d->has_x && c->x == CLRS_F64) ||
+                 (!d->gather && c->src == CLRS_S32 && dev->info.has_fp64);
+    c->f16_native = f16_native(dev, p);
+    c->has_index = p->has_index;
+    c->index_only = index_only;
+    c->index = p->index.dtype;
+    c->plane = CLRS__INDEX_IS_PLANE(p->index_format);
+    c->plane_col = p->has_index && p->index_format == CLRS_INDEX_PLANE_COLUMN;
+    c->nan_ignore = c->cls == CLRS_GEN_MAX && (!d->gather || d->has_x) &&
+                    p->nan_policy == CLRS_NAN_IGNORE;
+    c->pad_taps = (!d->gather || d->has_x) && p->padding != CLRS_PAD_EDGE;
+    low->vals.pad = p->pad_value;
+    if (!d->gather)
+        low->vals.empty = c->cls == CLRS_GEN_MAX ? (double)NAN
+                          : p->coord == CLRS_COORD_TF_CROP_AND_RESIZE
+                              ? p->extrapolation
+                              : 0.0;
+}
+
+/* Per forward slot: K when every output has exactly K taps, K <= 8 (the
+ * kernel then computes the starts; see gen_loops.c), else 0. */
+static void fixed_counts(clrs_gen_config *c, const clrs_problem *p,
+                         const clrs_slot_taps *st, const clrs_launch_request *r)
+{
+    int k;
+    int64_t o;
+    for (k = 0; k < p->naxes && !p->backward; ++k) {
+        const int64_t *s = st->tl[k].start;
+        c->fixed[k] = 0;
+        if (r->generic || s[1] <= 0 || s[1] > 8)
+            continue;
+        c->fixed[k] = (int)s[1];
+        for (o = 0; o < p->ax[k].out; ++o)
+            if (s[o + 1] - s[o] != s[1])
+                c->fixed[k] = 0;
+    }
+}
+
+/* Fused post-ops: their rows, values and operand blocks (forward). */
+static void config_posts(clrs_lowered *low, const clrs_problem *p,
+                         const kaxis *k, int m)
+{
+    clrs_gen_config *c = &low->cfg;
+    int i, q;
+
+    c->npost = p->n_post_ops;
+    for (i = 0; i < p->n_post_ops; ++i) {
+        const clrs_post_op *po = &p->post_ops[i];
+        c->post[i].kind = (int)po->kind;
+        c->post[i].alg = po->alg;
+        c->post[i].dt =
+            po->kind == CLRS_POST_BINARY ? po->operand.dtype : CLRS_F32;
+        c->post[i].bvec = c->vec == 1       ? CLRS_BVEC_SCALAR
+                          : k[0].bs[i] == 0 ? CLRS_BVEC_BCAST
+                                            : CLRS_BVEC_LOAD;
+        low->vals.pa[i] = po->kind == CLRS_POST_SUM ? po->scale : po->alpha;
+        low->vals.pb[i] = po->beta;
+        for (q = 0; q < m; ++q) {
+            low->vals.bs[i][q] = k[q].bs[i];
+            c->ax[q].op_block[i] = k[q].bblk[i];
+        }
+    }
+}
+
+/* ---- table layout and offset width ------------------------------------ */
+
+static void add_seg(clrs_lowered *low, clrs_seg_kind kind, int k,
+                    int transposed, const struct clrs_tensor_desc *t,
+                    size_t len, int64_t *at)
+{
+    clrs_table_seg *s = &low->seg[low->nseg++];
+    int ftab = kind == CLRS_SEG_WEIGHTS || kind == CLRS_SEG_GROUP_WEIGHTS;
+    size_t *n = ftab ? &low->nf : &low->ni;
+
+    s->kind = kind;
+    s->slot = k;
+    s->transposed = transposed;
+    s->tensor = t;
+    s->pos = *n;
+    s->len = len;
+    *at = (int64_t)*n;
+    *n += len;
+}
+
+/* Slot k's tables, in the order the tables stage writes them: the
+ * starts and src offsets of the lists the kernel walks, then (index
+ * tensor read by a gather) its offsets, the codes, the weights, the span
+ * groups after the last slot's, and to recompute the argmax the forward
+ * starts, x offsets and plane codes. */
+static void layout_slot(clrs_lowered *low, const clrs_problem *p,
+                        const clrs_slot_taps *st, const direction *d, int k)
+{
+    const clrs_gen_config *c = &low->cfg;
+    clrs_gen_values *v = &low->vals;
+    int window = c->has_index && !c->plane, T = d->gather, j;
+    int64_t plane = 1;
+    clrs_lists s;
+
+    /* The plane index's multiplier of slot k: row-major, the later
+     * slots' sizes; column-major, the earlier ones'. */
+    for (j = 0; j < p->naxes; ++j)
+        if (c->plane_col ? j < k : j > k)
+            plane *= p->ax[j].in;
+    clrs__lists_of(p, st, k, T, &s);
+    if (d->gather)
+        v->pl[k] = plane;
+    add_seg(low, CLRS_SEG_STARTS, k, T, NULL, (size_t)s.npos + 1, &v->st[k]);
+    add_seg(low, CLRS_SEG_OFFSETS, k, T, d->src, s.n, &v->of[k]);
+    if (c->has_index && !d->index_written)
+        add_seg(low, CLRS_SEG_OFFSETS, k, T, &p->index, s.n, &v->ix[k]);
+    if (window)
+        add_seg(low, CLRS_SEG_WINDOW, k, T, NULL, s.n, &v->cd[k]);
+    else if (c->has_index && d->index_written)
+        add_seg(low, CLRS_SEG_PLANE, k, T, NULL, s.n, &v->cd[k]);
+    else if (c->recompute)
+        add_seg(low, CLRS_SEG_READ, k, T, NULL, s.n, &v->cd[k]);
+    if (c->cls == CLRS_GEN_WSUM)
+        add_seg(low, CLRS_SEG_WEIGHTS, k, T, NULL, s.n, &v->fw[k]);
+    if (c->span && k == p->naxes - 1) {
+        int64_t G = low->span.count;
+        add_seg(low, CLRS_SEG_GROUPS, k, T, NULL, (size_t)(2 * G), &v->pg);
+        if (low->span.weights)
+            add_seg(low, CLRS_SEG_GROUP_WEIGHTS, k, T, NULL,
+                    (size_t)(G * c->ntaps * c->vec), &v->fg);
+    }
+    if (c->recompute) {
+        clrs__lists_of(p, st, k, 0, &s);
+        add_seg(low, CLRS_SEG_STARTS, k, 0, NULL, (size_t)s.npos + 1,
+                &v->fst[k]);
+        add_seg(low, CLRS_SEG_OFFSETS, k, 0, &p->x, s.n, &v->fof[k]);
+        add_seg(low, CLRS_SEG_PLANE, k, 0, NULL, s.n, &v->fcd[k]);
+    }
+}
+
+static int64_t max64(int64_t a, int64_t b)
+{
+    return a > b ? a : b;
+}
+
+/* 32-bit offsets when every value the kernel forms fits: sums of up to
+ * six per-axis terms with padding sentinels, sizes, table positions. */
+static int needs_long(const clrs_lowered *low, const clrs_problem *p,
+                      const direction *d)
+{
+    int64_t plane_size = 1, bound;
+    int k;
+
+    for (k = 0; k < p->naxes; ++k)
+        plane_size *= p->ax[k].in;
+    if (!d->gather) {
+        /* The padding sentinel is src's span, summed over the axes. */
+        bound = 7 * max64(clrs__tensor_span(&p->in), plane_size);
+        bound = max64(bound, clrs__tensor_span(&p->out));
+        if (p->has_index)
+            bound = max64(bound, clrs__tensor_span(&p->index));
+    } else {
+        bound = max64(clrs__tensor_span(&p->in), clrs__tensor_span(&p->out));
+        if (p->has_index)
+            bound = max64(bound, clrs__tensor_span(&p->index));
+        if (d->has_x)
+            bound = max64(bound, clrs__tensor_span(&p->x));
+        bound = max64(bound, plane_size);
+        bound = 7 * max64(bound, p->window_volume);
+    }
+    bound = max64(bound, (int64_t)low->ni + 1);
+    return bound > (int64_t)INT_MAX - 64;
+}
+
+/* Every slot's segments, the dummy entries of empty tables (no
+ * zero-size buffers) and the offset width. */
+static void layout_tables(clrs_lowered *low, const clrs_problem *p,
+                          const clrs_slot_taps *st, const direction *d)
+{
+    int k;
+    for (k = 0; k < p->naxes; ++k)
+        layout_slot(low, p, st, d, k);
+    if (low->ni == 0)
+        low->ni = 1;
+    if (low->cfg.cls == CLRS_GEN_WSUM && low->nf == 0)
+        low->nf = 1;
+    low->cfg.long_off = needs_long(low, p, d);
+}
+
+/* ---- the launch ---------------------------------------------------------- */
+
+static clrs_vector_path variant_path(int v);
+
+/* NDRange: kernel axes 0 and 1 are dimensions 0 and 1, the rest folded
+ * into dimension 2; the local size from the request (launch.c). */
+static void launch_shape(clrs_lowered *low, const clrs_device *dev,
+                         const clrs_launch_request *r)
+{
+    const clrs_gen_config *c = &low->cfg;
+    const int64_t *n = low->vals.n;
+    clrs_launch *L = &low->launch;
+    int q;
+
+    L->vec = c->vec;
+    L->mvec = c->mvec;
+    L->nt = c->nt;
+    L->path = variant_path(c->variant);
+    L->work_dim = (cl_uint)(c->rank < 3 ? c->rank : 3);
+    L->walk = c->walk; /* at least 1 */
+    L->global[0] = (size_t)((n[0] + c->vec * c->mvec - 1) / (c->vec * c->mvec));
+    /* A walking work-item's groups are consecutive. */
+    L->global[0] = (L->global[0] + (size_t)L->walk - 1) / (size_t)L->walk;
+    L->global[1] = c->rank > 1 ? (size_t)n[1] : 1;
+    L->global[2] = 1;
+    for (q = 2; q < c->rank; ++q)
+        L->global[2] *= (size_t)n[q];
+    clrs__launch_local(dev, r, L);
+    if (L->walk > 1) {
+        /* PoCL keeps the private arrays of a whole work-group on its
+         * thread's stack: the driver's own choice (4096 work-items) of
+         * 2 KiB accumulators each overflowed it. One work-item a group
+         * where the driver would choose (each walks a whole row; larger
+         * groups measured no faster), else at most 64 KiB of them. */
+        size_t acc = (size_t)c->vec * (size_t)L->walk * (c->acc_f64 ? 8 : 4);
+        if (L->local[0] == 0) {
+            for (q = 0; q < 3; ++q)
+                L->local[q] = 1;
+        }
+        clrs__launch_fit_group(L, (size_t)CLRS_WALK_PRIVATE_BYTES / acc);
+    }
+}
+
+/* ---- variants (variant.h) ------------------------------------------------ */
+
+/* What a variant's test and construction see. */
+typedef struct vtry {
+    const clrs_problem *p;
+    const direction *d;
+    const kaxis *k;
+    int m, bound;
+    const clrs_slot_taps *st;
+    const clrs_launch_request *r;
+    clrs_lowered *low;
+    int span_done, span_kept; /* the span construction, once for walk
+                                 and span */
+} vtry;
+
+/* Span groups' lanes, 1 when not a candidate (a column-major plane index
+ * steps by the height, not by 1 along a group). */
+static int span_lanes(const vtry *t)
+{
+    const clrs_gen_config *c = &t->low->cfg;
+    return c->has_index && c->plane_col
+               ? 1
+               : span_width(t->p, t->d, t->k, t->m, t->r);
+}
+
+static int applies_BLOCK(const vtry *t)
+{
+    return vectors_ok(t->p, t->d, t->k, t->m, t->r) &&
+           block_width(t->p, t->d, t->k, t->low->cfg.acc_f64, t->bound) > 1;
+}
+
+static int applies_AXIS(const vtry *t)
+{
+    return vectors_ok(t->p, t->d, t->k, t->m, t->r) &&
+           axis_width(t->p, t->d, t->k, t->r) > 1;
+}
+
+static int applies_WALK(const vtry *t)
+{
+    int V = span_lanes(t);
+    return V > 1 && walk_groups(t->p, &t->low->cfg, &t->k[0], V, t->r) > 1;
+}
+
+static int applies_SPAN(const vtry *t)
+{
+    return span_lanes(t) > 1;
+}
+
+static int applies_SCALAR(const vtry *t)
+{
+    (void)t;
+    return 1;
+}
+
+static clrs_status make_BLOCK(vtry *t, int *made)
+{
+    clrs_gen_config *c = &t->low->cfg;
+    c->vec = block_width(t->p, t->d, t->k, c->acc_f64, t->bound);
+    c->tail = t->k[0].n % c->vec != 0;
+    *made = 1;
+    return CLRS_SUCCESS;
+}
+
+static clrs_status make_AXIS(vtry *t, int *made)
+{
+    clrs_gen_config *c = &t->low->cfg;
+    c->vec = axis_width(t->p, t->d, t->k, t->r);
+    c->tail = t->k[0].n % c->vec != 0;
+    c->mvec = choose_mvec(t->p, c, &t->k[0], t->r);
+    *made = 1;
+    return CLRS_SUCCESS;
+}
+
+/* The span path's tap patterns (span.c): kept where they cover enough
+ * groups. */
+static clrs_status make_span(vtry *t)
+{
+    clrs_gen_config *c = &t->low->cfg;
+    int V;
+
+    if (t->span_done)
+        return CLRS_SUCCESS;
+    t->span_done = 1;
+    V = span_lanes(t);
+    CLRS_TRY(clrs__span_try(t->low, t->p, t->st, V, t->r->span_vectors,
+                            &t->span_kept));
+    if (t->span_kept) {
+        c->span = 1;
+        c->vec = V;
+    }
+    return CLRS_SUCCESS;
+}
+
+static clrs_status make_WALK(vtry *t, int *made)
+{
+    clrs_gen_config *c = &t->low->cfg;
+    CLRS_TRY(make_span(t));
+    if (t->span_kept)
+        c->walk = walk_groups(t->p, c, &t->k[0], c->vec, t->r);
+    *made = t->span_kept;
+    return CLRS_SUCCESS;
+}
+
+static clrs_status make_SPAN(vtry *t, int *made)
+{
+    CLRS_TRY(make_span(t));
+    *made = t->span_kept;
+    return CLRS_SUCCESS;
+}
+
+static clrs_status make_SCALAR(vtry *t, int *made)
+{
+    t->low->cfg.vec = 1;
+    *made = 1;
+    return CLRS_SUCCESS;
+}
+
+typedef struct variant_row {
+    const char *name;
+    clrs_vector_path path; /* how clrs_plan_info names its lanes */
+    unsigned knobs;
+    int (*applies)(const vtry *t);
+    clrs_status (*make)(vtry *t, int *made);
+} variant_row;
+
+#define VARIANT_ROW_(e, name, path, knobs)                                     \
+    {name, path, knobs, applies_##e, make_##e},
+static const variant_row variant_rows[] = {CLRS_VARIANT_MAP(VARIANT_ROW_)};
+#undef VARIANT_ROW_
+
+const char *clrs__variant_name(int v)
+{
+    return v >= 0 && v < CLRS_VARIANT_COUNT ? variant_rows[v].name : "?";
+}
+
+static clrs_vector_path variant_path(int v)
+{
+    return variant_rows[v].path;
+}
+
+/* The first variant that applies and is made. */
+static clrs_status choose_variant(vtry *t)
+{
+    clrs_gen_config *c = &t->low->cfg;
+    int v, made = 0;
+
+    c->vec = c->mvec = c->walk = 1;
+    c->tail = 0;
+    for (v = 0; v < CLRS_VARIANT_COUNT; ++v) {
+        if (!variant_rows[v].applies(t))
+            continue;
+        CLRS_TRY(variant_rows[v].make(t, &made));
+        if (made) {
+            c->variant = v;
+            return CLRS_SUCCESS;
+        }
+    }
+    return clrs__error(CLRS_ERR_INVALID_VALUE, "no kernel variant applies");
+}
+
+/* Everything up to the variant: the kernel axes, the configuration's
+ * basics, the launch request and the lane bound. */
+typedef struct lowering {
+    direction d;
+    kaxis k[CLRS_MAX_RANK];
+    int m;
+    clrs_launch_request req;
+    vtry t;
+} lowering;
+
+static clrs_status lower_setup(const clrs_device *dev, const clrs_problem *p,
+                               const clrs_slot_taps *st, int index_only,
+                               const clrs_launch_text *launch, int long_off,
+                               clrs_lowered *low, lowering *w)
+{
+    clrs_gen_config *c = &low->cfg;
+    int bound;
+
+    memset(low, 0, sizeof *low);
+    memset(w, 0, sizeof *w);
+    direction_of(p, &w->d);
+    CLRS_TRY(check_kernels(p, &w->d));
+    w->m = lower_axes(p, &w->d, w->k);
+    config_basics(low, dev, p, &w->d, w->k, w->m, index_only);
+    CLRS_TRY(clrs__launch_request(dev, c->acc_f64, launch, &w->req));
+    fixed_counts(c, p, st, &w->req);
+
+    /* Every vector within the device's native widths, forced widths
+     * included (see clrs__launch_lane_bound). */
+    bound = clrs__launch_lane_bound(&dev->facts,
+                                    lane_kinds(p, &w->d, c->acc_f64, long_off));
+    if (w->req.vmax > bound)
+        w->req.vmax = bound;
+    w->t.p = p;
+    w->t.d = &w->d;
+    w->t.k = w->k;
+    w->t.m = w->m;
+    w->t.bound = bound;
+    w->t.st = st;
+    w->t.r = &w->req;
+    w->t.low = low;
+    return CLRS_SUCCESS;
+}
+
+/* One lowering with 64-bit offsets assumed in the lane bound or not
+ * (long_off); the tables decide whether they are needed. */
+static clrs_status lower_once(const clrs_device *dev, const clrs_problem *p,
+                              const clrs_slot_taps *st, int index_only,
+                              const clrs_launch_text *launch, int long_off,
+                              clrs_lowered *low)
+{
+    clrs_gen_config *c = &low->cfg;
+    lowering w;
+    size_t bytes;
+
+    CLRS_TRY(lower_setup(dev, p, st, index_only, launch, long_off, low, &w));
+    CLRS_TRY(choose_variant(&w.t));
+    bytes = index_only ? 0
+                       : (size_t)clrs__tensor_span(w.d.dst) *
+                             clrs_dtype_size(w.d.dst->dtype);
+    c->nt = want_nt(dev, &w.d, bytes, w.k, w.m, c->vec, &w.req);
+    config_posts(low, p, w.k, w.m);
+    layout_tables(low, p, st, &w.d);
+    launch_shape(low, dev, &w.req);
+    return CLRS_SUCCESS;
+}
+
+unsigned clrs__lower_knobs(const clrs_device *dev, const clrs_problem *p,
+                           const clrs_slot_taps *st, int index_only)
+{
+    /* Every variant's widest chance: the most lanes, span groups and
+     * walked rows allowed. */
+    const clrs_launch_text wide = {"vec=16,span=1,walk=1", CLRS_LAUNCH_FORCED};
+    clrs_lowered low;
+    lowering w;
+    unsigned knobs = 0;
+    int v;
+
+    if (lower_setup(dev, p, st, index_only, &wide, 0, &low, &w) < 0) {
+        clrs__clear_error();
+        return CLRS_KNOB_ALL_;
+    }
+    for (v = 0; v < CLRS_VARIANT_COUNT; ++v)
+        if (variant_rows[v].applies(&w.t))
+            knobs |= variant_rows[v].knobs;
+    return knobs;
+}
+
+clrs_status clrs__lower(const clrs_device *dev, const clrs_problem *p,
+                        const clrs_slot_taps *st, int index_only,
+                        const clrs_launch_text *launch, clrs_lowered *low)
+{
+    clrs_status s = lower_once(dev, p, st, index_only, launch, 0, low);
+
+    /* Offsets of 64 bits (tensors or tables past 2^31 elements) are long
+     * vectors too: lowered again under long's bound where it is lower. */
+    if (s == CLRS_SUCCESS && low->cfg.long_off && low->cfg.vec > 1 &&
+        clrs__launch_lane_bound(&dev->facts, 1u << CLRS_LANE_LONG) <
+            low->cfg.vec) {
+        clrs__lowered_free(low);
+        s = lower_once(dev, p, st, index_only, launch, 1, low);
+    }
+    return s;
+}
+
+void clrs__lowered_free(clrs_lowered *low)
+{
+    free(low->span.base);
+    free(low->span.pat);
+    low->span.base = NULL;
+    low->span.pat = NULL;
+}

@@ -1,0 +1,253 @@
+/* The span path's patterns, a part of the lowering (lower.c calls it
+ * once the vector width is known). */
+#include "gen/lower.h"
+
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- span patterns -------------------------------------------------------
+ * The written positions along kernel axis 0 (the last resampled slot,
+ * contiguous) are cut into groups of V. A group whose entries all lie
+ * within a few vectors of V read elements of a base index (span_rules'
+ * vectors) is described by its base and the pattern of its entries
+ * relative to the base; at a rational scale the interior groups share a
+ * few patterns, which the generator compiles into constant shuffles. */
+
+typedef struct span_pat {
+    signed char rel[CLRS_GEN_MAX_FIXED][CLRS_GEN_MAX_LANES];
+    signed char code[CLRS_GEN_MAX_FIXED][CLRS_GEN_MAX_LANES];
+} span_pat;
+
+/* Distinct patterns tracked before the most frequent are kept. */
+#define SPAN_CANDIDATES 32
+
+/* How one direction's lists become patterns. */
+typedef struct span_rules {
+    int fixed;          /* K: every position has K taps (ntaps = K) */
+    signed char absent; /* rel past a lane's last entry */
+    int empty_ok;       /* a lane without entries can take a pattern */
+    int pad_stops;      /* a padding entry keeps its group off */
+    int codes;          /* patterns carry the window codes */
+    int codes_used;     /* ... which the kernel reads as constants */
+    int weights;        /* the tables hold group-major weights */
+    /* A group reads at most this many vectors of V elements (4 or 8,
+     * the launch request's; 8 * 16 - 1 = 127 keeps a pattern's offsets
+     * in a signed char) and a lane has at most twice as many taps. Eight
+     * and 16 (were 4 and 8, today's GPU default) bring 4x antialiased
+     * downsampling and 4x-up backward onto the path, several times
+     * faster there on a CPU. */
+    int vectors;
+} span_rules;
+
+/* Pass 1: each whole group's range on src's axis: base[g] its lowest
+ * read index, ok[g] 0 when it has no pattern; returns the widest
+ * range. */
+static int64_t span_ranges(const clrs_lists *s, const span_rules *r, int V,
+                           int64_t G, int64_t *base, int *ok)
+{
+    int64_t g, maxr = 0;
+    int l, e;
+
+    for (g = 0; g < G; ++g) {
+        int64_t lo = INT64_MAX, hi = -1;
+        ok[g] = 0;
+        base[g] = -1;
+        if ((g + 1) * V > s->npos)
+            continue;
+        for (l = 0; l < V; ++l) {
+            int64_t b = s->start[g * V + l], n = s->start[g * V + l + 1] - b;
+            if ((n < 1 && !r->empty_ok) || n > 2 * r->vectors)
+                lo = -2; /* no taps (the empty value), or too many */
+            for (e = 0; e < (int)n && lo != -2; ++e) {
+                int64_t idx = clrs__lists_read(s, (size_t)(b + e));
+                if ((idx < 0 && r->pad_stops) ||
+                    (r->codes_used &&
+                     clrs__lists_code(s, (size_t)(b + e)) > SCHAR_MAX))
+                    lo = -2; /* no plane code for a padding lane, or no
+                                window code constant */
+                else if (idx >= 0 && idx < lo)
+                    lo = idx;
+                if (idx > hi)
+                    hi = idx;
+            }
+        }
+        if (lo == -2)
+            continue;
+        if (hi < 0)
+            lo = hi = 0; /* padding only, or no entries at all */
+        if (hi - lo + 1 > r->vectors * (int64_t)V)
+            continue;
+        base[g] = lo;
+        ok[g] = 1;
+        if (hi - lo + 1 > maxr)
+            maxr = hi - lo + 1;
+    }
+    return maxr;
+}
+
+/* Pass 2: group g's pattern relative to its base. */
+static void span_pattern(const clrs_lists *s, const span_rules *r, int V,
+                         int64_t g, int64_t base, span_pat *cur)
+{
+    int l, e;
+    memset(cur, 0, sizeof *cur);
+    memset(cur->rel, r->absent, sizeof cur->rel);
+    for (l = 0; l < V; ++l) {
+        int64_t b = s->start[g * V + l], n = s->start[g * V + l + 1] - b;
+        for (e = 0; e < (int)n; ++e) {
+            int64_t idx = clrs__lists_read(s, (size_t)(b + e));
+            cur->rel[e][l] = (signed char)(idx < 0 ? -1 : idx - base);
+            if (r->codes)
+                cur->code[e][l] =
+                    (signed char)clrs__lists_code(s, (size_t)(b + e));
+        }
+    }
+}
+
+/* The most frequent candidates (first seen first among equals), at most
+ * CLRS_GEN_MAX_PAT, into the configuration's patterns: id[i] is
+ * candidate i's number there or -1. Without a fixed count, *T becomes
+ * the longest lane they hold. Returns the groups they cover. */
+static int64_t span_keep(clrs_gen_config *c, const span_pat *cand, int ncand,
+                         int *count, const span_rules *r, int V, int *id,
+                         int *nkeep, int *T)
+{
+    int64_t covered = 0;
+    int i, e, l;
+
+    for (i = 0; i < SPAN_CANDIDATES; ++i)
+        id[i] = -1;
+    while (*nkeep < CLRS_GEN_MAX_PAT) {
+        int best = -1;
+        for (i = 0; i < ncand; ++i)
+            if (count[i] > 0 && (best < 0 || count[i] > count[best]))
+                best = i;
+        if (best < 0)
+            break;
+        id[best] = *nkeep;
+        memcpy(c->rel[*nkeep], cand[best].rel, sizeof cand[best].rel);
+        memcpy(c->code[*nkeep], cand[best].code, sizeof cand[best].code);
+        for (e = 0; e < CLRS_GEN_MAX_FIXED && !r->fixed; ++e)
+            for (l = 0; l < V; ++l)
+                if (cand[best].rel[e][l] != r->absent && e + 1 > *T)
+                    *T = e + 1;
+        covered += count[best];
+        count[best] = 0;
+        ++*nkeep;
+    }
+    return covered;
+}
+
+/* The span groups and patterns of the last slot, into low->span and the
+ * configuration; returns 0 (nothing kept, low->span empty) when too few
+ * groups share a pattern: the plain kernel does better then. */
+static clrs_status span_choose(clrs_lowered *low, const clrs_lists *s,
+                               const span_rules *r, int V, int *kept)
+{
+    clrs_gen_config *c = &low->cfg;
+    const int64_t G = (s->npos + V - 1) / V;
+    span_pat *cand = NULL, cur;
+    int64_t *base = NULL, g, covered = 0;
+    int *which = NULL, ncand = 0, count[SPAN_CANDIDATES] = {0};
+    int id[SPAN_CANDIDATES], nkeep = 0, nspan, i, T = r->fixed;
+
+    *kept = 0;
+    base = malloc((size_t)G * sizeof *base);
+    which = malloc((size_t)G * sizeof *which);
+    cand = malloc(SPAN_CANDIDATES * sizeof *cand);
+    if (!base || !which || !cand) {
+        free(base);
+        free(which);
+        free(cand);
+        return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
+                           "out of memory for %" PRId64 " vector groups", G);
+    }
+    nspan = (int)((span_ranges(s, r, V, G, base, which) + V - 1) / V);
+    if (nspan < 1)
+        nspan = 1;
+    if (s->nread < (int64_t)nspan * V)
+        goto out;
+    /* Patterns relative to the base, moved back where the loads would
+     * pass the end of src's axis. */
+    for (g = 0; g < G; ++g) {
+        if (!which[g]) {
+            which[g] = -1;
+            continue;
+        }
+        if (base[g] + (int64_t)nspan * V > s->nread)
+            base[g] = s->nread - (int64_t)nspan * V;
+        span_pattern(s, r, V, g, base[g], &cur);
+        for (i = 0; i < ncand; ++i)
+            if (memcmp(&cand[i], &cur, sizeof cur) == 0)
+                break;
+        if (i == ncand && ncand < SPAN_CANDIDATES)
+            cand[ncand++] = cur;
+        which[g] = i < ncand ? i : -1;
+        if (which[g] >= 0)
+            ++count[i];
+    }
+    covered = span_keep(c, cand, ncand, count, r, V, id, &nkeep, &T);
+    if (covered * 2 < G || T < 1) {
+        memset(c->rel, 0, sizeof c->rel);
+        memset(c->code, 0, sizeof c->code);
+        goto out;
+    }
+    for (g = 0; g < G; ++g)
+        which[g] = which[g] >= 0 ? id[which[g]] : -1;
+    c->nspan = nspan;
+    c->npat = nkeep;
+    c->ntaps = T;
+    low->span.count = G;
+    low->span.base = base;
+    low->span.pat = which;
+    low->span.weights = r->weights;
+    low->span.coverage = (double)covered / (double)G;
+    base = NULL;
+    which = NULL;
+    *kept = 1;
+out:
+    free(base);
+    free(which);
+    free(cand);
+    return CLRS_SUCCESS;
+}
+
+/* The span path over the last slot, if its entries allow it. Forward:
+ * the taps, a varying count for weighted sums only (each lane's own
+ * taps, the missing ones absent: -2, value 0, weight 0, weights
+ * group-major). Backward: the transposed entries of groups of diff_src
+ * elements, each lane's by increasing output index, -1 past a lane's
+ * last one, weights group-major. */
+clrs_status clrs__span_try(clrs_lowered *low, const clrs_problem *p,
+                           const clrs_slot_taps *st, int V, int vectors,
+                           int *kept)
+{
+    const clrs_gen_config *c = &low->cfg;
+    const int k = p->naxes - 1, K = c->fixed[k];
+    int window = c->has_index && !c->plane;
+    span_rules r;
+    clrs_lists s;
+
+    *kept = 0;
+    memset(&r, 0, sizeof r);
+    r.vectors = vectors == 8 ? 8 : 4;
+    if (!p->backward) {
+        if ((K == 0 && c->cls != CLRS_GEN_WSUM) || K > 2 * r.vectors)
+            return CLRS_SUCCESS;
+        r.fixed = K;
+        r.absent = -2;
+        r.pad_stops = c->has_index && c->plane;
+        r.codes = 1;
+        r.codes_used = window;
+        r.weights = K == 0;
+    } else {
+        r.absent = -1;
+        r.empty_ok = 1;
+        r.codes = r.codes_used = window;
+        r.weights = c->cls == CLRS_GEN_WSUM;
+    }
+    clrs__lists_of(p, st, k, p->backward, &s);
+    return span_choose(low, &s, &r, V, kept);
+}

@@ -1,0 +1,497 @@
+/* Per-axis tap lists: for every output index of every tensor axis, the
+ * input pixels it reads with their weights. Shared by the CPU reference and
+ * the device plans, so both pick exactly the same taps. */
+/* Weights and coordinates must match the devices: no contraction. GCC
+ * ignores (and warns about) this pragma; it gets -ffp-contract=off from the
+ * Makefile instead. */
+#if !defined(__GNUC__) || defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
+#include "model/internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static clrs_status push(clrs_taplist *tl, int64_t idx, double w, int j)
+{
+    if (tl->n == tl->cap) {
+        size_t cap = tl->cap ? 2 * tl->cap : 64;
+        clrs_tap *t = cap < ((size_t)-1) / sizeof *t
+                     ? realloc(tl->t, cap * sizeof *t)
+                     : NULL;
+        CLRS_CHECK(t != NULL, CLRS_ERR_OUT_OF_MEMORY,
+                   "taps: out of memory for %zu taps", cap);
+        tl->t = t;
+        tl->cap = cap;
+    }
+    tl->t[tl->n].idx = idx;
+    tl->t[tl->n].w = w;
+    tl->t[tl->n].j = j;
+    tl->n++;
+    return CLRS_SUCCESS;
+}
+
+/* The padding rule: in-range indices stay, EDGE clamps, the rest read the
+ * padding value (-1). */
+static int64_t resolve(const clrs_problem *p, int64_t i, int64_t n)
+{
+    if (i >= 0 && i < n)
+        return i;
+    if (p->padding == CLRS_PAD_EDGE)
+        return i < 0 ? 0 : n - 1;
+    return -1;
+}
+
+/* Rounding decided on the coordinate's own floor and tie test (exact
+ * under every arithmetic), so no x +- 0.5 is ever rounded (in float,
+ * 0.5 - 2^-25 + 0.5 would round up to 1). */
+static int64_t round_nearest(clrs_rounding r, const clrs_xval *xv)
+{
+    int64_t f = xv->fl;
+    switch (r) {
+    case CLRS_ROUND_PREFER_FLOOR: /* ceil(x - 0.5) */
+        return xv->half > 0 ? f + 1 : f;
+    case CLRS_ROUND_PREFER_CEIL: /* floor(x + 0.5) */
+        return xv->half >= 0 ? f + 1 : f;
+    case CLRS_ROUND_FLOOR:
+        return f;
+    case CLRS_ROUND_CEIL:
+        return xv->fr > 0 ? f + 1 : f;
+    }
+    return f;
+}
+
+typedef clrs_status (*tap_fn)(const clrs_problem *p, const clrs_axis_map *ax,
+                              const clrs_xval *xv, clrs_taplist *tl);
+
+static clrs_status taps_nearest(const clrs_problem *p, const clrs_axis_map *ax,
+                                const clrs_xval *xv, clrs_taplist *tl)
+{
+    return push(tl, resolve(p, round_nearest(p->rounding, xv), ax->in), 1.0,
+                0);
+}
+
+/* x > n - 1, decided on the floor and fraction. */
+static int beyond(const clrs_xval *xv, int64_t n)
+{
+    return xv->fl > n - 1 || (xv->fl == n - 1 && xv->fr > 0);
+}
+
+static clrs_status taps_linear(const clrs_problem *p, const clrs_axis_map *ax,
+                               const clrs_xval *xv, clrs_taplist *tl)
+{
+    int64_t last = ax->in - 1, i0 = xv->fl, i1 = xv->fl + 1;
+    double w = xv->fr;
+    if (p->padding == CLRS_PAD_EDGE) {
+        /* xc = clamp(x, 0, I - 1) */
+        if (xv->fl < 0) {
+            i0 = 0;
+            w = 0;
+        } else if (beyond(xv, ax->in)) {
+            i0 = last;
+            w = 0;
+        }
+        i1 = i0 + 1 < last ? i0 + 1 : last;
+    } else {
+        i0 = resolve(p, i0, ax->in);
+        i1 = resolve(p, i1, ax->in);
+    }
+    CLRS_TRY(push(tl, i0, 1.0 - w, 0));
+    return push(tl, i1, w, 1);
+}
+
+/* Keys' cubic kernel with coefficient A, |u| < 1 and 1 <= |u| < 2. */
+static double cubic_k1(double A, double u)
+{
+    return ((A + 2) * u - (A + 3)) * u * u + 1;
+}
+
+static double cubic_k2(double A, double u)
+{
+    return ((A * u - 5 * A) * u + 8 * A) * u - 4 * A;
+}
+
+static double cubic_kernel(double A, double u)
+{
+    u = fabs(u);
+    return u < 1 ? cubic_k1(A, u) : u < 2 ? cubic_k2(A, u) : 0.0;
+}
+
+static double linear_kernel(double u)
+{
+    u = fabs(u);
+    return u < 1 ? 1 - u : 0.0;
+}
+
+static clrs_status taps_cubic(const clrs_problem *p, const clrs_axis_map *ax,
+                              const clrs_xval *xv, clrs_taplist *tl)
+{
+    double A = p->cubic_a, t = xv->fr, w[4], sum = 0;
+    int64_t f = xv->fl;
+    int m;
+    w[0] = cubic_k2(A, t + 1);
+    w[1] = cubic_k1(A, t);
+    w[2] = cubic_k1(A, 1 - t);
+    w[3] = cubic_k2(A, 2 - t);
+    if (p->exclude_outside) {
+        for (m = 0; m < 4; ++m) {
+            int64_t i = f - 1 + m;
+            if (i < 0 || i >= ax->in)
+                w[m] = 0;
+            sum += w[m];
+        }
+        for (m = 0; m < 4; ++m) {
+            int64_t i = f - 1 + m;
+            if (i >= 0 && i < ax->in)
+                CLRS_TRY(push(tl, i, sum != 0 ? w[m] / sum : 0.0, m));
+        }
+        return CLRS_SUCCESS;
+    }
+    for (m = 0; m < 4; ++m)
+        CLRS_TRY(push(tl, resolve(p, f - 1 + m, ax->in), w[m], m));
+    return CLRS_SUCCESS;
+}
+
+/* Antialiased linear or cubic: the kernel is stretched by f and every
+ * pixel i under it gets K((i - x)/f). Restricted (PyTorch; ONNX with
+ * exclude_outside): only in-range pixels, renormalised to sum 1.
+ * Otherwise (ONNX's default): the weights are normalised over the whole
+ * filter and out-of-range taps read the padding rule's pixel (the edge). */
+static clrs_status taps_antialias(const clrs_problem *p,
+                                  const clrs_axis_map *ax,
+                                  const clrs_xval *xv, clrs_taplist *tl)
+{
+    double f = ax->aa_scale, x = xv->x, support, sum = 0;
+    int cubic = p->mode == CLRS_MODE_CUBIC;
+    int restrict_in = p->aa_rule == CLRS_AA_PYTORCH || p->exclude_outside;
+    int64_t lo, hi, i;
+    size_t first = tl->n, k;
+
+    support = (cubic ? 2.0 : 1.0) * f;
+    /* Nonzero weights need |i - x| < support. */
+    lo = clrs__ifloor(x - support) + 1;
+    hi = -clrs__ifloor(-(x + support)) - 1;
+    if (restrict_in && lo < 0)
+        lo = 0;
+    if (restrict_in && hi > ax->in - 1)
+        hi = ax->in - 1;
+    for (i = lo; i <= hi; ++i) {
+        double u = ((double)i - x) / f;
+        double w = cubic ? cubic_kernel(p->cubic_a, u) : linear_kernel(u);
+        if (w != 0) {
+            CLRS_TRY(push(tl, resolve(p, i, ax->in), w, (int)(i - lo)));
+            sum += w;
+        }
+    }
+    if (tl->n == first || sum == 0) {
+        /* No pixel under the kernel (x far outside the input, possible
+         * with pixel offsets): read the nearest edge pixel, so a constant
+         * input still gives that constant. */
+        tl->n = first;
+        return push(tl, x < 0 ? 0 : ax->in - 1, 1.0, 0);
+    }
+    for (k = first; k < tl->n; ++k)
+        tl->t[k].w /= sum;
+    return CLRS_SUCCESS;
+}
+
+/* Pixels first..last overlapped by the pooling interval [x, x + window);
+ * never more than the box of ax->taps pixels the window index counts in. */
+static clrs_status window_span(const clrs_axis_map *ax, double x,
+                               int64_t *first, int64_t *last)
+{
+    *first = clrs__ifloor(x);
+    *last = -clrs__ifloor(-(x + (double)ax->window)) - 1;
+    CLRS_CHECK(*last - *first < (int64_t)ax->taps, CLRS_ERR_INVALID_VALUE,
+               "axis %d: window at x = %g spans %lld pixels, more than its "
+               "box of %d",
+               ax->axis, x, (long long)(*last - *first + 1), ax->taps);
+    return CLRS_SUCCESS;
+}
+
+/* Pooling interval [x, x + window) against pixels [i, i + 1); under
+ * CLRS_DIVISOR_CLIPPED the interval ends at I + post padding. The
+ * divisor is the window's length (include padding), the overlap inside
+ * the input (exclude), or the override, divided on the first pooled axis
+ * alone. */
+static clrs_status taps_avg(const clrs_problem *p, const clrs_axis_map *ax,
+                            const clrs_xval *xv, clrs_taplist *tl)
+{
+    double x = xv->x, x1 = x + (double)ax->window, div = 0;
+    int64_t first, last, i;
+    int exclude = p->mode == CLRS_MODE_AVG_EXCLUDE_PADDING;
+    int clipped = p->divisor == CLRS_DIVISOR_CLIPPED && !exclude;
+    size_t start = tl->n, k;
+
+    if (ax->dilation > 1) { /* integer window: taps x + j d */
+        int64_t j, n = (int64_t)ax->window, x0 = clrs__ifloor(x);
+        for (j = 0; j < n; ++j) {
+            int64_t at = x0 + j * ax->dilation;
+            int inside = at >= 0 && at < ax->in;
+            if ((exclude && !inside) || (clipped && (double)at >= ax->end))
+                continue;
+            CLRS_TRY(push(tl, resolve(p, at, ax->in), 1.0, (int)j));
+            div += 1;
+        }
+        if (!exclude && !clipped)
+            div = (double)n;
+        if (p->divisor_override > 0)
+            div = ax == &p->ax[0] ? p->divisor_override : 1;
+        for (k = start; k < tl->n; ++k)
+            tl->t[k].w /= div;
+        return CLRS_SUCCESS;
+    }
+    if (clipped && x1 > ax->end)
+        x1 = ax->end > x ? ax->end : x;
+
+    CLRS_TRY(window_span(ax, x, &first, &last));
+    for (i = first; i <= last; ++i) {
+        double lo = (double)i > x ? (double)i : x;
+        double hi = (double)(i + 1) < x1 ? (double)(i + 1) : x1;
+        int inside = i >= 0 && i < ax->in;
+        if (hi <= lo || (exclude && !inside))
+            continue;
+        CLRS_TRY(push(tl, resolve(p, i, ax->in), hi - lo, (int)(i - first)));
+        div += hi - lo;
+    }
+    if (!exclude)
+        div = clipped ? x1 - x : (double)ax->window;
+    if (p->divisor_override > 0)
+        div = ax == &p->ax[0] ? p->divisor_override : 1;
+    for (k = start; k < tl->n; ++k)
+        tl->t[k].w /= div;
+    return CLRS_SUCCESS;
+}
+
+/* Adaptive average: pixels [floor(o I / O), ceil((o + 1) I / O)), equal
+ * weights, in exact integer arithmetic. */
+static clrs_status taps_adaptive(const clrs_problem *p,
+                                 const clrs_axis_map *ax,
+                                 const clrs_xval *xv, clrs_taplist *tl)
+{
+    int64_t a, b, lo, hi, i;
+    (void)p;
+    CLRS_CHECK(clrs__mul_ok(xv->o, ax->in, &a) &&
+                   clrs__mul_ok(xv->o + 1, ax->in, &b),
+               CLRS_ERR_OVERFLOW, "axis %d: adaptive window of output %lld "
+               "overflows", ax->axis, (long long)xv->o);
+    lo = clrs__floor_div(a, ax->out);
+    hi = clrs__ceil_div(b, ax->out);
+    for (i = lo; i < hi; ++i)
+        CLRS_TRY(push(tl, i, 1.0 / (double)(hi - lo), (int)(i - lo)));
+    return CLRS_SUCCESS;
+}
+
+/* Max pooling: every pixel with non-zero overlap, j its box position. */
+static clrs_status taps_max(const clrs_problem *p, const clrs_axis_map *ax,
+                            const clrs_xval *xv, clrs_taplist *tl)
+{
+    int64_t first, last, i;
+
+    if (ax->dilation > 1) { /* integer window: taps x + j d */
+        int64_t k, x0 = clrs__ifloor(xv->x);
+        for (k = 0; k < (int64_t)ax->window; ++k)
+            CLRS_TRY(push(tl, resolve(p, x0 + k * ax->dilation, ax->in), 1.0,
+                          (int)k));
+        return CLRS_SUCCESS;
+    }
+    CLRS_TRY(window_span(ax, xv->x, &first, &last));
+    for (i = first; i <= last; ++i)
+        CLRS_TRY(push(tl, resolve(p, i, ax->in), 1.0, (int)(i - first)));
+    return CLRS_SUCCESS;
+}
+
+/* Indexed by clrs_mode: CLRS_MODE_MAP's taps_fn column. */
+#define MODE_TAPS_(e, name, cli, kclass, pooling, pad, fn, ...)             \
+    [CLRS_MODE_##e] = fn,
+static const tap_fn mode_taps[CLRS_MODE_COUNT] = {CLRS_MODE_MAP(MODE_TAPS_)};
+#undef MODE_TAPS_
+
+void clrs__taplist_free(clrs_taplist *tl)
+{
+    free(tl->start);
+    free(tl->t);
+    free(tl->extrap);
+    memset(tl, 0, sizeof *tl);
+}
+
+int64_t clrs__taplist_max(const clrs_taplist *tl, int64_t n)
+{
+    int64_t o, most = 0;
+    for (o = 0; o < n; ++o)
+        if (tl->start[o + 1] - tl->start[o] > most)
+            most = tl->start[o + 1] - tl->start[o];
+    return most;
+}
+
+/* Taps of a resampled axis for every output index. */
+static clrs_status build_resampled(const clrs_problem *p,
+                                   const clrs_axis_map *ax, clrs_taplist *tl)
+{
+    tap_fn fn = mode_taps[p->mode];
+    int64_t o;
+    if (clrs__mode_antialiased((int)p->mode, p->antialias))
+        fn = taps_antialias;
+    for (o = 0; o < ax->out; ++o) {
+        clrs_xval xv;
+        clrs__coord(ax, o, &xv);
+        xv.o = o;
+        tl->start[o] = (int64_t)tl->n;
+        if (ax->crop && (xv.fl < 0 || beyond(&xv, ax->in))) {
+            tl->extrap[o] = 1; /* no taps: no value read, no gradient */
+            continue;
+        }
+        CLRS_TRY(fn(p, ax, &xv, tl));
+    }
+    tl->start[ax->out] = (int64_t)tl->n;
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs__axis_taps(const clrs_problem *p, int a, clrs_taplist *tl)
+{
+    int64_t n = p->out.dims[a], o;
+    size_t bytes = (size_t)(n + 1) * sizeof *tl->start;
+    memset(tl, 0, sizeof *tl);
+    CLRS_CHECK((uint64_t)n < ((size_t)-1) / sizeof *tl->start / 2,
+               CLRS_ERR_OUT_OF_MEMORY, "taps: axis %d too long", a);
+    tl->start = malloc(bytes);
+    tl->extrap = calloc((size_t)n + 1, 1);
+    CLRS_CHECK(tl->start != NULL && tl->extrap != NULL, CLRS_ERR_OUT_OF_MEMORY,
+               "taps: out of memory for the taps of axis %d", a);
+    if (p->slot[a] >= 0)
+        return build_resampled(p, &p->ax[p->slot[a]], tl);
+    for (o = 0; o < n; ++o) {
+        tl->start[o] = o;
+        CLRS_TRY(push(tl, o, 1.0, 0));
+    }
+    tl->start[n] = n;
+    return CLRS_SUCCESS;
+}
+
+
+/* The transpose of an axis's tap lists (backward gathers, dx = A^T dy): for
+ * every input index i, the outputs whose taps read i, o increasing and,
+ * within one o, in tap order. Padding taps (idx -1) read no pixel and
+ * send no gradient, so they are left out; clamped taps already name the
+ * pixel they were clamped to. With merge, taps of one output naming the
+ * same pixel (clamping duplicates) become one entry with the summed
+ * weight and the first tap's box position. */
+clrs_status clrs__taplist_transpose(const clrs_taplist *tl, int64_t nout,
+                                    int64_t nin, int merge,
+                                    clrs_ttaplist *tt)
+{
+    int64_t o, i, *fill = NULL;
+    size_t k, m;
+
+    memset(tt, 0, sizeof *tt);
+    CLRS_CHECK((uint64_t)nin < ((size_t)-1) / sizeof *tt->start / 2,
+               CLRS_ERR_OUT_OF_MEMORY, "taps: input axis too long");
+    tt->start = calloc((size_t)nin + 1, sizeof *tt->start);
+    fill = calloc((size_t)nin + 1, sizeof *fill);
+    tt->t = malloc((tl->n ? tl->n : 1) * sizeof *tt->t);
+    if (!tt->start || !fill || !tt->t) {
+        free(fill);
+        return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
+                           "taps: out of memory transposing %zu taps",
+                           tl->n);
+    }
+    for (k = 0; k < tl->n; ++k)
+        if (tl->t[k].idx >= 0)
+            tt->start[tl->t[k].idx + 1]++;
+    for (i = 0; i < nin; ++i)
+        tt->start[i + 1] += tt->start[i];
+    for (i = 0; i < nin; ++i)
+        fill[i] = tt->start[i];
+    /* Outputs in increasing order, so each input's list is sorted by o. */
+    for (o = 0; o < nout; ++o)
+        for (k = (size_t)tl->start[o]; k < (size_t)tl->start[o + 1]; ++k) {
+            const clrs_tap *tp = &tl->t[k];
+            clrs_ttap *e;
+            if (tp->idx < 0)
+                continue;
+            e = &tt->t[fill[tp->idx]++];
+            e->o = o;
+            e->w = tp->w;
+            e->j = tp->j;
+        }
+    free(fill);
+    tt->n = (size_t)tt->start[nin];
+    if (!merge)
+        return CLRS_SUCCESS;
+    /* Compact in place: entries only move towards the front. */
+    m = 0;
+    for (i = 0; i < nin; ++i) {
+        size_t b = (size_t)tt->start[i], e = (size_t)tt->start[i + 1];
+        size_t first = m;
+        tt->start[i] = (int64_t)first;
+        for (k = b; k < e; ++k) {
+            if (m > first && tt->t[m - 1].o == tt->t[k].o) {
+                tt->t[m - 1].w += tt->t[k].w;
+                continue;
+            }
+            tt->t[m++] = tt->t[k];
+        }
+    }
+    tt->start[nin] = (int64_t)m;
+    tt->n = m;
+    return CLRS_SUCCESS;
+}
+
+void clrs__ttaplist_free(clrs_ttaplist *tt)
+{
+    free(tt->start);
+    free(tt->t);
+    memset(tt, 0, sizeof *tt);
+}
+
+clrs_status clrs__slot_taps(const clrs_problem *p, clrs_slot_taps *st)
+{
+    /* Window codes tell duplicate taps of one output apart; everywhere
+     * else one entry per (input, output) pair, or a plane index match
+     * would count an output twice. */
+    int window = p->has_index && !CLRS__INDEX_IS_PLANE(p->index_format);
+    int k;
+
+    memset(st, 0, sizeof *st);
+    for (k = 0; k < p->naxes; ++k) {
+        const clrs_axis_map *ax = &p->ax[k];
+        st->n = k + 1;
+        CLRS_TRY(clrs__axis_taps(p, ax->axis, &st->tl[k]));
+        if (p->backward)
+            CLRS_TRY(clrs__taplist_transpose(&st->tl[k], ax->out, ax->in,
+                                             !window, &st->tt[k]));
+    }
+    return CLRS_SUCCESS;
+}
+
+void clrs__slot_taps_free(clrs_slot_taps *st)
+{
+    int k;
+    for (k = 0; k < st->n; ++k) {
+        clrs__taplist_free(&st->tl[k]);
+        clrs__ttaplist_free(&st->tt[k]);
+    }
+    st->n = 0;
+}
+
+void clrs__lists_of(const clrs_problem *p, const clrs_slot_taps *st, int k,
+                    int transposed, clrs_lists *l)
+{
+    const clrs_axis_map *ax = &p->ax[k];
+    memset(l, 0, sizeof *l);
+    if (transposed) {
+        l->start = st->tt[k].start;
+        l->bwd = st->tt[k].t;
+        l->npos = ax->in;
+        l->nread = ax->out;
+        l->n = st->tt[k].n;
+    } else {
+        l->start = st->tl[k].start;
+        l->fwd = st->tl[k].t;
+        l->npos = ax->out;
+        l->nread = ax->in;
+        l->n = st->tl[k].n;
+    }
+}

@@ -1,0 +1,861 @@
+/* Plans: the last stage. A plan checks the problem against the
+ * context's device, runs the stages before it (taps -> lowering ->
+ * tables -> codegen -> program), uploads the tables, binds the fixed
+ * arguments, and at execute checks the caller's buffers and enqueues one
+ * kernel, or two for the max pooling backward that recomputes its
+ * argmax. */
+#include "rt/plan.h"
+#include "rt/program.h"
+#include "gen/tables.h"
+#include "rt/tune.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* A device buffer the plan owns: a table copied from host (read only) or,
+ * with host NULL, scratch the kernels write. */
+clrs_status clrs__plan_buffer(clrs_plan *plan, size_t bytes, void *host,
+                              cl_mem *out, const char *what)
+{
+    cl_int err;
+    *out = clCreateBuffer(plan->ctx->cl_ctx,
+                          host ? CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR
+                               : CL_MEM_READ_WRITE,
+                          bytes, host, &err);
+    if (err != CL_SUCCESS) {
+        char call[64];
+        *out = NULL;
+        snprintf(call, sizeof call, "clCreateBuffer(%s, %zu bytes)", what,
+                 bytes);
+        return clrs__cl_error(err, call);
+    }
+    return CLRS_SUCCESS;
+}
+
+/* ---- device checks ------------------------------------------------------ */
+
+static clrs_status check_bytes(const clrs_context *ctx,
+                               const struct clrs_tensor_desc *t,
+                               const char *what, size_t *need)
+{
+    uint64_t span = (uint64_t)clrs__tensor_span(t);
+    uint64_t esize = clrs_dtype_size(t->dtype);
+    uint64_t bytes;
+
+    CLRS_CHECK(span <= UINT64_MAX / esize, CLRS_ERR_TOO_LARGE,
+               "%s spans %llu elements: its byte size overflows 64 bits",
+               what, (unsigned long long)span);
+    bytes = span * esize;
+    CLRS_CHECK(ctx->address_bits >= 64 ||
+                   bytes <= (UINT64_C(1) << ctx->address_bits),
+               CLRS_ERR_TOO_LARGE,
+               "%s needs %llu bytes; the device's %u-bit address space "
+               "holds %llu",
+               what, (unsigned long long)bytes, (unsigned)ctx->address_bits,
+               (unsigned long long)(UINT64_C(1) << ctx->address_bits));
+    CLRS_CHECK(bytes <= ctx->max_alloc, CLRS_ERR_TOO_LARGE,
+               "%s needs %llu bytes; the device's max allocation "
+               "(CL_DEVICE_MAX_MEM_ALLOC_SIZE) is %llu bytes",
+               what, (unsigned long long)bytes,
+               (unsigned long long)ctx->max_alloc);
+    CLRS_CHECK(bytes <= SIZE_MAX, CLRS_ERR_TOO_LARGE,
+               "%s needs %llu bytes, more than the host's size_t", what,
+               (unsigned long long)bytes);
+    *need = (size_t)bytes;
+    return CLRS_SUCCESS;
+}
+
+static clrs_status check_fp64(const clrs_context *ctx,
+                              const struct clrs_tensor_desc *t,
+                              const char *what)
+{
+    CLRS_CHECK(t->dtype != CLRS_F64 || ctx->dev.info.has_fp64,
+               CLRS_ERR_UNSUPPORTED,
+               "%s dtype f64 needs fp64 (cl_khr_fp64); device \"%s\" has "
+               "none",
+               what, ctx->dev.info.device_name);
+    return CLRS_SUCCESS;
+}
+
+static clrs_status check_device(clrs_plan *plan)
+{
+    const clrs_context *ctx = plan->ctx;
+    const clrs_problem *p = &plan->problem;
+    const char *in = p->backward ? "diff_src" : "src";
+    const char *out = p->backward ? "diff_dst" : "dst";
+    int i;
+
+    CLRS_TRY(check_fp64(ctx, &p->in, in));
+    CLRS_TRY(check_fp64(ctx, &p->out, out));
+    if (p->has_x)
+        CLRS_TRY(check_fp64(ctx, &p->x, "src"));
+    for (i = 0; i < p->n_post_ops; ++i)
+        if (p->post_ops[i].kind == CLRS_POST_BINARY)
+            CLRS_TRY(check_fp64(ctx, &p->post_ops[i].operand,
+                                "binary operand"));
+
+    CLRS_TRY(check_bytes(ctx, &p->in, in,
+                         p->backward ? &plan->need_diff_src
+                                     : &plan->need_src));
+    CLRS_TRY(check_bytes(ctx, &p->out, out,
+                         p->backward ? &plan->need_diff_dst
+                                     : &plan->need_dst));
+    if (p->has_index)
+        CLRS_TRY(check_bytes(ctx, &p->index, "index", &plan->need_index));
+    if (p->has_x)
+        CLRS_TRY(check_bytes(ctx, &p->x, "src", &plan->need_src));
+    for (i = 0; i < p->n_post_ops; ++i)
+        if (p->post_ops[i].kind == CLRS_POST_BINARY)
+            CLRS_TRY(check_bytes(ctx, &p->post_ops[i].operand,
+                                 "binary operand", &plan->need_post[i]));
+    return CLRS_SUCCESS;
+}
+
+/* ---- kernel -------------------------------------------------------------- */
+
+static clrs_status gen_source(const void *arg, const char *key, char **code)
+{
+    return clrs__gen_source((const clrs_gen_config *)arg, key, code);
+}
+
+/* Where the plan keeps the position of a caller's buffer argument (src,
+ * dst, index, x, a binary operand), which execute sets; NULL for any
+ * other argument. */
+static cl_uint *buffer_position(clrs_plan *plan, const clrs_gen_arg *a)
+{
+    switch (a->kind) {
+    case CLRS_ARG_SRC: return &plan->arg_src;
+    case CLRS_ARG_DST: return &plan->arg_dst;
+    case CLRS_ARG_INDEX: return &plan->arg_index;
+    case CLRS_ARG_X: return &plan->arg_x;
+    case CLRS_ARG_POST: return &plan->arg_post[a->i];
+    default: return NULL;
+    }
+}
+
+/* Every argument but the caller's buffers is set once, here; execute sets
+ * src, dst, index, x and the binary operands only. */
+static clrs_status set_fixed_args(clrs_plan *plan)
+{
+    clrs_gen_arg args[CLRS_GEN_MAX_ARGS];
+    const clrs_gen_config *c = &plan->low.cfg;
+    int n = clrs__gen_args(c, &plan->low.vals, args), i;
+
+    for (i = 0; i < n; ++i) {
+        const clrs_gen_arg *a = &args[i];
+        cl_uint at = (cl_uint)i;
+        switch (a->kind) {
+        case CLRS_ARG_SRC:
+        case CLRS_ARG_DST:
+        case CLRS_ARG_INDEX:
+        case CLRS_ARG_X:
+        case CLRS_ARG_POST:
+            *buffer_position(plan, a) = at;
+            break;
+        case CLRS_ARG_ITAB:
+            CLRS_TRY(clrs__set_arg(plan->kernel, at, sizeof(cl_mem),
+                                   &plan->itab, a->name));
+            break;
+        case CLRS_ARG_FTAB:
+            CLRS_TRY(clrs__set_arg(plan->kernel, at, sizeof(cl_mem),
+                                   &plan->ftab, a->name));
+            break;
+        case CLRS_ARG_OFF:
+            if (c->long_off) {
+                cl_long v = (cl_long)a->i;
+                CLRS_TRY(
+                    clrs__set_arg(plan->kernel, at, sizeof v, &v, a->name));
+            } else {
+                cl_int v = (cl_int)a->i;
+                CLRS_TRY(
+                    clrs__set_arg(plan->kernel, at, sizeof v, &v, a->name));
+            }
+            break;
+        case CLRS_ARG_ACC:
+            if (c->acc_f64) {
+                cl_double v = a->d;
+                CLRS_TRY(
+                    clrs__set_arg(plan->kernel, at, sizeof v, &v, a->name));
+            } else {
+                cl_float v = (cl_float)a->d;
+                CLRS_TRY(
+                    clrs__set_arg(plan->kernel, at, sizeof v, &v, a->name));
+            }
+            break;
+        }
+    }
+    return CLRS_SUCCESS;
+}
+
+/* The taps, the lowering and the tables, then the program (from the
+ * context's map, the disk or a build), the table upload and the fixed
+ * arguments. */
+clrs_status clrs__plan_build_kernel(clrs_plan *plan,
+                                    const clrs_launch_text *launch)
+{
+    const clrs_problem *p = &plan->problem;
+    const char *kname = p->backward ? "clrs_backward" : "clrs_forward";
+    clrs_slot_taps taps;
+    clrs_table_images img;
+    char *key = NULL;
+    cl_int err;
+    clrs_status st;
+
+    memset(&img, 0, sizeof img);
+    st = clrs__slot_taps(p, &taps);
+    if (st >= 0)
+        st = clrs__lower(&plan->ctx->dev, p, &taps, plan->index_only, launch,
+                         &plan->low);
+    if (st >= 0)
+        st = clrs__tables_fill(p, &taps, &plan->low, &img);
+    clrs__slot_taps_free(&taps);
+    clrs__lowered_free(&plan->low);
+    if (st >= 0)
+        st = clrs__plan_buffer(plan, img.ibytes, img.i, &plan->itab,
+                               "tap table");
+    if (st >= 0 && img.f)
+        st = clrs__plan_buffer(plan, img.fbytes, img.f, &plan->ftab,
+                          "weight table");
+    clrs__table_images_free(&img);
+    CLRS_TRY(st);
+
+    CLRS_TRY(clrs__gen_key(&plan->low.cfg, &key));
+    st = clrs__program_get_ex(plan->ctx, key, gen_source, &plan->low.cfg,
+                               clrs__program_options(), &plan->program,
+                               &plan->cache_source);
+    free(key);
+    CLRS_TRY(st);
+    plan->build_log = clrs__program_build_log(plan->ctx, plan->program);
+    plan->kernel = clCreateKernel(plan->program, kname, &err);
+    if (err != CL_SUCCESS) {
+        plan->kernel = NULL;
+        return clrs__cl_error(err, p->backward
+                                       ? "clCreateKernel(clrs_backward)"
+                                       : "clCreateKernel(clrs_forward)");
+    }
+    /* The kernel's own work-group limit may be below the device's. */
+    if (plan->low.launch.local[0]) {
+        size_t max_group = 0;
+        err = clGetKernelWorkGroupInfo(plan->kernel, plan->ctx->device,
+                                       CL_KERNEL_WORK_GROUP_SIZE,
+                                       sizeof max_group, &max_group, NULL);
+        if (err != CL_SUCCESS)
+            return clrs__cl_error(err, "clGetKernelWorkGroupInfo");
+        clrs__launch_fit_group(&plan->low.launch, max_group);
+    }
+    return set_fixed_args(plan);
+}
+
+/* Milliseconds of CLOCK_MONOTONIC since t0. */
+double clrs__ms_since(const struct timespec *t0)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (double)(t1.tv_sec - t0->tv_sec) * 1e3 +
+           (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+/* ---- launch choice ------------------------------------------------------ */
+
+/* Where the launch comes from: CLRS_LAUNCH; else, unless tuning is off,
+ * the user's database's entry, then the shipped database's; else in run
+ * mode the tuner; else the device's defaults. */
+static clrs_status build_launched(clrs_plan *plan)
+{
+    const char *env = getenv("CLRS_LAUNCH");
+    clrs_launch_text t = {NULL, CLRS_LAUNCH_DEFAULT};
+    clrs_tune_mode mode;
+    clrs_tune_key k;
+    double budget;
+    char db[128];
+
+    if (env && *env) {
+        t.text = env;
+        t.source = CLRS_LAUNCH_FORCED;
+        return clrs__plan_build_kernel(plan, &t);
+    }
+    pthread_mutex_lock(&plan->ctx->lock);
+    mode = plan->ctx->tune_mode;
+    budget = plan->ctx->tune_budget_ms;
+    pthread_mutex_unlock(&plan->ctx->lock);
+    if (mode == CLRS_TUNE_OFF)
+        return clrs__plan_build_kernel(plan, &t);
+    clrs__tune_key(&plan->problem, plan->index_only, &k);
+    if (mode == CLRS_TUNE_FORCE)
+        return clrs__tune(plan, &k, budget);
+    if (clrs__tunedb_lookup(plan->ctx, &k, db, sizeof db) &&
+        clrs__launch_valid(&plan->ctx->dev, db)) {
+        t.text = db;
+        t.source = CLRS_LAUNCH_DATABASE;
+        return clrs__plan_build_kernel(plan, &t);
+    }
+    if (clrs__tunedb_lookup_shipped(plan->ctx, &k, db, sizeof db) &&
+        clrs__launch_valid(&plan->ctx->dev, db)) {
+        t.text = db;
+        t.source = CLRS_LAUNCH_SHIPPED;
+        return clrs__plan_build_kernel(plan, &t);
+    }
+    if (mode == CLRS_TUNE_RUN)
+        return clrs__tune(plan, &k, budget);
+    return clrs__plan_build_kernel(plan, &t);
+}
+
+/* ---- two-pass argmax recompute ------------------------------------------ */
+
+static clrs_status plan_create(clrs_plan **out, clrs_context *ctx,
+                               const clrs_resample_desc *op,
+                               const clrs_tensor_desc *in,
+                               const clrs_tensor_desc *outt,
+                               const clrs_tensor_desc *index,
+                               const clrs_tensor_desc *x, int backward,
+                               int index_only);
+
+/* The one-kernel recompute searches every window that may hold a diff_src
+ * element for each element (slow: lib/README.md has the figures); the
+ * forward argmax into a scratch
+ * index followed by the index backward reads each tensor once and takes
+ * the vector paths. One kernel remains for CLRS_GENERIC and for scratch
+ * that the device cannot allocate. The scratch index is dense in
+ * diff_dst's layout, so that both passes take the vector path the
+ * tensors around them allow. */
+static int want_two_pass(const clrs_plan *plan, size_t *index_bytes,
+                         struct clrs_tensor_desc *sidx)
+{
+    const clrs_problem *p = &plan->problem;
+    if (!p->backward || !clrs__mode_allows(p->mode, CLRS_MOPT_INDEX) ||
+        p->has_index || !p->has_x || clrs__launch_generic())
+        return 0;
+    clrs__tensor_dense_like(
+        &p->out, p->window_volume <= CLRS_S8_INDEX_MAX ? CLRS_S8 : CLRS_S32,
+        sidx);
+    if (check_bytes(plan->ctx, sidx, "scratch index", index_bytes) < 0) {
+        clrs__clear_error();
+        return 0;
+    }
+    return 1;
+}
+
+/* The logs of n sub-plans (the passes of a two-pass or separable plan),
+ * each under its heading, blank-line separated, as the plan's; none when
+ * all are empty. */
+#define LOG_HEAD_MAX 48
+static clrs_status join_logs(clrs_plan *plan, clrs_plan *const *sub,
+                             char head[][LOG_HEAD_MAX], int n)
+{
+    size_t len = 0, at = 0;
+    int i;
+
+    for (i = 0; i < n; ++i)
+        if (sub[i]->build_log)
+            len += strlen(head[i]) + strlen(sub[i]->build_log) + 2;
+    if (!len)
+        return CLRS_SUCCESS;
+    plan->build_log = malloc(len);
+    if (!plan->build_log)
+        return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
+                           "out of memory joining the build logs");
+    plan->build_log[0] = '\0';
+    for (i = 0; i < n; ++i)
+        if (sub[i]->build_log)
+            at += (size_t)snprintf(plan->build_log + at, len - at,
+                                   "%s%s%s", at ? "\n" : "", head[i],
+                                   sub[i]->build_log);
+    return CLRS_SUCCESS;
+}
+
+/* The argmax plan (forward, training, window index alone: its dst
+ * descriptor gives the shape), the scatter plan (backward from that
+ * index) and the scratch between them. */
+static clrs_status plan_two_pass(clrs_plan *plan, const clrs_resample_desc *op,
+                                 size_t index_bytes,
+                                 const struct clrs_tensor_desc *sidx)
+{
+    const clrs_problem *p = &plan->problem;
+    struct clrs_resample_desc fop = *op, bop = *op;
+    struct clrs_tensor_desc sdst = *sidx;
+
+    sdst.dtype = p->x.dtype;
+    fop.inference = 0;
+    fop.accumulate = 0;
+    fop.index_format = CLRS_INDEX_WINDOW;
+    fop.n_post_ops = 0;
+    bop.inference = 0;
+    bop.index_format = CLRS_INDEX_WINDOW;
+    CLRS_TRY(plan_create(&plan->argmax, plan->ctx, &fop, &p->x, &sdst,
+                         sidx, NULL, 0, 1));
+    CLRS_TRY(plan_create(&plan->scatter, plan->ctx, &bop, &p->in, &p->out,
+                         sidx, NULL, 1, 0));
+    {
+        clrs_plan *const sub[2] = {plan->argmax, plan->scatter};
+        char head[2][LOG_HEAD_MAX] = {"argmax kernel (clrs_forward):\n",
+                                      "backward kernel (clrs_backward):\n"};
+        CLRS_TRY(join_logs(plan, sub, head, 2));
+    }
+    return clrs__plan_buffer(plan, index_bytes, NULL, &plan->scratch_index,
+                       "argmax index");
+}
+
+/* ---- separable passes ---------------------------------------------------- */
+
+/* Slot k's options alone: op over the one tensor axis `axis`, each
+ * per-axis array cut to its entry k. */
+static void op_one_axis(const clrs_resample_desc *op, int k, int axis,
+                        struct clrs_resample_desc *o)
+{
+    *o = *op;
+    o->naxes = 1;
+    o->axes[0] = axis;
+    if (op->n_scales > k)
+        o->scales[0] = op->scales[k];
+    if (op->n_offsets > k) {
+        o->in_offsets[0] = op->in_offsets[k];
+        o->out_offsets[0] = op->out_offsets[k];
+    }
+    if (op->n_roi > k) {
+        o->roi_start[0] = op->roi_start[k];
+        o->roi_end[0] = op->roi_end[k];
+    }
+    if (op->n_window > k)
+        o->window[0] = op->window[k];
+    if (op->n_stride > k)
+        o->stride[0] = op->stride[k];
+    if (op->n_pad > k) {
+        o->pre[0] = op->pre[k];
+        o->post[0] = op->post[k];
+    }
+    if (op->n_dilation > k)
+        o->dilation[0] = op->dilation[k];
+    o->n_scales = op->n_scales > k;
+    o->n_offsets = op->n_offsets > k;
+    o->n_roi = op->n_roi > k;
+    o->n_window = op->n_window > k;
+    o->n_stride = op->n_stride > k;
+    o->n_pad = op->n_pad > k;
+    o->n_dilation = op->n_dilation > k;
+}
+
+/* The same map of output indices to input coordinates: a pass's axis
+ * against the whole problem's, so that the pass reads the same taps. */
+static int same_axis_map(const clrs_axis_map *a, const clrs_axis_map *b)
+{
+    return a->axis == b->axis && a->in == b->in && a->out == b->out &&
+           a->r == b->r && a->a == b->a && a->b == b->b &&
+           a->dilation == b->dilation && a->window == b->window &&
+           a->f64 == b->f64 && a->end == b->end && a->taps == b->taps &&
+           a->crop == b->crop && a->aa_scale == b->aa_scale &&
+           a->arith == b->arith && a->rn == b->rn && a->rd == b->rd &&
+           a->exact == b->exact && a->xm == b->xm && a->xc == b->xc &&
+           a->xd == b->xd && a->dr == b->dr && a->da == b->da &&
+           a->db == b->db;
+}
+
+/* The most taps an output of slot k reads. */
+static clrs_status slot_taps_max(const clrs_problem *p, int k, int64_t *n)
+{
+    clrs_taplist tl;
+    clrs_status st;
+
+    memset(&tl, 0, sizeof tl);
+    st = clrs__axis_taps(p, p->ax[k].axis, &tl);
+    *n = st >= 0 ? clrs__taplist_max(&tl, p->ax[k].out) : 0;
+    clrs__taplist_free(&tl);
+    return st;
+}
+
+/* What an element of an intermediate costs, written by one pass and read
+ * by the next, in taps read (want_separable's cost model). Measured on
+ * PoCL (AVX-512, 2 cores), passes against one pass, f32: antialiased
+ * bilinear down 2 9-11 ms against 8, down 4 6.0-6.5 against 6.8-9.3,
+ * trilinear 3-D 2x up 10-12 against 7-8 (lib/README.md, "Separable
+ * plans"). 5 puts the first whole and the second in passes, and keeps
+ * every plan the passes won on an H200 (bicubic 2x up, antialiased
+ * downscales by 2.3 to 8.6) in passes; the third goes to passes too, and
+ * loses there: no weight of taps and elements tells it from the second. */
+#define CLRS_SEP_ELEMENT_TAPS 5
+
+/* Whether a weighted sum runs as one 1-D pass per resampled axis, and in
+ * which order (order[i]: the slot of forward pass i; a backward plan
+ * takes the passes' gradients in reverse). The modes whose
+ * weights are products of per-axis weights factorise: linear and cubic,
+ * antialiased or not. Not here: crop-and-resize (an extrapolated output
+ * is a value, not a sum), a constant padding value other than 0 (a tap
+ * outside on one axis reads the value, where a pass would weigh it by
+ * the other axes' weights), an index, s32 (its single pass accumulates
+ * in double where the device has fp64, and a pass into an f64
+ * intermediate would evaluate its coordinates in double, as f64 tensors
+ * do: another map). CLRS_LAUNCH's sep= forces either.
+ * The pass that shrinks the tensor most goes first, so that the later
+ * ones read the least; among equal ones the outer axis. By default the
+ * passes are taken when they read fewer taps, each element of an
+ * intermediate counted as CLRS_SEP_ELEMENT_TAPS more, than the single
+ * pass, whose every output reads the product of the axes' taps; per
+ * output written, a 2-D bicubic 2x up reads 16 taps in one pass and
+ * (4 + 5) / 2 + 4 = 8.5 in two, a bilinear one 4 against (2 + 5) / 2 + 2
+ * (whole), an antialiased bilinear down 4 (8 taps an axis) 64 against
+ * 4 (8 + 5) + 8 = 60, down 2 (4 taps) 16 against 2 (4 + 5) + 4 (whole). */
+static int want_separable(const clrs_plan *plan, int *order)
+{
+    const clrs_problem *p = &plan->problem;
+    clrs_launch_text t = {NULL, CLRS_LAUNCH_FORCED};
+    clrs_launch_request r;
+    double taps[CLRS_MAX_RANK], size[CLRS_MAX_RANK], single = 1, sep = 0;
+    int64_t n;
+    int k, i;
+
+    if (plan->index_only || p->has_index || p->has_x ||
+        (p->mode != CLRS_MODE_LINEAR && p->mode != CLRS_MODE_CUBIC) ||
+        p->naxes < 2 || p->coord == CLRS_COORD_TF_CROP_AND_RESIZE ||
+        (p->padding != CLRS_PAD_EDGE && p->pad_value != 0) ||
+        p->in.dtype == CLRS_S32 || p->out.dtype == CLRS_S32)
+        return 0;
+    t.text = getenv("CLRS_LAUNCH");
+    if (clrs__launch_request(&plan->ctx->dev, 0, &t, &r) < 0) {
+        clrs__clear_error(); /* the passes' own builds report it */
+        return 0;
+    }
+    if (r.sep == 0)
+        return 0;
+    for (k = 0; k < p->naxes; ++k) {
+        if (p->ax[k].crop || slot_taps_max(p, k, &n) < 0) {
+            clrs__clear_error();
+            return 0;
+        }
+        taps[k] = (double)n;
+        size[k] = (double)p->ax[k].in;
+        single *= (double)p->ax[k].out * taps[k];
+    }
+    for (k = 0; k < p->naxes; ++k) { /* insertion by out/in, then outer */
+        const clrs_axis_map *a = &p->ax[k];
+        for (i = k; i > 0; --i) {
+            const clrs_axis_map *b = &p->ax[order[i - 1]];
+            /* a->out / a->in < b->out / b->in, exactly; on a tie the
+             * earlier slot stays first */
+            if ((double)a->out * (double)b->in >=
+                (double)b->out * (double)a->in)
+                break;
+            order[i] = order[i - 1];
+        }
+        order[i] = k;
+    }
+    for (i = 0; i < p->naxes; ++i) {
+        double out = 1;
+        size[order[i]] = (double)p->ax[order[i]].out;
+        for (k = 0; k < p->naxes; ++k)
+            out *= size[k];
+        sep += out * (taps[order[i]] +
+                      (i < p->naxes - 1 ? CLRS_SEP_ELEMENT_TAPS : 0));
+    }
+    return r.sep == 1 || sep < single;
+}
+
+/* The passes (want_separable's order) and the intermediates between
+ * them: dense in the order of strides of in (src forward, diff_src
+ * backward), in the type the single pass accumulates in (f64 where a
+ * tensor is f64, else f32), so that u8, s8 and half round once, at the
+ * last pass. Forward, pass i resamples slot order[i] from t[i] to
+ * t[i + 1], t[0] src and t[n] dst, and the last runs the post-ops.
+ * Backward, the transposed chain in reverse: pass j takes the gradient
+ * of forward pass n - 1 - j, from t[n - j] (diff_dst first) to
+ * t[n - 1 - j] (diff_src last, which alone accumulates where the problem
+ * does). A pass whose axis would not map as the whole problem's does is
+ * refused (CLRS_ERR_UNSUPPORTED): the caller falls back to one pass. */
+static clrs_status plan_separable(clrs_plan *plan,
+                                  const clrs_resample_desc *op,
+                                  const int *order)
+{
+    const clrs_problem *p = &plan->problem;
+    const int n = p->naxes;
+    struct clrs_tensor_desc t[CLRS_MAX_RANK + 1];
+    const clrs_dtype mid =
+        p->in.dtype == CLRS_F64 || p->out.dtype == CLRS_F64 ? CLRS_F64
+                                                             : CLRS_F32;
+    int i;
+
+    t[0] = p->in;
+    for (i = 0; i < n - 1; ++i) {
+        struct clrs_tensor_desc like = t[i];
+        like.dims[p->ax[order[i]].axis] = p->out.dims[p->ax[order[i]].axis];
+        clrs__tensor_dense_like(&like, mid, &t[i + 1]);
+    }
+    t[n] = p->out;
+    for (i = 0; i < n; ++i) {
+        /* f: the forward pass this one is, or whose gradient it takes */
+        const int f = p->backward ? n - 1 - i : i, k = order[f],
+                  a = p->ax[k].axis, last = i == n - 1;
+        struct clrs_resample_desc o;
+        const clrs_plan *ps;
+        op_one_axis(op, k, a, &o);
+        if (!last) {
+            o.n_post_ops = 0;
+            o.accumulate = 0;
+        }
+        CLRS_TRY(plan_create(&plan->pass[i], plan->ctx, &o, &t[f],
+                             &t[f + 1], NULL, NULL, p->backward, 0));
+        plan->npass = i + 1;
+        ps = plan->pass[i];
+        CLRS_CHECK(ps->problem.naxes == 1 && !ps->empty &&
+                       same_axis_map(&ps->problem.ax[0], &p->ax[k]) &&
+                       ps->problem.mode == p->mode &&
+                       ps->problem.padding == p->padding &&
+                       ps->problem.pad_value == p->pad_value,
+                   CLRS_ERR_UNSUPPORTED,
+                   "axis %d alone does not map as in the whole problem", a);
+        if (!last) { /* it writes t[f + 1] forward, t[f] backward */
+            size_t bytes;
+            CLRS_TRY(check_bytes(plan->ctx, &t[p->backward ? f : f + 1],
+                                 "separable intermediate", &bytes));
+            if (bytes > plan->work_bytes[i % 2])
+                plan->work_bytes[i % 2] = bytes;
+        }
+    }
+    for (i = 0; i < 2; ++i)
+        if (plan->work_bytes[i])
+            CLRS_TRY(clrs__plan_buffer(plan, plan->work_bytes[i], NULL,
+                                 &plan->work[i], "separable intermediate"));
+    {
+        char head[CLRS_MAX_RANK][LOG_HEAD_MAX];
+        for (i = 0; i < n; ++i)
+            snprintf(head[i], sizeof head[i], "pass %d (axis %d):\n", i + 1,
+                     plan->pass[i]->problem.ax[0].axis);
+        return join_logs(plan, plan->pass, head, n);
+    }
+}
+
+/* The passes and intermediates of plan_separable, released. */
+static void drop_separable(clrs_plan *plan)
+{
+    int i;
+
+    for (i = 0; i < plan->npass; ++i) {
+        clrs_plan_destroy(plan->pass[i]);
+        plan->pass[i] = NULL;
+    }
+    plan->npass = 0;
+    for (i = 0; i < 2; ++i) {
+        if (plan->work[i])
+            clReleaseMemObject(plan->work[i]);
+        plan->work[i] = NULL;
+        plan->work_bytes[i] = 0;
+    }
+}
+
+/* ---- creation ----------------------------------------------------------- */
+
+static clrs_status plan_create(clrs_plan **out, clrs_context *ctx,
+                               const clrs_resample_desc *op,
+                               const clrs_tensor_desc *in,
+                               const clrs_tensor_desc *outt,
+                               const clrs_tensor_desc *index,
+                               const clrs_tensor_desc *x, int backward,
+                               int index_only)
+{
+    clrs_plan *plan;
+    clrs_status st;
+    struct timespec t0;
+
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    CLRS_CHECK(out != NULL, CLRS_ERR_NULL_POINTER, "plan is NULL");
+    *out = NULL;
+    CLRS_CHECK_PTR(ctx);
+    plan = calloc(1, sizeof *plan);
+    if (!plan)
+        return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
+                           "out of memory allocating a plan");
+    plan->ctx = ctx;
+    clrs__ctx_retain(ctx);
+    st = clrs__problem_init(&plan->problem, op, in, outt, index, x,
+                            backward);
+    if (st >= 0)
+        st = check_device(plan);
+    if (st >= 0 && index_only) {
+        plan->index_only = 1;
+        plan->need_dst = 0; /* dst gives the shape only */
+    }
+    if (st >= 0) {
+        if (pthread_mutex_init(&plan->lock, NULL) == 0)
+            plan->lock_init = 1;
+        else
+            st = clrs__error(CLRS_ERR_OUT_OF_MEMORY,
+                             "cannot initialise the plan mutex");
+    }
+    if (st >= 0 && (clrs__tensor_empty(&plan->problem.in) ||
+                    clrs__tensor_empty(&plan->problem.out))) {
+        /* PyTorch's N = 0 or C = 0: a valid plan that does nothing (no
+         * build, no buffer read or written). */
+        plan->empty = 1;
+        plan->need_dst = 0;
+    } else if (st >= 0) {
+        struct clrs_tensor_desc sidx;
+        size_t index_bytes;
+        int order[CLRS_MAX_RANK];
+        if (want_two_pass(plan, &index_bytes, &sidx)) {
+            st = plan_two_pass(plan, op, index_bytes, &sidx);
+        } else if (want_separable(plan, order)) {
+            st = plan_separable(plan, op, order);
+            if (st < 0) { /* refused or failed: one pass instead */
+                drop_separable(plan);
+                free(plan->build_log);
+                plan->build_log = NULL;
+                clrs__clear_error();
+                st = build_launched(plan);
+            }
+        } else {
+            st = build_launched(plan);
+        }
+    }
+    if (st < 0) {
+        clrs_plan_destroy(plan);
+        return st;
+    }
+    plan->create_ms = clrs__ms_since(&t0);
+    *out = plan;
+    clrs__clear_error();
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs_plan_create_forward(clrs_plan **plan, clrs_context *ctx,
+                                     const clrs_resample_desc *op,
+                                     const clrs_tensor_desc *src,
+                                     const clrs_tensor_desc *dst,
+                                     const clrs_tensor_desc *index)
+{
+    return clrs__ctx_error(ctx,
+                           plan_create(plan, ctx, op, src, dst, index, NULL,
+                                       0, 0));
+}
+
+clrs_status clrs_plan_create_backward(clrs_plan **plan, clrs_context *ctx,
+                                      const clrs_resample_desc *op,
+                                      const clrs_tensor_desc *diff_src,
+                                      const clrs_tensor_desc *diff_dst,
+                                      const clrs_tensor_desc *index,
+                                      const clrs_tensor_desc *src)
+{
+    return clrs__ctx_error(ctx, plan_create(plan, ctx, op, diff_src,
+                                            diff_dst, index, src, 1, 0));
+}
+
+/* The plan's OpenCL objects, each released only if it was made (a plan
+ * whose creation failed half-way is destroyed too): the kernel before
+ * its program, the buffers, then the last backward pass's event. */
+static void release_cl_objects(clrs_plan *plan)
+{
+    cl_mem bufs[] = {plan->itab, plan->ftab, plan->scratch_index};
+    size_t i;
+
+    if (plan->kernel)
+        clReleaseKernel(plan->kernel);
+    if (plan->program)
+        clReleaseProgram(plan->program);
+    for (i = 0; i < sizeof bufs / sizeof bufs[0]; ++i)
+        if (bufs[i])
+            clReleaseMemObject(bufs[i]);
+    if (plan->scratch_busy)
+        clReleaseEvent(plan->scratch_busy);
+}
+
+void clrs_plan_destroy(clrs_plan *plan)
+{
+    clrs_context *ctx;
+
+    if (!plan)
+        return;
+    clrs_plan_destroy(plan->argmax);
+    clrs_plan_destroy(plan->scatter);
+    drop_separable(plan);
+    release_cl_objects(plan);
+    if (plan->lock_init)
+        pthread_mutex_destroy(&plan->lock);
+    free(plan->build_log);
+    ctx = plan->ctx;
+    free(plan);
+    if (ctx)
+        clrs__ctx_release(ctx); /* may free a destroyed context */
+}
+
+clrs_status clrs_plan_get_info(const clrs_plan *plan, clrs_plan_info *info)
+{
+    CLRS_CHECK_PTR(plan);
+    CLRS_CHECK_PTR(info);
+    memset(info, 0, sizeof *info);
+    if (plan->empty) { /* no kernel */
+        info->create_ms = plan->create_ms;
+        info->variant = "none";
+        clrs__clear_error();
+        return CLRS_SUCCESS;
+    }
+    if (plan->scatter) {
+        /* Two passes: the backward's vector path, both passes' costliest
+         * program source. */
+        clrs_plan_get_info(plan->scatter, info);
+        if (plan->argmax->cache_source > info->cache)
+            info->cache = plan->argmax->cache_source;
+        info->create_ms = plan->create_ms;
+        info->kernels = 2;
+        info->scratch_bytes = plan->argmax->need_index;
+        return CLRS_SUCCESS;
+    }
+    if (plan->npass) {
+        /* Separable: the last pass's kernel, every pass's costliest
+         * program source. */
+        int i;
+        clrs_plan_get_info(plan->pass[plan->npass - 1], info);
+        for (i = 0; i < plan->npass; ++i)
+            if (plan->pass[i]->cache_source > info->cache)
+                info->cache = plan->pass[i]->cache_source;
+        info->create_ms = plan->create_ms;
+        info->kernels = plan->npass;
+        info->scratch_bytes = plan->work_bytes[0] + plan->work_bytes[1];
+        info->separable = 1;
+        return CLRS_SUCCESS;
+    }
+    info->kernels = 1;
+    info->cache = plan->cache_source;
+    info->create_ms = plan->create_ms;
+    info->vector_lanes = plan->low.launch.vec;
+    info->vector_count = plan->low.launch.mvec > 1 ? plan->low.launch.mvec
+                                                   : 1;
+    info->vector_path = plan->low.launch.path;
+    info->span_patterns = plan->low.cfg.span ? plan->low.cfg.npat : 0;
+    info->span_coverage = plan->low.cfg.span ? plan->low.span.coverage : 0;
+    memcpy(info->local_size, plan->low.launch.local, sizeof info->local_size);
+    info->launch_source = plan->low.launch.source;
+    info->span_groups = plan->low.launch.walk;
+    info->tuned_launches = plan->tuned_launches;
+    info->variant = clrs__variant_name(plan->low.cfg.variant);
+    clrs__clear_error();
+    return CLRS_SUCCESS;
+}
+
+const char *clrs_plan_get_build_log(const clrs_plan *plan)
+{
+    return plan && plan->build_log ? plan->build_log : "";
+}
+
+/* names[v], or NULL where v is not one of the n values. */
+static const char *enum_name(int v, const char *const *names, size_t n)
+{
+    return v >= 0 && (size_t)v < n ? names[v] : NULL;
+}
+
+const char *clrs_launch_source_name(clrs_launch_source source)
+{
+    static const char *const names[] = {
+        [CLRS_LAUNCH_DEFAULT] = "default", [CLRS_LAUNCH_FORCED] = "forced",
+        [CLRS_LAUNCH_DATABASE] = "database", [CLRS_LAUNCH_TUNED] = "tuned",
+        [CLRS_LAUNCH_SHIPPED] = "shipped"};
+    return enum_name((int)source, names, sizeof names / sizeof names[0]);
+}
+
+const char *clrs_vector_path_name(clrs_vector_path path)
+{
+    static const char *const names[] = {
+        [CLRS_VECTOR_NONE] = "none", [CLRS_VECTOR_AXIS] = "axis",
+        [CLRS_VECTOR_BLOCK] = "block", [CLRS_VECTOR_SPAN] = "span"};
+    return enum_name((int)path, names, sizeof names / sizeof names[0]);
+}
+

@@ -1,0 +1,15 @@
+/* The tuner (tune.c): a plan's launch chosen by timing candidates. */
+#ifndef CLRS_TUNE_H
+#define CLRS_TUNE_H
+
+#include "rt/plan.h"
+#include "rt/tunedb.h"
+
+/* Builds plan under each candidate launch in turn while the budget (ms)
+ * lasts (the first, the device's defaults, whatever the budget), times
+ * each distinct launch, adopts the fastest as plan's kernel and stores
+ * it under k in the tuning database. */
+clrs_status clrs__tune(clrs_plan *plan, const clrs_tune_key *k,
+                       double budget);
+
+#endif /* CLRS_TUNE_H */
