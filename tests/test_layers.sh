@@ -77,7 +77,7 @@ fi
 # The generator's layers, lowest first (a word per layer, files joined
 # by commas).
 gen_layers="gen_text,gen_rows gen_parts,gen_store,gen_key gen_loops,gen_span \
-    gen_reduce,gen_gather gen_body gen_item_* codegen"
+    gen_reduce,gen_gather gen_body variant_* codegen"
 layer_of() {
     r=0
     for l in $gen_layers; do
@@ -95,7 +95,7 @@ gtmp=${TMPDIR:-/tmp}/clrs-layers.$$
 mkdir -p "$gtmp" || exit 1
 trap 'rm -rf "$gtmp"' EXIT INT TERM
 gfiles=
-for f in lib/gen/codegen.c lib/gen/gen_*.c; do
+for f in lib/gen/codegen.c lib/gen/gen_*.c lib/gen/variant_*.c; do
     [ -e "$f" ] || continue
     b=$(basename "$f" .c)
     gfiles="$gfiles $b"

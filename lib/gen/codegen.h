@@ -107,7 +107,7 @@ typedef struct clrs_gen_config {
     /* Weighted sums on the span path over two or more slots: span
      * groups per work-item (> 1: a walked row, whose work-item reads each
      * row the outer slots name once for all its groups; the walk
-     * variant, gen_item_walk.c); 0 or 1: one group. */
+     * variant, variant_walk.c); 0 or 1: one group. */
     int walk;
     /* Span vector path (forward, channels-first): kernel axis 0 is the
      * last resampled slot, contiguous in src and dst. A work-item takes a

@@ -3,7 +3,7 @@
  * a kernel takes from another. The files call each other one way, each
  * only into the layers below its own (tests/test_layers.sh checks):
  *   codegen.c            the kernel: arguments, offsets, header, parts
- *   gen_item_*.c         the work-item of each variant (variant.h)
+ *   variant_*.c          each variant's work-item (variant.h)
  *   gen_body.c           one body: accumulators, reduction or gather,
  *                        post-ops, store; a group lane by lane, a vector
  *                        with its tail
@@ -221,7 +221,7 @@ void clrs__gen_emit_group_lanes(sbuf *b, const clrs_gen_config *c);
 void clrs__gen_emit_vector_item(sbuf *b, const clrs_gen_config *c,
                                 const body_at *at);
 
-/* ---- work-items, one file per variant (gen_item_*.c) ------------------- */
+/* ---- work-items, one file per variant (variant_*.c) -------------------- */
 
 #define CLRS_GEN_ITEM_DECL_(e, ...)                                            \
     void clrs__gen_item_##e(sbuf *b, const clrs_gen_config *c,                 \

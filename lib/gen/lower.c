@@ -3,7 +3,7 @@
  * NDRange, decided once. Forward and backward share one path, told apart
  * by a small direction description: the backward kernel writes diff_src
  * and gathers from diff_dst through the transposed taps. */
-#include "gen/lower.h"
+#include "gen/variant_lower.h"
 
 #include <inttypes.h>
 #include <limits.h>
@@ -20,21 +20,6 @@
  * bandwidth on PoCL. Smaller outputs are likely re-read soon. */
 #define CLRS_NT_MIN_BYTES ((size_t)8 << 20)
 
-/* Which way the kernel goes. Here, as in the generator and the kernels,
- * src is the tensor the kernel reads and dst the one it writes: forward,
- * src is the caller's src (the problem's in) and dst its dst (out), read
- * through the taps; backward, src is diff_dst (out) and dst diff_src
- * (in), read through the transposed taps. */
-typedef struct direction {
-    int gather;                         /* backward */
-    const struct clrs_tensor_desc *dst; /* the tensor the kernel writes */
-    const struct clrs_tensor_desc *src; /* the tensor the kernel reads */
-    int index_written; /* forward: the index tensor is an output, shaped
-                          like dst; backward: an input shaped like src */
-    int has_x;         /* backward max recompute reads x, the forward
-                          input */
-} direction;
-
 static void direction_of(const clrs_problem *p, direction *d)
 {
     d->gather = p->backward;
@@ -46,19 +31,6 @@ static void direction_of(const clrs_problem *p, direction *d)
 
 /* ---- kernel axes ----------------------------------------------------------
  */
-
-/* One axis of dst as the kernel iterates it. */
-typedef struct kaxis {
-    int64_t n, ss, ds, is; /* extent; src, dst and index strides */
-    int64_t nr;            /* dst's blocked axis: real extent (n is padded) */
-    int64_t bs[CLRS_MAX_POST_OPS]; /* binary operand strides (0: bcast) */
-    int bblk[CLRS_MAX_POST_OPS];   /* and blocks */
-    int slot;                      /* resampled slot, -1: identity */
-    int sblk, dblk, iblk;          /* src, dst and index blocks (0: none) */
-    int64_t xs; /* backward max recompute: x (forward input) stride */
-    int xblk;   /* and x's block */
-    int axis;   /* tensor axis (the innermost one after merging) */
-} kaxis;
 
 static int blk_of(const struct clrs_tensor_desc *t, int a)
 {
@@ -196,31 +168,9 @@ static int lower_axes(const clrs_problem *p, const direction *d, kaxis *k)
 /* ---- vector path ----------------------------------------------------------
  */
 
-/* Lanes per work-item along kernel axis 0: a contiguous identity axis of
- * every tensor touched gets vloadN/vstoreN, at most vmax lanes (the
- * launch request's), preferring a width that divides the axis (no scalar
- * tail). */
-static int vec_width(int64_t n, int vmax)
-{
-    int v, best = 1;
-
-    for (v = vmax; v >= 2; v /= 2)
-        if (v <= n && n % v == 0) {
-            best = v;
-            break;
-        }
-    if (best < 4) /* a longer vector with a tail beats 2 lanes */
-        for (v = vmax; v > best; v /= 2)
-            if (v <= n) {
-                best = v;
-                break;
-            }
-    return best;
-}
-
 /* Whether dst is blocked on a kernel axis other than k[0]
  * (its padding guard then needs a scalar work-item). */
-static int blocked_beyond_0(const kaxis *k, int m)
+int clrs__lower_blocked_beyond_0(const kaxis *k, int m)
 {
     int i;
     for (i = 1; i < m; ++i)
@@ -232,7 +182,7 @@ static int blocked_beyond_0(const kaxis *k, int m)
 /* Binary operands along a vector on k0: broadcast (one load) or lanes
  * laid out like dst's (contiguous, or the same block); anything else
  * runs scalar. */
-static int operands_vector_ok(const clrs_problem *p, const kaxis *k0)
+int clrs__lower_operands_vector_ok(const clrs_problem *p, const kaxis *k0)
 {
     int i;
     for (i = 0; i < p->n_post_ops; ++i)
@@ -246,49 +196,12 @@ static int operands_vector_ok(const clrs_problem *p, const kaxis *k0)
 /* Whether a vector along kernel axis 0 is possible at all: no generic
  * kernels, no vec=1, no padding guard beyond axis 0, binary operands that
  * vectorise, a dst type with a vector store. */
-static int vectors_ok(const clrs_problem *p, const direction *d, const kaxis *k,
-                      int m, const clrs_launch_request *r)
+int clrs__lower_vectors_ok(const clrs_problem *p, const direction *d,
+                           const kaxis *k, int m, const clrs_launch_request *r)
 {
-    return !r->generic && !r->vec_off && !blocked_beyond_0(k, m) &&
-           operands_vector_ok(p, &k[0]) &&
+    return !r->generic && !r->vec_off && !clrs__lower_blocked_beyond_0(k, m) &&
+           clrs__lower_operands_vector_ok(p, &k[0]) &&
            clrs__gen_dtype_vector_store(d->dst->dtype);
-}
-
-/* The block vector path's lanes (1: not a candidate): k0 is dst's
- * blocked axis and every other tensor the work-item touches has the same
- * block there, so a block's lanes are contiguous everywhere (one vloadB /
- * vstoreB per block, the padding lanes computed from the inputs' own
- * padding and then zeroed); a forward index tensor's padding lanes are
- * not ours to write. A block wider than the bound is walked as several
- * work-items' vectors, each a whole part of the block (blocks and bounds
- * are powers of two). */
-static int block_width(const clrs_problem *p, const direction *d,
-                       const kaxis *k, int acc_f64, int bound)
-{
-    const kaxis *k0 = &k[0];
-    int idx_ok = d->index_written ? !p->has_index
-                                  : !p->has_index || k0->iblk == k0->dblk;
-    int v;
-
-    if (k0->slot >= 0 || !k0->dblk || k0->sblk != k0->dblk || !idx_ok ||
-        (d->has_x && k0->xblk != k0->dblk))
-        return 1;
-    v = acc_f64 && k0->dblk > 8 ? 8 : k0->dblk;
-    return v > bound ? bound : v;
-}
-
-/* The axis vector path's lanes (1: not a candidate): a contiguous
- * identity axis of every tensor. */
-static int axis_width(const clrs_problem *p, const direction *d, const kaxis *k,
-                      const clrs_launch_request *r)
-{
-    const kaxis *k0 = &k[0];
-
-    if (k0->slot >= 0 || k0->sblk || k0->dblk || k0->iblk || k0->xblk ||
-        k0->ss != 1 || k0->ds != 1 || (p->has_index && k0->is != 1) ||
-        (d->has_x && k0->xs != 1) || k0->n < 2 || r->vmax < 2)
-        return 1;
-    return vec_width(k0->n, r->vmax);
 }
 
 /* The element kinds (bits 1 << CLRS_LANE_*) a kernel holds in vectors
@@ -339,75 +252,6 @@ static unsigned lane_kinds(const clrs_problem *p, const direction *d,
         if (p->post_ops[i].kind == CLRS_POST_BINARY)
             kinds |= dtype_kind(p->post_ops[i].operand.dtype);
     return kinds;
-}
-
-/* Vectors per work-item: a backward weighted-sum gather on the axis
- * path without a tail takes the request's count, halved until whole
- * groups of mvec vectors tile axis 0. */
-static int choose_mvec(const clrs_problem *p, const clrs_gen_config *c,
-                       const kaxis *k0, const clrs_launch_request *r)
-{
-    int mv = r->mvec > 0 ? r->mvec : 1;
-
-    if (!p->backward || c->cls != CLRS_GEN_WSUM || c->vec < 2 || c->tail)
-        return 1;
-    while (mv > 1 && k0->n % ((int64_t)mv * c->vec) != 0)
-        mv /= 2;
-    return mv;
-}
-
-/* Most span groups one work-item walks: its accumulators (a private
- * array of this many vectors, 2 KiB at 16 f32 lanes) and a row of up to
- * 512 f32 outputs. A longer row stays one group per work-item: walking
- * it in pieces was slower than not walking at all. */
-#define WALK_MAX_GROUPS 32
-
-/* Span groups per work-item: a weighted sum on the span path (groups of
- * V) over two or more slots whose row (kernel axis 0) has 2 to
- * WALK_MAX_GROUPS groups walks it whole where the request says so (by
- * default where the rows it reads are new ones: forward where no outer
- * slot upsamples, backward, which reads diff_dst, where none
- * downsamples), in the power of two of groups that covers it (a few
- * kernels serve every row length); else 1. See gen_item_walk.c. */
-static int walk_groups(const clrs_problem *p, const clrs_gen_config *c,
-                       const kaxis *k0, int V, const clrs_launch_request *r)
-{
-    int64_t groups = (k0->n + V - 1) / V;
-    int g = 2, k;
-
-    if (c->cls != CLRS_GEN_WSUM || c->nslots < 2 || r->walk == 0 ||
-        groups < 2 || groups > WALK_MAX_GROUPS)
-        return 1;
-    for (k = 0; r->walk < 0 && k + 1 < p->naxes; ++k)
-        if (p->backward ? p->ax[k].out < p->ax[k].in
-                        : p->ax[k].out > p->ax[k].in)
-            return 1;
-    while (g < groups)
-        g *= 2;
-    return g;
-}
-
-/* Span path candidate: kernel axis 0 is the last resampled slot, with
- * unit stride and no block in dst, src (and the index tensor), binary
- * operands broadcast or contiguous there, and at least one whole group
- * of dst and of src elements. Returns the group width, 1
- * when not a candidate. */
-static int span_width(const clrs_problem *p, const direction *d, const kaxis *k,
-                      int m, const clrs_launch_request *r)
-{
-    const kaxis *k0 = &k[0];
-    const clrs_axis_map *last = &p->ax[p->naxes > 0 ? p->naxes - 1 : 0];
-    int V = r->vmax, a = k0->axis;
-
-    if (r->generic || !r->span || V < 2 || blocked_beyond_0(k, m) || d->has_x ||
-        p->naxes < 1 || k0->slot != p->naxes - 1 || k0->dblk || k0->ds != 1 ||
-        d->src->strides[a] != 1 || d->src->block_axis == a ||
-        (p->has_index &&
-         (p->index.strides[a] != 1 || p->index.block_axis == a)) ||
-        !clrs__gen_dtype_vector_store(d->dst->dtype) || k0->n < V ||
-        (d->gather ? last->out : last->in) < V || !operands_vector_ok(p, k0))
-        return 1;
-    return V;
 }
 
 /* ---- stores ------------------------------------------------------------- */
@@ -756,121 +600,6 @@ static void launch_shape(clrs_lowered *low, const clrs_device *dev,
 
 /* ---- variants (variant.h) ------------------------------------------------ */
 
-/* What a variant's test and construction see. */
-typedef struct vtry {
-    const clrs_problem *p;
-    const direction *d;
-    const kaxis *k;
-    int m, bound;
-    const clrs_slot_taps *st;
-    const clrs_launch_request *r;
-    clrs_lowered *low;
-    int span_done, span_kept; /* the span construction, once for walk
-                                 and span */
-} vtry;
-
-/* Span groups' lanes, 1 when not a candidate (a column-major plane index
- * steps by the height, not by 1 along a group). */
-static int span_lanes(const vtry *t)
-{
-    const clrs_gen_config *c = &t->low->cfg;
-    return c->has_index && c->plane_col
-               ? 1
-               : span_width(t->p, t->d, t->k, t->m, t->r);
-}
-
-static int applies_BLOCK(const vtry *t)
-{
-    return vectors_ok(t->p, t->d, t->k, t->m, t->r) &&
-           block_width(t->p, t->d, t->k, t->low->cfg.acc_f64, t->bound) > 1;
-}
-
-static int applies_AXIS(const vtry *t)
-{
-    return vectors_ok(t->p, t->d, t->k, t->m, t->r) &&
-           axis_width(t->p, t->d, t->k, t->r) > 1;
-}
-
-static int applies_WALK(const vtry *t)
-{
-    int V = span_lanes(t);
-    return V > 1 && walk_groups(t->p, &t->low->cfg, &t->k[0], V, t->r) > 1;
-}
-
-static int applies_SPAN(const vtry *t)
-{
-    return span_lanes(t) > 1;
-}
-
-static int applies_SCALAR(const vtry *t)
-{
-    (void)t;
-    return 1;
-}
-
-static clrs_status make_BLOCK(vtry *t, int *made)
-{
-    clrs_gen_config *c = &t->low->cfg;
-    c->vec = block_width(t->p, t->d, t->k, c->acc_f64, t->bound);
-    c->tail = t->k[0].n % c->vec != 0;
-    *made = 1;
-    return CLRS_SUCCESS;
-}
-
-static clrs_status make_AXIS(vtry *t, int *made)
-{
-    clrs_gen_config *c = &t->low->cfg;
-    c->vec = axis_width(t->p, t->d, t->k, t->r);
-    c->tail = t->k[0].n % c->vec != 0;
-    c->mvec = choose_mvec(t->p, c, &t->k[0], t->r);
-    *made = 1;
-    return CLRS_SUCCESS;
-}
-
-/* The span path's tap patterns (span.c): kept where they cover enough
- * groups. */
-static clrs_status make_span(vtry *t)
-{
-    clrs_gen_config *c = &t->low->cfg;
-    int V;
-
-    if (t->span_done)
-        return CLRS_SUCCESS;
-    t->span_done = 1;
-    V = span_lanes(t);
-    CLRS_TRY(clrs__span_try(t->low, t->p, t->st, V, t->r->span_vectors,
-                            &t->span_kept));
-    if (t->span_kept) {
-        c->span = 1;
-        c->vec = V;
-    }
-    return CLRS_SUCCESS;
-}
-
-static clrs_status make_WALK(vtry *t, int *made)
-{
-    clrs_gen_config *c = &t->low->cfg;
-    CLRS_TRY(make_span(t));
-    if (t->span_kept)
-        c->walk = walk_groups(t->p, c, &t->k[0], c->vec, t->r);
-    *made = t->span_kept;
-    return CLRS_SUCCESS;
-}
-
-static clrs_status make_SPAN(vtry *t, int *made)
-{
-    CLRS_TRY(make_span(t));
-    *made = t->span_kept;
-    return CLRS_SUCCESS;
-}
-
-static clrs_status make_SCALAR(vtry *t, int *made)
-{
-    t->low->cfg.vec = 1;
-    *made = 1;
-    return CLRS_SUCCESS;
-}
-
 typedef struct variant_row {
     const char *name;
     clrs_vector_path path; /* how clrs_plan_info names its lanes */
@@ -880,7 +609,7 @@ typedef struct variant_row {
 } variant_row;
 
 #define VARIANT_ROW_(e, name, path, knobs)                                     \
-    {name, path, knobs, applies_##e, make_##e},
+    {name, path, knobs, clrs__variant_applies_##e, clrs__variant_make_##e},
 static const variant_row variant_rows[] = {CLRS_VARIANT_MAP(VARIANT_ROW_)};
 #undef VARIANT_ROW_
 

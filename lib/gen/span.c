@@ -1,6 +1,6 @@
 /* The span path's patterns, a part of the lowering (lower.c calls it
  * once the vector width is known). */
-#include "gen/lower.h"
+#include "gen/variant_lower.h"
 
 #include <inttypes.h>
 #include <limits.h>
@@ -250,4 +250,60 @@ clrs_status clrs__span_try(clrs_lowered *low, const clrs_problem *p,
     }
     clrs__lists_of(p, st, k, p->backward, &s);
     return span_choose(low, &s, &r, V, kept);
+}
+
+/* ---- the span and walk variants' candidate and construction --------- */
+
+/* Span path candidate: kernel axis 0 is the last resampled slot, with
+ * unit stride and no block in dst, src (and the index tensor), binary
+ * operands broadcast or contiguous there, and at least one whole group
+ * of dst and of src elements. Returns the group width, 1
+ * when not a candidate. */
+static int span_width(const clrs_problem *p, const direction *d, const kaxis *k,
+                      int m, const clrs_launch_request *r)
+{
+    const kaxis *k0 = &k[0];
+    const clrs_axis_map *last = &p->ax[p->naxes > 0 ? p->naxes - 1 : 0];
+    int V = r->vmax, a = k0->axis;
+
+    if (r->generic || !r->span || V < 2 || clrs__lower_blocked_beyond_0(k, m) ||
+        d->has_x || p->naxes < 1 || k0->slot != p->naxes - 1 || k0->dblk ||
+        k0->ds != 1 || d->src->strides[a] != 1 || d->src->block_axis == a ||
+        (p->has_index &&
+         (p->index.strides[a] != 1 || p->index.block_axis == a)) ||
+        !clrs__gen_dtype_vector_store(d->dst->dtype) || k0->n < V ||
+        (d->gather ? last->out : last->in) < V ||
+        !clrs__lower_operands_vector_ok(p, k0))
+        return 1;
+    return V;
+}
+
+/* Span groups' lanes, 1 when not a candidate (a column-major plane index
+ * steps by the height, not by 1 along a group). */
+int clrs__span_lanes(const vtry *t)
+{
+    const clrs_gen_config *c = &t->low->cfg;
+    return c->has_index && c->plane_col
+               ? 1
+               : span_width(t->p, t->d, t->k, t->m, t->r);
+}
+
+/* The span path's tap patterns (span.c): kept where they cover enough
+ * groups. */
+clrs_status clrs__span_make(vtry *t)
+{
+    clrs_gen_config *c = &t->low->cfg;
+    int V;
+
+    if (t->span_done)
+        return CLRS_SUCCESS;
+    t->span_done = 1;
+    V = clrs__span_lanes(t);
+    CLRS_TRY(clrs__span_try(t->low, t->p, t->st, V, t->r->span_vectors,
+                            &t->span_kept));
+    if (t->span_kept) {
+        c->span = 1;
+        c->vec = V;
+    }
+    return CLRS_SUCCESS;
 }

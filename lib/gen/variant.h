@@ -5,8 +5,9 @@
  * construction, which may still decline (a span path whose tap patterns
  * cover too few groups); the first that holds is the kernel. A knob's
  * default for each device class is a field of launch.c's class table.
- * Adding a variant: a row here, its test and construction in lower.c,
- * its emitter (gen_*.c), and a test subset (README.md, "Hacking"). */
+ * Adding a variant: a row here, one file variant_<name>.c (its test,
+ * construction and work-item), and a test subset (README.md,
+ * "Hacking"). */
 #ifndef CLRS_VARIANT_H
 #define CLRS_VARIANT_H
 

@@ -1,7 +1,61 @@
-/* The walk variant's work-item (variant.h): a row of span groups. */
+/* The walk variant (variant.h), its test, construction and work-item: a
+ * row of span groups, each row of the outer slots read once for all of
+ * them. */
 #include "gen/gen_emit.h"
+#include "gen/variant_lower.h"
 
 #include <stdio.h>
+
+/* ---- lowering: the test and the construction ---------------------------- */
+
+/* Most span groups one work-item walks: its accumulators (a private
+ * array of this many vectors, 2 KiB at 16 f32 lanes) and a row of up to
+ * 512 f32 outputs. A longer row stays one group per work-item: walking
+ * it in pieces was slower than not walking at all. */
+#define WALK_MAX_GROUPS 32
+
+/* Span groups per work-item: a weighted sum on the span path (groups of
+ * V) over two or more slots whose row (kernel axis 0) has 2 to
+ * WALK_MAX_GROUPS groups walks it whole where the request says so (by
+ * default where the rows it reads are new ones: forward where no outer
+ * slot upsamples, backward, which reads diff_dst, where none
+ * downsamples), in the power of two of groups that covers it (a few
+ * kernels serve every row length); else 1. */
+static int walk_groups(const clrs_problem *p, const clrs_gen_config *c,
+                       const kaxis *k0, int V, const clrs_launch_request *r)
+{
+    int64_t groups = (k0->n + V - 1) / V;
+    int g = 2, k;
+
+    if (c->cls != CLRS_GEN_WSUM || c->nslots < 2 || r->walk == 0 ||
+        groups < 2 || groups > WALK_MAX_GROUPS)
+        return 1;
+    for (k = 0; r->walk < 0 && k + 1 < p->naxes; ++k)
+        if (p->backward ? p->ax[k].out < p->ax[k].in
+                        : p->ax[k].out > p->ax[k].in)
+            return 1;
+    while (g < groups)
+        g *= 2;
+    return g;
+}
+
+int clrs__variant_applies_WALK(const vtry *t)
+{
+    int V = clrs__span_lanes(t);
+    return V > 1 && walk_groups(t->p, &t->low->cfg, &t->k[0], V, t->r) > 1;
+}
+
+clrs_status clrs__variant_make_WALK(vtry *t, int *made)
+{
+    clrs_gen_config *c = &t->low->cfg;
+    CLRS_TRY(clrs__span_make(t));
+    if (t->span_kept)
+        c->walk = walk_groups(t->p, c, &t->k[0], c->vec, t->r);
+    *made = t->span_kept;
+    return CLRS_SUCCESS;
+}
+
+/* ---- generator: the work-item ------------------------------------------- */
 
 /* A walked row's accumulators, one per group: zeros, or (backward,
  * accumulating) diff_src's values for the pattern groups. */
