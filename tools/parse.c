@@ -1113,12 +1113,6 @@ static int read_batch(state *s, const char *path, const char *tok)
     return rc;
 }
 
-static const char *const global_names[] = {
-    "batch", "mode", "engine", "perf-template", "max-ms-per-prb", "tune-ms",
-    "fix-times-per-prb", "seed", "device", "verbose", "src-file",
-    "dst-file", "diff-dst-file", "diff-src-file", "ws-file", "match",
-    "preset", "allow-enum-tags-only", "plot", NULL};
-
 /* What --match takes: a regular expression whose compiled form stays
  * small. glibc's regcomp copies the operand of every '+' and of an
  * interval {m,n} once per repetition, so stacked or nested ones grow
@@ -1184,117 +1178,202 @@ static int match_pattern_ok(const char *v, char *err)
     return 0;
 }
 
-/* Knobs about how to run, not what: not expanded, not in the repro. */
+/* ---- the run-wide option table ---- */
+
+/* Knobs about how to run, not what: not expanded, not in the repro. Each
+ * row names its option, how its value is read, the range it must lie in
+ * and where it goes. */
+typedef enum gkind {
+    G_CHOICE, /* one of choices (nocase: in any case) into an int */
+    G_MS,     /* milliseconds in (0, hi] into a double */
+    G_INT,    /* an integer in [lo, hi] into an int or a 64-bit integer */
+    G_PATH,   /* a file name into a pooled string; "" is none */
+    G_CUSTOM  /* the row's function */
+} gkind;
+
+/* Which structure a row's value goes to (G_NONE: checked, then dropped). */
+typedef enum gdest { G_NONE, G_GLOBAL, G_RUN } gdest;
+
+typedef int (*global_fn)(state *s, const char *tok, const char *v);
+
+typedef struct global_opt {
+    const char *name;
+    gkind kind;
+    const choice *choices; /* G_CHOICE */
+    int nocase;            /* G_CHOICE */
+    int64_t lo, hi;        /* G_INT; G_MS's upper bound in hi */
+    const char *empty;     /* G_PATH: the message for "", NULL: it is none */
+    gdest dest;
+    size_t off, size;      /* the destination field in it */
+    global_fn fn;          /* G_CUSTOM */
+} global_opt;
+
+/* The choice destinations are int-sized enumerations, stored as int. */
+typedef char global_enum_size_check[sizeof(cli_engine) == sizeof(int) &&
+                                    sizeof(cli_template) == sizeof(int)
+                                    ? 1 : -1];
+
+/* --batch=FILE: its tokens, read now. */
+static int set_batch(state *s, const char *tok, const char *v)
+{
+    if (!*v)
+        return usage_error(s, tok, "needs a file name");
+    return read_batch(s, v, tok);
+}
+
+/* --device=P:D or ~substring. */
+static int set_device(state *s, const char *tok, const char *v)
+{
+    const char *sel = v[0] == '~' ? v + 1 : v;
+    if (!*sel)
+        return usage_error(s, tok, "empty device selector (P:D or "
+                           "~substring)");
+    s->run->device = pool_dup(sel, strlen(sel));
+    return 0;
+}
+
+/* --match=REGEX: the problems it finds nothing in are left out; "" keeps
+ * every problem. */
+static int set_match(state *s, const char *tok, const char *v)
+{
+    char err[ERRSZ];
+    int e;
+    clear_match(s);
+    if (!*v)
+        return 0; /* benchdnn's default: every problem */
+    if (match_pattern_ok(v, err) != 0)
+        return usage_error(s, tok, err);
+    e = regcomp(&s->match, v, REG_EXTENDED | REG_NOSUB);
+    if (e != 0) {
+        char why[200];
+        regerror(e, &s->match, why, sizeof why);
+        snprintf(err, sizeof err, "not a regular expression: %s", why);
+        return usage_error(s, tok, err);
+    }
+    s->has_match = 1;
+    return 0;
+}
+
+/* --preset=VENDOR: the default --vendor from here on, kept by --reset: a
+ * whole benchdnn file (each starts with --reset) under one preset. */
+static int set_preset(state *s, const char *tok, const char *v)
+{
+    char err[ERRSZ];
+    int x;
+    if (find_choice(vendors, v, 0, &x) != 0)
+        return fail_choice(err, v, vendors), usage_error(s, tok, err);
+    s->preset = x < 0 ? NULL : pool_dup(v, strlen(v));
+    if (x >= 0 && !s->preset)
+        return usage_error(s, tok, "out of memory");
+    s->val[VENDOR_KNOB] = s->preset ? s->preset : knobs[VENDOR_KNOB].def;
+    return 0;
+}
+
+#define GOFF(f) G_GLOBAL, offsetof(cli_global, f), sizeof(((cli_global *)0)->f)
+#define ROFF(f) G_RUN, offsetof(cli_run, f), sizeof(((cli_run *)0)->f)
+static const global_opt globals[] = {
+    {"batch", G_CUSTOM, NULL, 0, 0, 0, NULL, G_NONE, 0, 0, set_batch},
+    {"mode", G_CHOICE, modes, 1, 0, 0, NULL, GOFF(mode), NULL},
+    {"engine", G_CHOICE, engines, 0, 0, 0, NULL, GOFF(engine), NULL},
+    {"perf-template", G_CHOICE, templates, 0, 0, 0, NULL, ROFF(tpl), NULL},
+    {"max-ms-per-prb", G_MS, NULL, 0, 0, 3600000, NULL, GOFF(max_ms), NULL},
+    {"tune-ms", G_MS, NULL, 0, 0, 3600000, NULL, GOFF(tune_ms), NULL},
+    {"fix-times-per-prb", G_INT, NULL, 0, 0, 100000000, NULL,
+     GOFF(fix_times), NULL},
+    {"seed", G_INT, NULL, 0, 0, INT64_MAX, NULL, GOFF(seed), NULL},
+    {"device", G_CUSTOM, NULL, 0, 0, 0, NULL, G_NONE, 0, 0, set_device},
+    {"verbose", G_INT, NULL, 0, 0, 10, NULL, ROFF(verbose), NULL},
+    {"src-file", G_PATH, NULL, 0, 0, 0, NULL, GOFF(src_file), NULL},
+    {"dst-file", G_PATH, NULL, 0, 0, 0, NULL, GOFF(dst_file), NULL},
+    {"diff-dst-file", G_PATH, NULL, 0, 0, 0, NULL, GOFF(diff_dst_file),
+     NULL},
+    {"diff-src-file", G_PATH, NULL, 0, 0, 0, NULL, GOFF(diff_src_file),
+     NULL},
+    {"ws-file", G_PATH, NULL, 0, 0, 0, NULL, GOFF(ws_file), NULL},
+    {"match", G_CUSTOM, NULL, 0, 0, 0, NULL, G_NONE, 0, 0, set_match},
+    {"preset", G_CUSTOM, NULL, 0, 0, 0, NULL, G_NONE, 0, 0, set_preset},
+    /* benchdnn's switch for tags outside oneDNN's enumeration: every tag
+     * this tool knows is taken either way. */
+    {"allow-enum-tags-only", G_CHOICE, bools, 0, 0, 0, NULL, G_NONE, 0, 0,
+     NULL},
+    {"plot", G_PATH, NULL, 0, 0, 0, "needs a file name (--plot=FILE.svg)",
+     ROFF(plot), NULL},
+    {"roofline", G_CHOICE, bools, 0, 0, 0, NULL, ROFF(roofline), NULL},
+};
+#undef GOFF
+#undef ROFF
+#define NGLOBALS ((int)(sizeof globals / sizeof globals[0]))
+
+/* The run-wide option called name, or NULL. */
+static const global_opt *global_find(const char *name)
+{
+    int i;
+    for (i = 0; i < NGLOBALS; ++i)
+        if (strcmp(globals[i].name, name) == 0)
+            return &globals[i];
+    return NULL;
+}
+
+/* Copies size bytes from value into the row's destination field. */
+static void global_store(state *s, const global_opt *g, const void *value)
+{
+    unsigned char *base = g->dest == G_RUN ? (unsigned char *)s->run
+                                           : (unsigned char *)&s->g;
+    if (g->dest != G_NONE)
+        memcpy(base + g->off, value, g->size);
+}
+
+/* Reads v as the run-wide option name says; -1 when name is none. */
 static int do_global(state *s, const char *tok, const char *name,
                      const char *v)
 {
+    const global_opt *g = global_find(name);
     char err[ERRSZ];
     int x;
     int64_t n;
     double d;
 
-    if (strcmp(name, "mode") == 0) {
-        if (find_choice(modes, v, 1, &x) != 0)
-            return fail_choice(err, v, modes), usage_error(s, tok, err);
-        s->g.mode = (unsigned)x;
-    } else if (strcmp(name, "engine") == 0) {
-        if (find_choice(engines, v, 0, &x) != 0)
-            return fail_choice(err, v, engines), usage_error(s, tok, err);
-        s->g.engine = (cli_engine)x;
-    } else if (strcmp(name, "perf-template") == 0) {
-        if (find_choice(templates, v, 0, &x) != 0)
-            return fail_choice(err, v, templates), usage_error(s, tok, err);
-        s->run->tpl = (cli_template)x;
-    } else if (strcmp(name, "max-ms-per-prb") == 0) {
+    if (!g)
+        return -1; /* not a global knob */
+    switch (g->kind) {
+    case G_CHOICE:
+        if (find_choice(g->choices, v, g->nocase, &x) != 0)
+            return fail_choice(err, v, g->choices), usage_error(s, tok, err);
+        global_store(s, g, &x);
+        return 0;
+    case G_MS:
         if (parse_double(v, &d, err) != 0)
             return usage_error(s, tok, err);
-        if (d <= 0 || d > 3.6e6)
-            return usage_error(s, tok, "must be in (0, 3600000] ms");
-        s->g.max_ms = d;
-    } else if (strcmp(name, "tune-ms") == 0) {
-        if (parse_double(v, &d, err) != 0)
-            return usage_error(s, tok, err);
-        if (d <= 0 || d > 3.6e6)
-            return usage_error(s, tok, "must be in (0, 3600000] ms");
-        s->g.tune_ms = d;
-    } else if (strcmp(name, "fix-times-per-prb") == 0) {
-        if (parse_int(v, 0, 100000000, &n, err) != 0)
-            return usage_error(s, tok, err);
-        s->g.fix_times = n;
-    } else if (strcmp(name, "seed") == 0) {
-        if (parse_int(v, 0, INT64_MAX, &n, err) != 0)
-            return usage_error(s, tok, err);
-        s->g.seed = (uint64_t)n;
-    } else if (strcmp(name, "device") == 0) {
-        const char *sel = v[0] == '~' ? v + 1 : v;
-        if (!*sel)
-            return usage_error(s, tok, "empty device selector (P:D or "
-                               "~substring)");
-        s->run->device = pool_dup(sel, strlen(sel));
-    } else if (strcmp(name, "verbose") == 0) {
-        if (parse_int(v, 0, 10, &n, err) != 0)
-            return usage_error(s, tok, err);
-        s->run->verbose = (int)n;
-    } else if (strcmp(name, "match") == 0) {
-        int e;
-        clear_match(s);
-        if (!*v)
-            return 0; /* benchdnn's default: every problem */
-        if (match_pattern_ok(v, err) != 0)
-            return usage_error(s, tok, err);
-        e = regcomp(&s->match, v, REG_EXTENDED | REG_NOSUB);
-        if (e != 0) {
-            char why[200];
-            regerror(e, &s->match, why, sizeof why);
-            snprintf(err, sizeof err, "not a regular expression: %s", why);
+        if (d <= 0 || d > (double)g->hi) {
+            snprintf(err, sizeof err, "must be in (0, %lld] ms",
+                     (long long)g->hi);
             return usage_error(s, tok, err);
         }
-        s->has_match = 1;
-    } else if (strcmp(name, "preset") == 0) {
-        /* The default --vendor from here on, kept by --reset: a whole
-         * benchdnn file (each starts with --reset) under one preset. */
-        if (find_choice(vendors, v, 0, &x) != 0)
-            return fail_choice(err, v, vendors), usage_error(s, tok, err);
-        s->preset = x < 0 ? NULL : pool_dup(v, strlen(v));
-        if (x >= 0 && !s->preset)
+        global_store(s, g, &d);
+        return 0;
+    case G_INT:
+        if (parse_int(v, g->lo, g->hi, &n, err) != 0)
+            return usage_error(s, tok, err);
+        if (g->size == sizeof n) {
+            global_store(s, g, &n);
+        } else {
+            x = (int)n;
+            global_store(s, g, &x);
+        }
+        return 0;
+    case G_PATH: {
+        const char *c = *v ? pool_dup(v, strlen(v)) : NULL;
+        if (!*v && g->empty)
+            return usage_error(s, tok, g->empty);
+        if (*v && !c)
             return usage_error(s, tok, "out of memory");
-        s->val[VENDOR_KNOB] = s->preset ? s->preset : knobs[VENDOR_KNOB].def;
-    } else if (strcmp(name, "allow-enum-tags-only") == 0) {
-        /* benchdnn's switch for tags outside oneDNN's enumeration: every
-         * tag this tool knows is taken either way. */
-        if (find_choice(bools, v, 0, &x) != 0)
-            return fail_choice(err, v, bools), usage_error(s, tok, err);
-    } else if (strcmp(name, "plot") == 0) {
-        if (!*v)
-            return usage_error(s, tok, "needs a file name (--plot=FILE.svg)");
-        s->run->plot = pool_dup(v, strlen(v));
-        if (!s->run->plot)
-            return usage_error(s, tok, "out of memory");
-    } else if (strcmp(name, "roofline") == 0) {
-        if (find_choice(bools, v, 0, &x) != 0)
-            return fail_choice(err, v, bools), usage_error(s, tok, err);
-        s->run->roofline = x;
-    } else {
-        static const struct {
-            const char *name;
-            size_t off;
-        } files[] = {{"src-file", offsetof(cli_global, src_file)},
-                     {"dst-file", offsetof(cli_global, dst_file)},
-                     {"diff-dst-file", offsetof(cli_global, diff_dst_file)},
-                     {"diff-src-file", offsetof(cli_global, diff_src_file)},
-                     {"ws-file", offsetof(cli_global, ws_file)}};
-        size_t i;
-        for (i = 0; i < sizeof files / sizeof files[0]; ++i)
-            if (strcmp(name, files[i].name) == 0) {
-                const char *c = *v ? pool_dup(v, strlen(v)) : NULL;
-                if (*v && !c)
-                    return usage_error(s, tok, "out of memory");
-                memcpy((unsigned char *)&s->g + files[i].off, &c, sizeof c);
-                return 0;
-            }
-        return -1; /* not a global knob */
+        global_store(s, g, &c);
+        return 0;
     }
-    return 0;
+    case G_CUSTOM:
+        return g->fn(s, tok, v);
+    }
+    return -1;
 }
 
 static int do_descriptor(state *s, const char *tok)
@@ -1348,9 +1427,8 @@ static int do_flag(state *s, const char *tok, const char *name)
     for (i = 0; i < NKNOBS; ++i)
         if (strcmp(name, knobs[i].name) == 0)
             return usage_error(s, tok, err);
-    for (i = 0; global_names[i]; ++i)
-        if (strcmp(name, global_names[i]) == 0)
-            return usage_error(s, tok, err);
+    if (global_find(name))
+        return usage_error(s, tok, err);
     return usage_error(s, tok, "unknown option");
 }
 
@@ -1419,11 +1497,6 @@ static int do_token(state *s, const char *tok)
 
     if (!v)
         return do_flag(s, tok, name);
-    if (strcmp(name, "batch") == 0) {
-        if (!*v)
-            return usage_error(s, tok, "needs a file name");
-        return read_batch(s, v, tok);
-    }
     for (i = 0; i < NKNOBS; ++i)
         if (strcmp(name, knobs[i].name) == 0)
             return do_knob(s, tok, i, v);
