@@ -252,7 +252,7 @@ void cli_iter_memory_order(cli_iter *a, cli_iter *b);
 /* ---- npy.c ---- */
 #include "npy.h"
 
-/* ---- run.c: one problem ---- */
+/* ---- run.c and the files of job.h: one problem ---- */
 typedef enum cli_status {
     ST_PASSED = 0,
     ST_FAILED,
