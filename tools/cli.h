@@ -376,9 +376,11 @@ int cli_plot_svg(const char *path, const cli_plot_info *info,
                  const cli_plot_bar *bars, size_t n, char *err,
                  size_t errsz);
 
-/* ---- report.c ---- */
+/* ---- utf8.c ---- */
 /* Length of the well-formed UTF-8 sequence at s (1 to 4), or 0. */
 int cli_utf8_len(const unsigned char *s);
+
+/* ---- report.c ---- */
 typedef struct cli_report cli_report;
 cli_report *cli_report_create(cli_template tpl, size_t total,
                               int want_perf, int verbose);
