@@ -50,7 +50,7 @@ typedef struct cli_tag {
 /* Everything one problem's knobs can say, already parsed. */
 typedef struct cli_opts {
     /* Enumerations are stored as int so that one table-driven setter
-     * (parse.c) serves them all. */
+     * (knobs.c) serves them all. */
     int dir;      /* cli_dir */
     int alg;      /* cli_alg */
     clrs_dtype sdt, ddt;
@@ -173,12 +173,13 @@ typedef struct cli_run {
     size_t left_out; /* problems --match left out */
 } cli_run;
 
-/* ---- parse.c: knobs, batch files, expansion ---- */
+/* ---- parse.c and the files of parse.h: knobs, batch files, expansion */
 /* Parses argv into problems and run settings. Returns 0, or an exit
  * status (CLI_EXIT_USAGE) after printing the reason. */
 int cli_parse(int argc, char **argv, cli_prb_list *out, cli_run *run);
 void cli_free_problems(cli_prb_list *l);
 void cli_usage(FILE *f);
+/* knobs.c: "FWD_D", "BWD_D", ...; "?" for an unknown value. */
 const char *cli_dir_name(int dir);
 /* "nearest", "avg_p", "auto"; "?" for an unknown value. */
 const char *cli_alg_name(int alg);
@@ -251,7 +252,7 @@ void cli_iter_memory_order(cli_iter *a, cli_iter *b);
 /* ---- npy.c ---- */
 #include "npy.h"
 
-/* ---- run.c: one problem ---- */
+/* ---- run.c and the files of job.h: one problem ---- */
 typedef enum cli_status {
     ST_PASSED = 0,
     ST_FAILED,
@@ -375,9 +376,11 @@ int cli_plot_svg(const char *path, const cli_plot_info *info,
                  const cli_plot_bar *bars, size_t n, char *err,
                  size_t errsz);
 
-/* ---- report.c ---- */
+/* ---- utf8.c ---- */
 /* Length of the well-formed UTF-8 sequence at s (1 to 4), or 0. */
 int cli_utf8_len(const unsigned char *s);
+
+/* ---- report.c ---- */
 typedef struct cli_report cli_report;
 cli_report *cli_report_create(cli_template tpl, size_t total,
                               int want_perf, int verbose);
