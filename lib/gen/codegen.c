@@ -290,28 +290,21 @@ static void emit_header(sbuf *b, const clrs_gen_config *c, const char *key,
     clrs__gen_sb_add(b, "\n");
 }
 
-/* Whether the configuration has a kernel: its dtypes and post-ops have
- * rows. *fp64: a binary operand needs cl_khr_fp64. */
+/* Whether the configuration has a kernel (clrs__gen_supported) and, on
+ * a vector path, a vector store of dst. *fp64: a binary operand needs
+ * cl_khr_fp64. */
 static clrs_status check_rows(const clrs_gen_config *c, int *fp64)
 {
-    const dtype_row *s = clrs__gen_row_of(c->src),
-                    *d = clrs__gen_row_of(c->dst);
+    const dtype_row *d;
     int i;
 
     *fp64 = 0;
-    CLRS_CHECK(s && d, CLRS_ERR_NOT_IMPLEMENTED,
-               "no kernel for dtypes %s -> %s", clrs_dtype_name(c->src),
-               clrs_dtype_name(c->dst));
-    CLRS_CHECK(!c->recompute || clrs__gen_row_of(c->x),
-               CLRS_ERR_NOT_IMPLEMENTED, "no kernel for x dtype %s",
-               clrs_dtype_name(c->x));
+    CLRS_TRY(clrs__gen_supported(c));
+    d = clrs__gen_row_of(c->dst);
     CLRS_CHECK(c->vec == 1 || d->vstore, CLRS_ERR_INVALID_VALUE,
                "codegen: dst %s has no vector store", d->name);
     for (i = 0; i < c->npost; ++i) {
         const clrs_gen_post *q = &c->post[i];
-        CLRS_CHECK(clrs__gen_post_supported(q->kind, q->alg) &&
-                       (q->kind != CLRS_POST_BINARY || clrs__gen_row_of(q->dt)),
-                   CLRS_ERR_NOT_IMPLEMENTED, "no kernel for post-op %d", i);
         if (q->kind == CLRS_POST_BINARY && clrs__gen_row_of(q->dt)->fp64)
             *fp64 = 1;
     }

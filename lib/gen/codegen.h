@@ -217,11 +217,11 @@ clrs_status clrs__gen_key(const clrs_gen_config *cfg, char **key);
 clrs_status clrs__gen_source(const clrs_gen_config *cfg, const char *key,
                              char **source);
 
-/* Whether the generator has a dtype row for dt (kernels for the others
- * come later). */
-int clrs__gen_dtype_supported(clrs_dtype dt);
-/* Whether the generator has a row for this post-op. */
-int clrs__gen_post_supported(int kind, int alg);
+/* The one check that the generator has a kernel for cfg: dtype rows for
+ * the tensors it reads and writes (src, dst, x), a row for each post-op
+ * and its operand's dtype; CLRS_ERR_NOT_IMPLEMENTED naming what has none.
+ * Reads only backward, src, dst, recompute, x, npost and post. */
+clrs_status clrs__gen_supported(const clrs_gen_config *cfg);
 /* Whether dt can be the dst of a vector store. */
 int clrs__gen_dtype_vector_store(clrs_dtype dt);
 

@@ -55,16 +55,13 @@ static void key_span(sbuf *b, const clrs_gen_config *c)
     }
 }
 
-static clrs_status key_posts(sbuf *b, const clrs_gen_config *c)
+static void key_posts(sbuf *b, const clrs_gen_config *c)
 {
     int i;
 
     for (i = 0; i < c->npost; ++i) {
         const clrs_gen_post *q = &c->post[i];
         const post_row *r = clrs__gen_post_row_of(q->kind, q->alg);
-        CLRS_CHECK(clrs__gen_post_supported(q->kind, q->alg) &&
-                       (q->kind != CLRS_POST_BINARY || clrs__gen_row_of(q->dt)),
-                   CLRS_ERR_NOT_IMPLEMENTED, "no kernel for post-op %d", i);
         if (q->kind == CLRS_POST_SUM)
             clrs__gen_sb_add(b, "%ssum", i ? "+" : " post=");
         else if (q->kind == CLRS_POST_ELTWISE)
@@ -74,17 +71,13 @@ static clrs_status key_posts(sbuf *b, const clrs_gen_config *c)
                              i ? "+" : " post=", r->name,
                              clrs__gen_row_of(q->dt)->name, (int)q->bvec);
     }
-    return CLRS_SUCCESS;
 }
 
 clrs_status clrs__gen_key(const clrs_gen_config *c, char **key)
 {
     sbuf b = {0};
-    clrs_status st;
 
-    CLRS_CHECK(clrs__gen_row_of(c->src) && clrs__gen_row_of(c->dst),
-               CLRS_ERR_NOT_IMPLEMENTED, "no kernel for dtypes %s -> %s",
-               clrs_dtype_name(c->src), clrs_dtype_name(c->dst));
+    CLRS_TRY(clrs__gen_supported(c));
     clrs__gen_sb_add(&b, "clrs%d %s %s variant=%s rank=%d axes=[",
                      CLRS_GEN_VERSION, c->backward ? "bwd" : "fwd",
                      class_names[c->cls], clrs__variant_name(c->variant),
@@ -117,11 +110,7 @@ clrs_status clrs__gen_key(const clrs_gen_config *c, char **key)
         clrs__gen_sb_add(&b, " walk=%d", c->walk);
     if (c->span)
         key_span(&b, c);
-    st = key_posts(&b, c);
-    if (st < 0) {
-        free(b.s);
-        return st;
-    }
+    key_posts(&b, c);
     return clrs__gen_sb_finish(&b, key);
 }
 

@@ -23,11 +23,6 @@ typedef char clrs__kclass_matches_[(CLRS_KCLASS_WSUM == CLRS_GEN_WSUM &&
                                        ? 1
                                        : -1];
 
-int clrs__gen_dtype_supported(clrs_dtype dt)
-{
-    return clrs__gen_row_of(dt) != NULL;
-}
-
 int clrs__gen_dtype_vector_store(clrs_dtype dt)
 {
     const dtype_row *r = clrs__gen_row_of(dt);
@@ -60,7 +55,32 @@ const post_row *clrs__gen_post_row_of(int kind, int alg)
     return NULL;
 }
 
-int clrs__gen_post_supported(int kind, int alg)
+static int post_supported(const clrs_gen_post *q)
 {
-    return kind == CLRS_POST_SUM || clrs__gen_post_row_of(kind, alg) != NULL;
+    if (q->kind == CLRS_POST_SUM)
+        return 1;
+    return clrs__gen_post_row_of(q->kind, q->alg) != NULL &&
+           (q->kind != CLRS_POST_BINARY || clrs__gen_row_of(q->dt) != NULL);
+}
+
+clrs_status clrs__gen_supported(const clrs_gen_config *c)
+{
+    int i;
+
+    for (i = 0; i < c->npost; ++i)
+        CLRS_CHECK(post_supported(&c->post[i]), CLRS_ERR_NOT_IMPLEMENTED,
+                   "no OpenCL kernel for post-op %d in this version", i);
+    if (c->backward)
+        CLRS_CHECK(clrs__gen_row_of(c->dst) && clrs__gen_row_of(c->src) &&
+                       (!c->recompute || clrs__gen_row_of(c->x)),
+                   CLRS_ERR_NOT_IMPLEMENTED,
+                   "no OpenCL backward kernel for dtypes %s <- %s in this "
+                   "version",
+                   clrs_dtype_name(c->dst), clrs_dtype_name(c->src));
+    else
+        CLRS_CHECK(clrs__gen_row_of(c->src) && clrs__gen_row_of(c->dst),
+                   CLRS_ERR_NOT_IMPLEMENTED,
+                   "no OpenCL kernel for dtypes %s -> %s in this version",
+                   clrs_dtype_name(c->src), clrs_dtype_name(c->dst));
+    return CLRS_SUCCESS;
 }

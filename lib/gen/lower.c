@@ -310,32 +310,27 @@ static int f16_native(const clrs_device *dev, const clrs_problem *p)
 
 /* ---- configuration ------------------------------------------------------ */
 
+/* Whether the generator has a kernel for the problem's dtypes and
+ * post-ops (clrs__gen_supported, over what of the configuration it
+ * reads), before anything is lowered. */
 static clrs_status check_kernels(const clrs_problem *p, const direction *d)
 {
+    clrs_gen_config c;
     int i;
+
+    memset(&c, 0, sizeof c);
+    c.backward = d->gather;
+    c.src = d->src->dtype;
+    c.dst = d->dst->dtype;
+    c.recompute = d->has_x;
+    c.x = p->x.dtype;
+    c.npost = p->n_post_ops;
     for (i = 0; i < p->n_post_ops; ++i) {
-        const clrs_post_op *po = &p->post_ops[i];
-        CLRS_CHECK(clrs__gen_post_supported((int)po->kind, po->alg) &&
-                       (po->kind != CLRS_POST_BINARY ||
-                        clrs__gen_dtype_supported(po->operand.dtype)),
-                   CLRS_ERR_NOT_IMPLEMENTED,
-                   "no OpenCL kernel for post-op %d in this version", i);
+        c.post[i].kind = (int)p->post_ops[i].kind;
+        c.post[i].alg = p->post_ops[i].alg;
+        c.post[i].dt = p->post_ops[i].operand.dtype;
     }
-    if (d->gather)
-        CLRS_CHECK(clrs__gen_dtype_supported(p->in.dtype) &&
-                       clrs__gen_dtype_supported(p->out.dtype) &&
-                       (!d->has_x || clrs__gen_dtype_supported(p->x.dtype)),
-                   CLRS_ERR_NOT_IMPLEMENTED,
-                   "no OpenCL backward kernel for dtypes %s <- %s in this "
-                   "version",
-                   clrs_dtype_name(p->in.dtype), clrs_dtype_name(p->out.dtype));
-    else
-        CLRS_CHECK(clrs__gen_dtype_supported(p->in.dtype) &&
-                       clrs__gen_dtype_supported(p->out.dtype),
-                   CLRS_ERR_NOT_IMPLEMENTED,
-                   "no OpenCL kernel for dtypes %s -> %s in this version",
-                   clrs_dtype_name(p->in.dtype), clrs_dtype_name(p->out.dtype));
-    return CLRS_SUCCESS;
+    return clrs__gen_supported(&c);
 }
 
 /* The configuration's problem-given fields and the kernel axes' blocks,
