@@ -51,6 +51,7 @@ void td_open(td_env *e)
         size_t a = align_bits / 8;
         e->head = (TD_MARGIN + a - 1) / a * a;
     }
+    e->main = e->ctx;
     tap_diag("device: %s / %s (%s), fp64 %s", e->info.platform_name,
              e->info.device_name, e->info.device_version,
              e->info.has_fp64 ? "yes" : "no");
@@ -63,13 +64,43 @@ void td_close(td_env *e)
              "%.2f s)",
              e->plans, e->plan_s, e->runs, e->run_s, e->slow_runs,
              e->slow_run_s);
+    e->ctx = e->main;
     if (clrs_context_get_cache_stats(e->ctx, &cs) == CLRS_SUCCESS)
         tap_diag("program cache: %" PRIu64 " memory hits, %" PRIu64
                  " disk hits, %" PRIu64 " builds in %.2f s",
                  cs.memory_hits, cs.disk_hits, cs.builds,
                  cs.build_ms / 1000.0);
-    clrs_context_destroy(e->ctx);
+    clrs_context_destroy(e->generic);
+    clrs_context_destroy(e->main);
     memset(e, 0, sizeof *e);
+}
+
+clrs_context *td_context_with(td_env *e, const char *name, const char *value)
+{
+    const char *old = getenv(name);
+    char *saved = old ? strdup(old) : NULL;
+    clrs_context *c = NULL;
+    clrs_status st;
+
+    if (old && !saved)
+        bail("td_context_with", CLRS_ERR_OUT_OF_MEMORY, "strdup");
+    setenv(name, value, 1);
+    st = clrs_context_create_from_cl(&c, e->cl, e->dev, e->queue);
+    if (saved)
+        setenv(name, saved, 1);
+    else
+        unsetenv(name);
+    free(saved);
+    if (st != CLRS_SUCCESS)
+        bail("clrs_context_create_from_cl", st, clrs_last_error());
+    return c;
+}
+
+void td_generic(td_env *e, int on)
+{
+    if (on && !e->generic)
+        e->generic = td_context_with(e, "CLRS_GENERIC", "1");
+    e->ctx = on ? e->generic : e->main;
 }
 
 /* ---- buffers -------------------------------------------------------- */

@@ -15,7 +15,9 @@
 /* The program's device: opened once, shared by every case (plans and the
  * program cache live in it). */
 typedef struct td_env {
-    clrs_context *ctx;
+    clrs_context *ctx; /* the one plans are made on: main, or generic */
+    clrs_context *main;
+    clrs_context *generic; /* td_generic's, made at its first use */
     cl_context cl;
     cl_device_id dev;
     cl_command_queue queue;
@@ -31,6 +33,15 @@ typedef struct td_env {
 void td_open(td_env *e);
 /* Prints timing and cache counters as "# ..." and destroys the context. */
 void td_close(td_env *e);
+/* A second context over e's OpenCL context, device and queue, made while
+ * the environment variable name is value (the library reads its
+ * environment once per context): its plans see that setting and run on
+ * e's buffers. "Bail out!" on a failure. */
+clrs_context *td_context_with(td_env *e, const char *name, const char *value);
+/* Plans made on e->ctx from now on get the generic kernels (on 1:
+ * td_context_with CLRS_GENERIC=1, made once, destroyed by td_close) or
+ * the default ones again (on 0). */
+void td_generic(td_env *e, int on);
 
 /* A device copy of a tensor: parent = [head | span | tail]; `mem` is the
  * sub-buffer starting at the tensor (what the library gets). */

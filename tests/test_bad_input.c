@@ -459,7 +459,9 @@ static void plans(void)
 
     /* CLRS_LAUNCH with empty items: the manual promises
      * CLRS_ERR_INVALID_VALUE for a malformed value, never a launch made
-     * of the items that happen to be there. */
+     * of the items that happen to be there. The library reads it when a
+     * context is made: each value gets a context of its own, and the
+     * value set after ctx was made changes nothing for ctx's plans. */
     {
         static const char *const bad[] = {",,,,", "vec=1,,local=driver",
                                           ",", "vec=4,", ",vec=4"};
@@ -468,16 +470,31 @@ static void plans(void)
         size_t i;
         for (i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
             char what[96];
+            clrs_context *bctx = NULL;
             setenv("CLRS_LAUNCH", bad[i], 1);
             snprintf(what, sizeof what,
                      "forward plan under CLRS_LAUNCH='%s'", bad[i]);
             plan = NULL;
             clear_message();
-            st = clrs_plan_create_forward(&plan, ctx, OP(CLRS_MODE_LINEAR), s,
-                                          d, NULL);
+            if (clrs_context_create(&bctx, NULL) != CLRS_SUCCESS) {
+                tap_ok(0, "%s: a context: %s", what, clrs_last_error());
+                continue;
+            }
+            st = clrs_plan_create_forward(&plan, bctx, OP(CLRS_MODE_LINEAR),
+                                          s, d, NULL);
             check(st, CLRS_ERR_INVALID_VALUE, "empty item", what);
             tap_ok(plan == NULL, "%s leaves no plan", what);
             clrs_plan_destroy(plan);
+            plan = NULL;
+            /* ctx was made before: the environment then holds. */
+            st = clrs_plan_create_forward(&plan, ctx, OP(CLRS_MODE_LINEAR), s,
+                                          d, NULL);
+            tap_ok(st == CLRS_SUCCESS,
+                   "%s set after the context was made: its plans are made "
+                   "as before (%s)",
+                   what, clrs_status_name(st));
+            clrs_plan_destroy(plan);
+            clrs_context_destroy(bctx);
         }
         if (saved)
             setenv("CLRS_LAUNCH", saved, 1);

@@ -399,12 +399,12 @@ static void run_case(uint64_t seed, int subset)
     }
 
     if (k.generic)
-        setenv("CLRS_GENERIC", "1", 1);
+        td_generic(&env, 1);
     ok = td_backward(&env, m.op, &m.dy, &m.dx, has_index ? &m.ix : NULL,
                      recompute ? &m.x : NULL,
                      k.accumulate ? &m.dxinit : NULL, &m.dxref, &res);
     if (k.generic)
-        unsetenv("CLRS_GENERIC");
+        td_generic(&env, 0);
     if (res.plan_status == CLRS_SUCCESS && res.exec_status == CLRS_SUCCESS &&
         !res.cl_error)
         bad += td_compare(&m.dx, &m.dxref, m.bound, "diff_src", &worst);

@@ -245,7 +245,7 @@ static void run_case(uint64_t seed, const dcase *d)
         return;
     }
     if (d->generic)
-        setenv("CLRS_GENERIC", "1", 1);
+        td_generic(&env, 1);
     if (!d->backward) {
         ok = td_forward(&env, m.op, &m.x, &m.y, index ? &m.ix : NULL, &m.yref,
                         index ? &m.iref : NULL, &res);
@@ -278,7 +278,7 @@ static void run_case(uint64_t seed, const dcase *d)
         tu_buf_free(&xsrc);
     }
     if (d->generic)
-        unsetenv("CLRS_GENERIC");
+        td_generic(&env, 0);
     if (!d->backward && res.plan_status == CLRS_SUCCESS &&
         res.exec_status == CLRS_SUCCESS && !res.cl_error) {
         bad += td_compare(&m.y, &m.yref, bound, "dst", &worst);
@@ -500,11 +500,10 @@ static void fp16_native_build(void)
         {"avg backward, scalar", K_AVG, TU_DENSE, CLRS_F16, CLRS_F32, 3, 8, 1,
          0},
     };
-    const char *old = getenv("CLRS_FP16");
-    char *saved = old ? strdup(old) : NULL;
+    /* The library reads CLRS_FP16 once per context. */
+    clrs_context *ctx16 = td_context_with(&env, "CLRS_FP16", "native");
     size_t i;
 
-    setenv("CLRS_FP16", "native", 1);
     for (i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         const f16case *f = &cases[i];
         int64_t in[4] = {1, f->c, 2, f->w}, out[4] = {1, f->c, 4, 2 * f->w};
@@ -536,10 +535,10 @@ static void fp16_native_build(void)
             goto next;
         }
         if (f->backward)
-            st = clrs_plan_create_backward(&plan, env.ctx, op, sd, dd, NULL,
+            st = clrs_plan_create_backward(&plan, ctx16, op, sd, dd, NULL,
                                            NULL);
         else
-            st = clrs_plan_create_forward(&plan, env.ctx, op, sd, dd, NULL);
+            st = clrs_plan_create_forward(&plan, ctx16, op, sd, dd, NULL);
         if (st == CLRS_ERR_BUILD_FAILED && !env.info.has_fp16)
             tap_skip("native half: this device's compiler refuses "
                      "cl_khr_fp16");
@@ -549,7 +548,7 @@ static void fp16_native_build(void)
         if (st != CLRS_SUCCESS && !(st == CLRS_ERR_BUILD_FAILED &&
                                     !env.info.has_fp16))
             tap_diag("%s: %s", clrs_status_name(st),
-                     clrs_context_last_error(env.ctx));
+                     clrs_context_last_error(ctx16));
     next:
         clrs_plan_destroy(plan);
         clrs_tensor_desc_destroy(sd);
@@ -557,12 +556,7 @@ static void fp16_native_build(void)
         clrs_tensor_desc_destroy(opd);
         clrs_resample_desc_destroy(op);
     }
-    if (saved) {
-        setenv("CLRS_FP16", saved, 1);
-        free(saved);
-    } else {
-        unsetenv("CLRS_FP16");
-    }
+    clrs_context_destroy(ctx16);
 }
 
 int main(int argc, char **argv)

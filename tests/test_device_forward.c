@@ -522,11 +522,11 @@ static void run_case(uint64_t seed, int subset)
     }
 
     if (k.generic)
-        setenv("CLRS_GENERIC", "1", 1);
+        td_generic(&env, 1);
     ok = td_forward(&env, m.op, &m.x, &m.y, want_index ? &m.ix : NULL,
                     &m.yref, want_index ? &m.iref : NULL, &res);
     if (k.generic)
-        unsetenv("CLRS_GENERIC");
+        td_generic(&env, 0);
     if (res.plan_status == CLRS_SUCCESS && res.exec_status == CLRS_SUCCESS &&
         !res.cl_error) {
         bad += td_compare(&m.y, &m.yref, m.bound, "dst", &worst);

@@ -740,7 +740,7 @@ static int plan_info(const scase *c, casemem *m, clrs_plan_info *info)
     clrs_plan *plan = NULL;
     clrs_status st;
     if (c->generic)
-        setenv("CLRS_GENERIC", "1", 1);
+        td_generic(&env, 1);
     if (c->bwd)
         st = clrs_plan_create_backward(
             &plan, env.ctx, m->op, m->sd, m->dd, c->index ? m->id : NULL,
@@ -749,7 +749,7 @@ static int plan_info(const scase *c, casemem *m, clrs_plan_info *info)
         st = clrs_plan_create_forward(&plan, env.ctx, m->op, m->sd, m->dd,
                                       c->index ? m->id : NULL);
     if (c->generic)
-        unsetenv("CLRS_GENERIC");
+        td_generic(&env, 0);
     if (st != CLRS_SUCCESS) {
         tap_diag("  plan: %s: %s", clrs_status_name(st),
                  clrs_context_last_error(env.ctx));
@@ -1001,13 +1001,13 @@ static void run_backward(const scase *c, casemem *m, tu_rng *r,
             return;
         }
         if (c->generic)
-            setenv("CLRS_GENERIC", "1", 1);
+            td_generic(&env, 1);
         ok = td_backward(&env, m->op, &m->y, &m->x,
                          c->index ? &m->iref : NULL,
                          recompute_src ? &m->ix : NULL,
                          c->bwd == BWD_ACC ? &init : NULL, &ref, &res);
         if (c->generic)
-            unsetenv("CLRS_GENERIC");
+            td_generic(&env, 0);
         if (res.plan_status == CLRS_SUCCESS &&
             res.exec_status == CLRS_SUCCESS && !res.cl_error)
             bad = td_compare(&m->x, &ref, bound, "diff_src", &worst);
@@ -1099,12 +1099,12 @@ static void run_case_body(int id, const scase *c)
         return;
     }
     if (c->generic)
-        setenv("CLRS_GENERIC", "1", 1);
+        td_generic(&env, 1);
     ok = td_forward_post(&env, m.op, &m.x, &m.y, c->index ? &m.ix : NULL,
                          &m.yref, c->index ? &m.iref : NULL,
                          c->post ? ops : NULL, NULL, &res);
     if (c->generic)
-        unsetenv("CLRS_GENERIC");
+        td_generic(&env, 0);
     if (res.plan_status == CLRS_SUCCESS && res.exec_status == CLRS_SUCCESS &&
         !res.cl_error) {
         bad += td_compare(&m.y, &m.yref, bound, "dst", &worst);
@@ -1134,26 +1134,25 @@ path:
 }
 
 /* A case with its own launch plans with it after whatever CLRS_LAUNCH
- * says. */
+ * says, on a context made under that setting (the library reads its
+ * environment once per context). */
 static void run_case(int id, const scase *c)
 {
     const char *cur = getenv("CLRS_LAUNCH");
-    char *saved = cur ? strdup(cur) : NULL;
+    clrs_context *keep = env.main, *with;
     char buf[512];
 
-    if (c->launch) {
-        snprintf(buf, sizeof buf, "%s%s%s", saved ? saved : "",
-                 saved && *saved ? "," : "", c->launch);
-        setenv("CLRS_LAUNCH", buf, 1);
+    if (!c->launch) {
+        run_case_body(id, c);
+        return;
     }
+    snprintf(buf, sizeof buf, "%s%s%s", cur ? cur : "",
+             cur && *cur ? "," : "", c->launch);
+    with = td_context_with(&env, "CLRS_LAUNCH", buf);
+    env.main = env.ctx = with;
     run_case_body(id, c);
-    if (c->launch) {
-        if (saved)
-            setenv("CLRS_LAUNCH", saved, 1);
-        else
-            unsetenv("CLRS_LAUNCH");
-    }
-    free(saved);
+    env.main = env.ctx = keep;
+    clrs_context_destroy(with);
 }
 
 int main(int argc, char **argv)

@@ -42,6 +42,10 @@ typedef struct clrs_launch_facts {
 typedef struct clrs_device {
     clrs_device_info info;
     clrs_launch_facts facts;
+    /* From the environment, read with the rest of it when the context is
+     * created (context.c): */
+    int generic; /* CLRS_GENERIC set and not "0" */
+    int fp16;    /* CLRS_FP16: 1 "native", -1 "storage", 0 otherwise */
 } clrs_device;
 
 #endif /* CLRS_DEVICE_H */

@@ -106,12 +106,6 @@ int clrs__launch_lane_bound(const clrs_launch_facts *f, unsigned kinds)
     return bound;
 }
 
-int clrs__launch_generic(void)
-{
-    const char *v = getenv("CLRS_GENERIC");
-    return v && *v && strcmp(v, "0") != 0;
-}
-
 void clrs__launch_defaults(const clrs_launch_facts *f, int acc_f64,
                            clrs_launch_request *r)
 {
@@ -121,7 +115,6 @@ void clrs__launch_defaults(const clrs_launch_facts *f, int acc_f64,
     cl_uint pref = acc_f64 ? f->pref_double : f->pref_float;
 
     memset(r, 0, sizeof *r);
-    r->generic = clrs__launch_generic();
     r->span = 1;
     r->nt = -1;
     r->sep = -1;
@@ -225,6 +218,7 @@ clrs_status clrs__launch_request(const clrs_device *dev, int acc_f64,
     char buf[256], *item, *comma;
 
     clrs__launch_defaults(&dev->facts, acc_f64, r);
+    r->generic = dev->generic;
     if (!t || !t->text || !*t->text)
         return CLRS_SUCCESS;
     CLRS_CHECK(strlen(t->text) < sizeof buf, CLRS_ERR_INVALID_VALUE,

@@ -76,7 +76,8 @@ const char *clrs__launch_class(const clrs_launch_facts *f);
 cl_uint clrs__launch_simd_of_sizes(const size_t *sizes, size_t n);
 
 /* The defaults of a device with facts f (acc_f64: kernels that
- * accumulate in double), the request before CLRS_LAUNCH's text. */
+ * accumulate in double), the request before CLRS_LAUNCH's text and
+ * CLRS_GENERIC (clrs__launch_request lays both over it). */
 void clrs__launch_defaults(const clrs_launch_facts *f, int acc_f64,
                            clrs_launch_request *r);
 
@@ -86,9 +87,6 @@ void clrs__launch_defaults(const clrs_launch_facts *f, int acc_f64,
  * within its work-group size; all 0 where the driver chooses. */
 void clrs__launch_default_local(const clrs_launch_facts *f, cl_uint work_dim,
                                 clrs_vector_path path, size_t local[3]);
-
-/* CLRS_GENERIC is set (and not "0"). */
-int clrs__launch_generic(void);
 
 /* The request for the device dev (acc_f64: kernels that accumulate in
  * double): its defaults, then what the text sets; a malformed text is

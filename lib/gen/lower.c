@@ -297,15 +297,14 @@ static int want_nt(const clrs_device *dev, const direction *d, size_t bytes,
  * the extension (to try a compiler that accepts it anyway). */
 static int f16_native(const clrs_device *dev, const clrs_problem *p)
 {
-    const char *e = getenv("CLRS_FP16");
     int i, any = p->in.dtype == CLRS_F16 || p->out.dtype == CLRS_F16 ||
                  (p->has_x && p->x.dtype == CLRS_F16);
     for (i = 0; i < p->n_post_ops; ++i)
         any |= p->post_ops[i].kind == CLRS_POST_BINARY &&
                p->post_ops[i].operand.dtype == CLRS_F16;
-    if (!any || (e && strcmp(e, "storage") == 0))
+    if (!any || dev->fp16 < 0)
         return 0;
-    return dev->info.has_fp16 || (e && strcmp(e, "native") == 0);
+    return dev->info.has_fp16 || dev->fp16 > 0;
 }
 
 /* ---- configuration ------------------------------------------------------ */

@@ -71,7 +71,7 @@ char *clrs__cache_key_text(const clrs_cache_key_fields *f);
 /* Lower-case hex SHA-256 of n bytes into hex[65]. */
 void clrs__sha256_hex(const void *data, size_t n, char hex[65]);
 
-/* Settings read from the environment when a context first needs them. */
+/* Settings read from the environment when a context is created. */
 typedef struct clrs_cache_config {
     int enabled;        /* CLRS_CACHE != "0" and a directory was found */
     int relative;       /* CLRS_CACHE_DIR is not absolute: refused, dir
@@ -83,7 +83,7 @@ typedef struct clrs_cache_config {
 /* Fills cfg from CLRS_CACHE, CLRS_CACHE_DIR, XDG_CACHE_HOME, HOME and
  * CLRS_CACHE_MAX_MB. Touches no file. A relative CLRS_CACHE_DIR is
  * refused (enabled 0, relative 1) rather than resolved against whatever
- * the current directory is when a context first needs the cache. */
+ * the current directory is when the cache is first used. */
 void clrs__cache_config_from_env(clrs_cache_config *cfg);
 
 /* Creates dir and its missing parents with mode 0700 (an existing

@@ -578,7 +578,49 @@ static clrs_tune_mode tune_mode_from_env(void)
     return CLRS_TUNE_USE;
 }
 
-/* The part shared by both constructors: device limits and the lock. */
+/* A copy of a variable's value v; NULL where it is unset (or empty,
+ * with empty_unset). *oom is set when the copy fails. */
+static char *env_copy(const char *v, int empty_unset, int *oom)
+{
+    char *c;
+
+    if (!v || (empty_unset && !*v))
+        return NULL;
+    c = strdup(v);
+    if (!c)
+        *oom = 1;
+    return c;
+}
+
+/* The environment plans read, once (clrs_env); 0 or out of memory. */
+static int read_env(clrs_context *ctx)
+{
+    const char *g = getenv("CLRS_GENERIC"), *f = getenv("CLRS_FP16");
+    const char *w = getenv("CLRS_WERROR");
+    int oom = 0;
+
+    ctx->dev.generic = g && *g && strcmp(g, "0") != 0;
+    ctx->dev.fp16 = f && strcmp(f, "native") == 0    ? 1
+                    : f && strcmp(f, "storage") == 0 ? -1
+                                                     : 0;
+    ctx->env.werror = w && *w && strcmp(w, "0") != 0;
+    ctx->env.launch = env_copy(getenv("CLRS_LAUNCH"), 1, &oom);
+    ctx->env.dump_dir = env_copy(getenv("CLRS_DUMP_SOURCE"), 1, &oom);
+    ctx->env.tuning_dir = env_copy(getenv("CLRS_TUNING_DIR"), 0, &oom);
+    clrs__cache_config_from_env(&ctx->env.cache);
+    return oom;
+}
+
+static void free_env(clrs_env *e)
+{
+    free(e->launch);
+    free(e->dump_dir);
+    free(e->tuning_dir);
+    memset(e, 0, sizeof *e);
+}
+
+/* The part shared by both constructors: device limits, the environment
+ * and the lock. */
 static clrs_status ctx_alloc(clrs_context **out, cl_platform_id plat,
                              cl_device_id dev)
 {
@@ -605,13 +647,21 @@ static clrs_status ctx_alloc(clrs_context **out, cl_platform_id plat,
         free(ctx);
         return clrs__cl_error(err, "clGetDeviceInfo");
     }
+    if (read_env(ctx) != 0) {
+        free_env(&ctx->env);
+        free(ctx);
+        return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
+                           "out of memory reading the environment");
+    }
     if (pthread_mutex_init(&ctx->lock, NULL) != 0) {
+        free_env(&ctx->env);
         free(ctx);
         return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
                            "cannot initialise the context mutex");
     }
     if (pthread_cond_init(&ctx->built, NULL) != 0) {
         pthread_mutex_destroy(&ctx->lock);
+        free_env(&ctx->env);
         free(ctx);
         return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
                            "cannot initialise the context condition");
@@ -793,6 +843,7 @@ static void free_caches(clrs_context *ctx)
 static void ctx_free(clrs_context *ctx)
 {
     free_caches(ctx);
+    free_env(&ctx->env);
     if (ctx->queue)
         clReleaseCommandQueue(ctx->queue);
     if (ctx->cl_ctx)

@@ -55,6 +55,20 @@ typedef struct clrs_tdb_memo {
     clrs_tdb_line *v;
 } clrs_tdb_memo;
 
+/* The environment variables plans read, read once when the context is
+ * created (read_env in context.c): setting one later changes nothing for
+ * this context. CLRS_GENERIC and CLRS_FP16 are the device view's
+ * (device.h), CLRS_TUNE is tune_mode, CLRS_DEVICE and
+ * CLRS_TEST_NATIVE_WIDTH are read while the context is made. */
+typedef struct clrs_env {
+    char *launch;     /* CLRS_LAUNCH; NULL: unset or empty */
+    char *dump_dir;   /* CLRS_DUMP_SOURCE; NULL: unset or empty */
+    char *tuning_dir; /* CLRS_TUNING_DIR; NULL: unset */
+    int werror;       /* CLRS_WERROR set and not "0" */
+    /* CLRS_CACHE, CLRS_CACHE_DIR, XDG_CACHE_HOME, HOME, CLRS_CACHE_MAX_MB */
+    clrs_cache_config cache;
+} clrs_env;
+
 struct clrs_context {
     cl_platform_id platform;
     cl_device_id device;
@@ -67,6 +81,7 @@ struct clrs_context {
     clrs_device dev; /* what the lowering reads */
     cl_ulong max_alloc; /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
     cl_uint address_bits;
+    clrs_env env;
     clrs_tune_mode tune_mode; /* CLRS_TUNE, clrs_context_set_tuning */
     double tune_budget_ms; /* CLRS_TUNE_BUDGET_MS unless set */
     clrs_tdb_memo tdb; /* under lock */

@@ -225,7 +225,7 @@ clrs_status clrs__plan_build_kernel(clrs_plan *plan,
 
     CLRS_TRY(clrs__gen_key(&plan->low.cfg, &key));
     st = clrs__program_get_ex(plan->ctx, key, gen_source, &plan->low.cfg,
-                               clrs__program_options(), &plan->program,
+                               clrs__program_options(plan->ctx), &plan->program,
                                &plan->cache_source);
     free(key);
     CLRS_TRY(st);
@@ -266,7 +266,7 @@ double clrs__ms_since(const struct timespec *t0)
  * mode the tuner; else the device's defaults. */
 static clrs_status build_launched(clrs_plan *plan)
 {
-    const char *env = getenv("CLRS_LAUNCH");
+    const char *env = plan->ctx->env.launch;
     clrs_launch_text t = {NULL, CLRS_LAUNCH_DEFAULT};
     clrs_tune_mode mode;
     clrs_tune_key k;
@@ -327,7 +327,7 @@ static int want_two_pass(const clrs_plan *plan, size_t *index_bytes,
 {
     const clrs_problem *p = &plan->problem;
     if (!p->backward || !clrs__mode_allows(p->mode, CLRS_MOPT_INDEX) ||
-        p->has_index || !p->has_x || clrs__launch_generic())
+        p->has_index || !p->has_x || plan->ctx->dev.generic)
         return 0;
     clrs__tensor_dense_like(
         &p->out, p->window_volume <= CLRS_S8_INDEX_MAX ? CLRS_S8 : CLRS_S32,
@@ -512,7 +512,7 @@ static int want_separable(const clrs_plan *plan, int *order)
         (p->padding != CLRS_PAD_EDGE && p->pad_value != 0) ||
         p->in.dtype == CLRS_S32 || p->out.dtype == CLRS_S32)
         return 0;
-    t.text = getenv("CLRS_LAUNCH");
+    t.text = plan->ctx->env.launch;
     if (clrs__launch_request(&plan->ctx->dev, 0, &t, &r) < 0) {
         clrs__clear_error(); /* the passes' own builds report it */
         return 0;

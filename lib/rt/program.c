@@ -52,11 +52,11 @@ static void dump_source(clrs_context *ctx, const char *key,
 {
     static pthread_mutex_t once = PTHREAD_MUTEX_INITIALIZER;
     static int said;
-    const char *dir = getenv("CLRS_DUMP_SOURCE");
+    const char *dir = ctx->env.dump_dir;
     char name[64], msg[CLRS_ERRMSG_MAX];
     int err, first;
 
-    if (!dir || !*dir)
+    if (!dir)
         return;
     snprintf(name, sizeof name, "clrs-%016llx.cl",
              (unsigned long long)fnv1a(key));
@@ -82,10 +82,9 @@ static void dump_source(clrs_context *ctx, const char *key,
         fprintf(stderr, "clresample: warning: %s\n", msg);
 }
 
-const char *clrs__program_options(void)
+const char *clrs__program_options(const clrs_context *ctx)
 {
-    const char *v = getenv("CLRS_WERROR");
-    return v && *v && strcmp(v, "0") != 0 ? "-Werror" : "";
+    return ctx->env.werror ? "-Werror" : "";
 }
 
 char *clrs__program_build_log(const clrs_context *ctx, cl_program prog)
@@ -216,7 +215,7 @@ static void disk_setup(clrs_context *ctx, char *note, size_t note_size)
     clrs_cache_config *c = &ctx->disk;
     int err;
 
-    clrs__cache_config_from_env(c);
+    *c = ctx->env.cache;
     if (c->relative) {
         snprintf(note, note_size,
                  "program cache: CLRS_CACHE_DIR '%.300s' is not an absolute "

@@ -30,7 +30,7 @@ clrs_status clrs__program_get_ex(clrs_context *ctx, const char *key,
  * CLRS_ERR_BUILD_FAILED and the log in its message (the test suite runs
  * so); else none. Never -cl-fast-relaxed-math: taps and weights must
  * match the reference. */
-const char *clrs__program_options(void);
+const char *clrs__program_options(const clrs_context *ctx);
 
 /* The compiler's log of prog's last build on the context's device,
  * trailing whitespace removed, malloc'ed; NULL when it is empty or

@@ -95,7 +95,7 @@ static int db_place(const clrs_context *ctx, clrs_cache_config *cfg,
     char text[1024], hex[65];
     int len;
 
-    clrs__cache_config_from_env(cfg);
+    *cfg = ctx->env.cache;
     if (!cfg->enabled)
         return 0;
     len = snprintf(text, sizeof text,
@@ -258,9 +258,9 @@ int clrs__tunedb_lookup(clrs_context *ctx, const clrs_tune_key *k,
 /* ---- the shipped databases ----------------------------------------------- */
 
 /* CLRS_TUNING_DIR, else the directory configured at build time. */
-static const char *shipped_dir(void)
+static const char *shipped_dir(const clrs_context *ctx)
 {
-    const char *d = getenv("CLRS_TUNING_DIR");
+    const char *d = ctx->env.tuning_dir;
     return d ? d : CLRS_SHIPPED_TUNING_DIR;
 }
 
@@ -301,7 +301,7 @@ static int for_device(const char *data, const char *want)
 static void shipped_load(clrs_context *ctx)
 {
     clrs_tdb_memo *m = &ctx->shipped;
-    const char *dir = shipped_dir();
+    const char *dir = shipped_dir(ctx);
     char want[400];
     struct dirent *de;
     DIR *d;
