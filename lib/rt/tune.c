@@ -137,7 +137,7 @@ static clrs_status tune_candidate(clrs_plan *plan, const char *t,
     c->problem = plan->problem;
     c->index_only = plan->index_only;
     if (pthread_mutex_init(&c->lock, NULL) != 0) {
-        free(c);
+        clrs_plan_destroy(c); /* drops the context's reference */
         return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
                            "cannot initialise a plan mutex");
     }
