@@ -201,24 +201,25 @@ static int roi_part(const char *part, int i, cli_opts *o, char *err)
 
 /* ---- the problem knob table ---- */
 
-static int set_sdt(const char *v, cli_opts *o, char *err)
+/* A data type's name v into *dt. */
+static int dtype_value(const char *v, clrs_dtype *dt, char *err)
 {
     const cli_dtype *t = cli_dtype_find(v);
     if (!t)
         return fail(err, "unknown data type '%s' (one of f32 f16 bf16 f64 "
                     "s32 s8 u8 s64)", v);
-    o->sdt = t->dt;
+    *dt = t->dt;
     return 0;
+}
+
+static int set_sdt(const char *v, cli_opts *o, char *err)
+{
+    return dtype_value(v, &o->sdt, err);
 }
 
 static int set_ddt(const char *v, cli_opts *o, char *err)
 {
-    const cli_dtype *t = cli_dtype_find(v);
-    if (!t)
-        return fail(err, "unknown data type '%s' (one of f32 f16 bf16 f64 "
-                    "s32 s8 u8 s64)", v);
-    o->ddt = t->dt;
-    return 0;
+    return dtype_value(v, &o->ddt, err);
 }
 
 /* Whether v is a oneDNN format tag: each of the letters a, b, c, ...

@@ -288,8 +288,8 @@ int clrs__span_lanes(const vtry *t)
                : span_width(t->p, t->d, t->k, t->m, t->r);
 }
 
-/* The span path's tap patterns (span.c): kept where they cover enough
- * groups. */
+/* The span path's tap patterns (clrs__span_try, above): kept where they
+ * cover enough groups. */
 clrs_status clrs__span_make(vtry *t)
 {
     clrs_gen_config *c = &t->low->cfg;

@@ -592,18 +592,23 @@ static char *env_copy(const char *v, int empty_unset, int *oom)
     return c;
 }
 
+/* A switch's value v: set, and neither empty nor "0". */
+static int env_on(const char *v)
+{
+    return v && *v && strcmp(v, "0") != 0;
+}
+
 /* The environment plans read, once (clrs_env); 0 or out of memory. */
 static int read_env(clrs_context *ctx)
 {
-    const char *g = getenv("CLRS_GENERIC"), *f = getenv("CLRS_FP16");
-    const char *w = getenv("CLRS_WERROR");
+    const char *f = getenv("CLRS_FP16");
     int oom = 0;
 
-    ctx->dev.generic = g && *g && strcmp(g, "0") != 0;
+    ctx->dev.generic = env_on(getenv("CLRS_GENERIC"));
     ctx->dev.fp16 = f && strcmp(f, "native") == 0    ? 1
                     : f && strcmp(f, "storage") == 0 ? -1
                                                      : 0;
-    ctx->env.werror = w && *w && strcmp(w, "0") != 0;
+    ctx->env.werror = env_on(getenv("CLRS_WERROR"));
     ctx->env.launch = env_copy(getenv("CLRS_LAUNCH"), 1, &oom);
     ctx->env.dump_dir = env_copy(getenv("CLRS_DUMP_SOURCE"), 1, &oom);
     ctx->env.tuning_dir = env_copy(getenv("CLRS_TUNING_DIR"), 0, &oom);

@@ -219,7 +219,7 @@ static int tune_texts(char texts[][TUNE_TEXT_MAX], unsigned knobs)
     const int nvec = tune_values(&tune_vec, knobs, 1);
     const int nspan = tune_values(&tune_span, knobs, 1);
     const int nlocal = tune_values(&tune_local, knobs, 1);
-    int n = 0, v, s, l, p, m;
+    int n = 0, v, s, l, p, m, nmore;
 
     snprintf(texts[n++], TUNE_TEXT_MAX, TUNE_DEFAULT);
     for (v = 0; v < nvec; ++v)
@@ -228,12 +228,14 @@ static int tune_texts(char texts[][TUNE_TEXT_MAX], unsigned knobs)
                 snprintf(texts[n++], TUNE_TEXT_MAX, "%s,%s,%s",
                          tune_vec.values[v], tune_span.values[s],
                          tune_local.values[l]);
-    for (p = 0; p < TUNE_NMORE; ++p)
+    for (p = 0; p < TUNE_NMORE; ++p) {
+        nmore = tune_values(&tune_more[p], knobs, 0);
         for (v = 0; v < nvec; ++v)
-            for (m = 0; m < tune_values(&tune_more[p], knobs, 0); ++m)
+            for (m = 0; m < nmore; ++m)
                 snprintf(texts[n++], TUNE_TEXT_MAX, "%s,%s,%s",
                          tune_vec.values[v], tune_more[p].values[m],
                          tune_local.values[0]);
+    }
     return n;
 }
 
