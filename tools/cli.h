@@ -220,8 +220,24 @@ typedef struct cli_dtype {
 
 const cli_dtype *cli_dtype_find(const char *name);
 const cli_dtype *cli_dtype_of(clrs_dtype dt);
-double cli_load(const void *base, clrs_dtype dt, int64_t i);
-void cli_store(void *base, clrs_dtype dt, int64_t i, double v);
+double cli_load_any(const void *base, clrs_dtype dt, int64_t i);
+void cli_store_any(void *base, clrs_dtype dt, int64_t i, double v);
+
+/* Element i of base as a double, and v stored there with the library's
+ * conversion; f32, the common case, inline. */
+static inline double cli_load(const void *base, clrs_dtype dt, int64_t i)
+{
+    return dt == CLRS_F32 ? ((const float *)base)[i]
+                          : cli_load_any(base, dt, i);
+}
+
+static inline void cli_store(void *base, clrs_dtype dt, int64_t i, double v)
+{
+    if (dt == CLRS_F32)
+        ((float *)base)[i] = (float)v;
+    else
+        cli_store_any(base, dt, i, v);
+}
 
 /* Visits logical elements in row-major order, giving each one's element
  * offset in the tensor's layout. */
@@ -241,8 +257,25 @@ typedef struct cli_iter {
 } cli_iter;
 
 void cli_iter_init(cli_iter *it, const clrs_tensor_desc *d, int blocked);
-/* Returns 0 when past the last element; else sets it->off and it->lin. */
-int cli_iter_next(cli_iter *it);
+int cli_iter_carry(cli_iter *it);
+
+/* Returns 0 when past the last element; else sets it->off and it->lin.
+ * A step along the fastest axis of a strided layout is inline; the rest
+ * (a carry, a blocked layout, the first and the last step) is not. */
+static inline int cli_iter_next(cli_iter *it)
+{
+    if (it->linear && it->count > 0 && it->count < it->total) {
+        const int i = it->perm[it->rank - 1];
+        if (it->idx[i] + 1 < it->dims[i]) {
+            ++it->idx[i];
+            it->off += it->strides[i];
+            it->lin += it->rowmajor[i];
+            ++it->count;
+            return 1;
+        }
+    }
+    return cli_iter_carry(it);
+}
 /* Where a and b (fresh, same dims) are strided layouts with the same
  * strides, both walk in the order of the memory (the axis of the
  * smallest stride fastest), which visits the same elements in the same

@@ -98,7 +98,7 @@ static double round_sat(double v, double lo, double hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-double cli_load(const void *base, clrs_dtype dt, int64_t i)
+double cli_load_any(const void *base, clrs_dtype dt, int64_t i)
 {
     switch (dt) {
     case CLRS_F32: return ((const float *)base)[i];
@@ -113,7 +113,7 @@ double cli_load(const void *base, clrs_dtype dt, int64_t i)
     return NAN;
 }
 
-void cli_store(void *base, clrs_dtype dt, int64_t i, double v)
+void cli_store_any(void *base, clrs_dtype dt, int64_t i, double v)
 {
     switch (dt) {
     case CLRS_F32: ((float *)base)[i] = (float)v; break;
@@ -160,6 +160,11 @@ void cli_iter_init(cli_iter *it, const clrs_tensor_desc *d, int blocked)
     }
 }
 
+static int64_t order_key(const cli_iter *it, int axis)
+{
+    return it->dims[axis] > 1 ? it->strides[axis] : INT64_MAX;
+}
+
 void cli_iter_memory_order(cli_iter *a, cli_iter *b)
 {
     int i, k;
@@ -168,11 +173,11 @@ void cli_iter_memory_order(cli_iter *a, cli_iter *b)
         memcmp(a->strides, b->strides, sizeof a->strides) != 0 ||
         memcmp(a->dims, b->dims, sizeof a->dims) != 0)
         return;
-    /* Insertion sort, largest stride first; ties keep the row-major
-     * order. */
+    /* Insertion sort, largest stride first, axes of one element (stride
+     * 0) slowest of all; ties keep the row-major order. */
     for (i = 1; i < a->rank; ++i)
-        for (k = i; k > 0 && a->strides[a->perm[k - 1]] <
-                                 a->strides[a->perm[k]];
+        for (k = i;
+             k > 0 && order_key(a, a->perm[k - 1]) < order_key(a, a->perm[k]);
              --k) {
             int t = a->perm[k];
             a->perm[k] = a->perm[k - 1];
@@ -181,7 +186,8 @@ void cli_iter_memory_order(cli_iter *a, cli_iter *b)
     memcpy(b->perm, a->perm, sizeof a->perm);
 }
 
-int cli_iter_next(cli_iter *it)
+/* cli_iter_next's general step. */
+int cli_iter_carry(cli_iter *it)
 {
     int i;
     if (it->count >= it->total)

@@ -96,6 +96,7 @@ typedef struct run {
     axtap *at[CLRS_MAX_RANK]; /* parallel to tl[a].t */
     double u;                 /* the accumulator's unit roundoff */
     int kclass;               /* clrs__mode_kclass of the mode */
+    int held_all;    /* u holds every input value and the padding value */
     int64_t row_max; /* the most outer taps a row has (row_build), >= 1 */
     offtab in, out, index, x;
     int64_t dense[CLRS_MAX_RANK]; /* row-major strides of `in` */
@@ -169,6 +170,14 @@ static clrs_status run_init(run *r, const clrs_problem *p)
         CLRS_TRY(clrs__axis_taps(p, a, &r->tl[a]));
     CLRS_TRY(offtab_init(&r->in, &p->in));
     r->u = unit_of(p);
+    switch (p->in.dtype) { /* types whose every value float holds */
+    case CLRS_F32:
+    case CLRS_F16:
+    case CLRS_BF16:
+    case CLRS_U8:
+    case CLRS_S8: r->held_all = held(p->pad_value, r->u); break;
+    default: r->held_all = r->u < 0x1p-24; /* held() holds all */
+    }
     r->kclass = clrs__mode_kclass((int)p->mode);
     r->row_max = 1;
     for (a = 0; a < p->rank; ++a) {
@@ -765,8 +774,14 @@ static int row_sum(const run *r, const row_taps *rt, const void *src,
                 : f32 ? (double)((const float *)src)[x0->off + t[k].off]
                       : clrs__load(src, p->in.dtype, x0->off + t[k].off);
             sum += w * x;
-            if (e)
+            if (e && r->held_all) { /* err_add_term, x held */
+                const double a = fabs(w * x);
+                e->m += a;
+                e->c += (x0->rounds + t[k].rounds) * a;
+                e->k += 1;
+            } else if (e) {
                 err_add_term(e, w, x, x0->rounds + t[k].rounds, r->u);
+            }
         }
     }
     *v = sum;
