@@ -352,6 +352,106 @@ static void print_table(const cli_report *rep)
                "measurement error, not a result\n");
 }
 
+/* ---- the summary: percent of the copy by type and layout ---- */
+
+#define SUM_KEYS 16
+
+static int key_index(char keys[][16], int *n, const char *k)
+{
+    int i;
+    for (i = 0; i < *n; ++i)
+        if (strcmp(keys[i], k) == 0)
+            return i;
+    if (*n == SUM_KEYS)
+        return -1;
+    snprintf(keys[*n], sizeof keys[*n], "%s", k);
+    return (*n)++;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The median and least of the percents of the rows of one direction
+ * (backward or not), type dt (NULL: any) and tag (NULL: any); returns
+ * how many there were. */
+static size_t cell(const cli_report *rep, int backward, const char *dt,
+                   const char *tag, double *v, double *med, double *least)
+{
+    size_t i, n = 0;
+    for (i = 0; i < rep->nrows; ++i) {
+        const row *w = &rep->rows[i];
+        if (!isfinite(w->roof) || (strcmp(w->dir, "BWD_D") == 0) != backward ||
+            (dt && strcmp(w->dt, dt) != 0) || (tag && strcmp(w->tag, tag) != 0))
+            continue;
+        v[n++] = w->roof;
+    }
+    if (n == 0)
+        return 0;
+    qsort(v, n, sizeof *v, cmp_double);
+    *med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    *least = v[0];
+    return n;
+}
+
+static void print_cell(size_t n, double med, double least)
+{
+    char b[32];
+    if (n == 0)
+        snprintf(b, sizeof b, "-");
+    else
+        snprintf(b, sizeof b, "%.0f%% (%.0f%%) %zu", med, least, n);
+    printf(" %-18s", b);
+}
+
+/* Where the run timed more than one type or layout against the copy:
+ * per direction, a row per type and a column per layout, each cell the
+ * median percent of the copy, the least in parentheses, and how many
+ * problems. */
+static void print_summary(const cli_report *rep)
+{
+    char dts[SUM_KEYS][16], tags[SUM_KEYS][16];
+    int ndt = 0, ntag = 0, b, i, k;
+    double *v, med, least;
+    size_t r;
+
+    for (r = 0; r < rep->nrows; ++r)
+        if (isfinite(rep->rows[r].roof)) {
+            key_index(dts, &ndt, rep->rows[r].dt);
+            key_index(tags, &ntag, rep->rows[r].tag);
+        }
+    if (ndt < 2 && ntag < 2)
+        return;
+    v = malloc(rep->nrows * sizeof *v);
+    if (!v)
+        return;
+    for (b = 0; b < 2; ++b) {
+        if (!cell(rep, b, NULL, NULL, v, &med, &least))
+            continue;
+        printf("\n%s: median %% of the copy (least) and problems\n%-9s",
+               b ? "backward" : "forward", "sdt/ddt");
+        for (k = 0; k < ntag; ++k)
+            printf(" %-18s", tags[k]);
+        printf(" %-18s\n", "all");
+        for (i = 0; i < ndt; ++i) {
+            size_t n = cell(rep, b, dts[i], NULL, v, &med, &least);
+            if (n == 0)
+                continue;
+            printf("%-9s", dts[i]);
+            for (k = 0; k < ntag; ++k) {
+                size_t m = cell(rep, b, dts[i], tags[k], v, &med, &least);
+                print_cell(m, med, least);
+            }
+            n = cell(rep, b, dts[i], NULL, v, &med, &least);
+            print_cell(n, med, least);
+            printf("\n");
+        }
+    }
+    free(v);
+}
+
 int cli_report_finish(cli_report *rep)
 {
     const size_t *c = rep->counts;
@@ -359,8 +459,10 @@ int cli_report_finish(cli_report *rep)
     FILE *f = rep->tpl == TPL_DEF ? stdout : stderr;
 
     clear_progress(rep);
-    if (rep->tpl == TPL_DEF && rep->nrows > 0)
+    if (rep->tpl == TPL_DEF && rep->nrows > 0) {
         print_table(rep);
+        print_summary(rep);
+    }
     fprintf(f, "tests:%zu passed:%zu skipped:%zu unimplemented:%zu "
             "invalid_arguments:%zu failed:%zu",
             rep->done, passed, c[ST_SKIPPED],
