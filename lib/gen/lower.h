@@ -76,6 +76,15 @@ clrs_status clrs__span_try(clrs_lowered *low, const clrs_problem *p,
                            const clrs_slot_taps *st, int V, int vectors,
                            int *kept);
 
+/* Small channels-last channels fused into the innermost resampled axis
+ * (fuse.c): where p is a forward problem whose channel axis has unit
+ * stride, 2 to 7 elements and the resampled axis beside it, *q gets p
+ * with the two axes as one and st that slot's taps, and *fused 1; else
+ * st and *q are untouched and *fused 0. The lowering and the tables then
+ * take q and st; every output is the same. */
+clrs_status clrs__fuse_channels(const clrs_problem *p, clrs_slot_taps *st,
+                                clrs_problem *q, int *fused);
+
 /* Frees the span groups; cfg, vals and launch stay valid. */
 void clrs__lowered_free(clrs_lowered *low);
 

@@ -197,21 +197,39 @@ static clrs_status set_fixed_args(clrs_plan *plan)
 clrs_status clrs__plan_build_kernel(clrs_plan *plan,
                                     const clrs_launch_text *launch)
 {
-    const clrs_problem *p = &plan->problem;
+    const clrs_problem *p = &plan->problem, *lp = p;
     const char *kname = p->backward ? "clrs_backward" : "clrs_forward";
+    clrs_problem fused;
     clrs_slot_taps taps;
     clrs_table_images img;
     char *key = NULL;
     cl_int err;
     clrs_status st;
+    int is_fused = 0;
 
     memset(&img, 0, sizeof img);
     st = clrs__slot_taps(p, &taps);
     if (st >= 0)
+        st = clrs__fuse_channels(p, &taps, &fused, &is_fused);
+    if (is_fused) { /* the kernel's view: small channels in their row */
+        if (clrs__lower(&plan->ctx->dev, &fused, &taps, plan->index_only,
+                        launch, &plan->low) >= 0 &&
+            plan->low.cfg.vec > 1) {
+            lp = &fused;
+        } else {
+            /* A fused row that takes no vector is no faster than a
+             * pixel's channels as one: unfused, with the taps anew. */
+            clrs__clear_error();
+            clrs__lowered_free(&plan->low);
+            clrs__slot_taps_free(&taps);
+            st = clrs__slot_taps(p, &taps);
+        }
+    }
+    if (st >= 0 && lp == p)
         st = clrs__lower(&plan->ctx->dev, p, &taps, plan->index_only, launch,
                          &plan->low);
     if (st >= 0)
-        st = clrs__tables_fill(p, &taps, &plan->low, &img);
+        st = clrs__tables_fill(lp, &taps, &plan->low, &img);
     clrs__slot_taps_free(&taps);
     clrs__lowered_free(&plan->low);
     if (st >= 0)

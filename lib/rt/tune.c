@@ -303,10 +303,14 @@ static clrs_status tune_one(clrs_plan *plan, const char *text, int first,
 static unsigned tune_knobs(const clrs_plan *plan)
 {
     clrs_slot_taps taps;
+    clrs_problem fused;
     unsigned knobs = CLRS_KNOB_ALL_;
+    int is_fused = 0;
 
-    if (clrs__slot_taps(&plan->problem, &taps) >= 0)
-        knobs = clrs__lower_knobs(&plan->ctx->dev, &plan->problem, &taps,
+    if (clrs__slot_taps(&plan->problem, &taps) >= 0 &&
+        clrs__fuse_channels(&plan->problem, &taps, &fused, &is_fused) >= 0)
+        knobs = clrs__lower_knobs(&plan->ctx->dev,
+                                  is_fused ? &fused : &plan->problem, &taps,
                                   plan->index_only);
     else
         clrs__clear_error();

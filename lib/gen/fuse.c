@@ -1,0 +1,114 @@
+/* Small channels fused into the resampled axis beside them, a part of
+ * the lowering that runs before it (clrs__fuse_channels, lower.h).
+ *
+ * A channels-last tensor of C channels, C small (an RGB image: 3), holds
+ * a row of W pixels as one run of W * C values. Lowered as it stands, the
+ * channel axis is the contiguous one and a work-item's vector covers a
+ * pixel's C values at most: a vector of 3 and no more. Fused, the pair
+ * (W, C) is one resampled axis of W * C positions with unit stride, whose
+ * position x * C + c reads, for each tap i of pixel x, element i * C + c:
+ * the span path then takes a run of consecutive values as one vector, as
+ * the image libraries do. The taps, their order and their weights are
+ * those of the unfused problem, so every output is the same to the bit;
+ * only the kernel differs. */
+#include "gen/lower.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Channels past this many fill a vector of their own (the axis
+ * variant's) and stay as they are. */
+#define CLRS_FUSE_MAX_CHANNELS 7
+
+static int unblocked(const struct clrs_tensor_desc *t)
+{
+    return t->block_axis < 0 || t->block <= 1;
+}
+
+/* The channel axis (an identity axis of unit stride in both tensors, of
+ * 2 .. CLRS_FUSE_MAX_CHANNELS elements) and the resampled axis whose
+ * stride is its extent in both, the innermost slot; returns 0 when the
+ * problem has no such pair or would not keep its meaning fused. */
+static int fusable(const clrs_problem *p, int *cp, int *wp)
+{
+    const struct clrs_tensor_desc *in = &p->in, *out = &p->out;
+    int a, c = -1, w, i;
+
+    if (p->backward || p->has_index || p->has_x || p->naxes < 1 ||
+        !unblocked(in) || !unblocked(out))
+        return 0;
+    for (i = 0; i < p->n_post_ops; ++i)
+        if (p->post_ops[i].kind == CLRS_POST_BINARY)
+            return 0; /* operands keep their own strides */
+    for (a = 0; a < p->rank && c < 0; ++a)
+        if (p->slot[a] < 0 && in->dims[a] > 1 &&
+            in->dims[a] <= CLRS_FUSE_MAX_CHANNELS && in->strides[a] == 1 &&
+            out->strides[a] == 1)
+            c = a;
+    if (c < 0)
+        return 0;
+    w = p->ax[p->naxes - 1].axis;
+    if (in->strides[w] != in->dims[c] || out->strides[w] != out->dims[c] ||
+        in->dims[w] < 1 || out->dims[w] < 1)
+        return 0;
+    *cp = c;
+    *wp = w;
+    return 1;
+}
+
+/* tl's taps for the positions x * C + c. */
+static clrs_status expand(clrs_taplist *tl, int64_t nout, int64_t C)
+{
+    clrs_taplist e;
+    int64_t o, c, k, n = 0;
+
+    memset(&e, 0, sizeof e);
+    e.n = e.cap = tl->n * (size_t)C;
+    e.start = malloc((size_t)(nout * C + 1) * sizeof *e.start);
+    e.t = malloc((e.n ? e.n : 1) * sizeof *e.t);
+    if (tl->extrap)
+        e.extrap = malloc((size_t)(nout * C));
+    if (!e.start || !e.t || (tl->extrap && !e.extrap)) {
+        clrs__taplist_free(&e);
+        return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
+                           "lowering: out of memory for fused taps");
+    }
+    for (o = 0; o < nout; ++o)
+        for (c = 0; c < C; ++c) {
+            e.start[o * C + c] = n;
+            if (tl->extrap)
+                e.extrap[o * C + c] = tl->extrap[o];
+            for (k = tl->start[o]; k < tl->start[o + 1]; ++k) {
+                e.t[n] = tl->t[k];
+                if (tl->t[k].idx >= 0)
+                    e.t[n].idx = tl->t[k].idx * C + c;
+                ++n;
+            }
+        }
+    e.start[nout * C] = n;
+    clrs__taplist_free(tl);
+    *tl = e;
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs__fuse_channels(const clrs_problem *p, clrs_slot_taps *st,
+                                clrs_problem *q, int *fused)
+{
+    int c, w, k = p->naxes - 1;
+    int64_t C;
+
+    *fused = 0;
+    if (!fusable(p, &c, &w))
+        return CLRS_SUCCESS;
+    C = p->in.dims[c];
+    CLRS_TRY(expand(&st->tl[k], p->ax[k].out, C));
+    *q = *p;
+    q->in.dims[c] = q->out.dims[c] = 1;
+    q->in.dims[w] *= C;
+    q->out.dims[w] *= C;
+    q->in.strides[w] = q->out.strides[w] = 1;
+    q->ax[k].in *= C;
+    q->ax[k].out *= C;
+    *fused = 1;
+    return CLRS_SUCCESS;
+}
