@@ -125,9 +125,38 @@ CLRS_UTYPES(ushort, 2)
 //@ s32 vector
 CLRS_UTYPES(int, 4)
 #define CLRS_LDV_s32(n, p, i) CLRS_VLOAD(int, n, p, i)
+/* Spelt out as the 8-bit stores are (PoCL's convert_int_sat_rte is a
+ * long sequence). From double: below 2^52 in magnitude, rounded to
+ * nearest even by adding and taking away 2^52 of the value's sign (the
+ * sum's unit is 1; from 2^52 on a double is an integer), then clamped
+ * to the int range, whose bounds double holds (exact conversion). From
+ * float: the same with 2^23, clamped to [-2^31, the largest float below
+ * 2^31], 2^31 and beyond saturated to INT_MAX. NaN lanes are masked to
+ * 0. */
+#ifdef CLRS_ACC_F64
+#define CLRS_RNE64V(n, v)                                                  \
+    select(v, ((v) + copysign((double##n)(0x1p52), v)) -                   \
+                  copysign((double##n)(0x1p52), v),                        \
+           fabs(v) < (double##n)(0x1p52))
 #define CLRS_STV_s32(n, p, i, v)                                           \
     CLRS_VSTORE(int, n, p, i,                                              \
-                convert_int##n##_sat_rte(v) & ~convert_int##n(isnan(v)))
+                convert_int##n(clamp(CLRS_RNE64V(n, convert_double##n(v)), \
+                                     (double##n)(-2147483648.0),           \
+                                     (double##n)(2147483647.0))) &         \
+                    ~convert_int##n(isnan(v)))
+#else
+#define CLRS_RNE32V(n, v)                                                  \
+    select(v, ((v) + copysign((float##n)(0x1p23f), v)) -                   \
+                  copysign((float##n)(0x1p23f), v),                        \
+           fabs(v) < (float##n)(0x1p23f))
+#define CLRS_STV_s32(n, p, i, v)                                           \
+    CLRS_VSTORE(int, n, p, i,                                              \
+                select(convert_int##n(clamp(CLRS_RNE32V(n, v),            \
+                                            (float##n)(-0x1p31f),          \
+                                            (float##n)(0x1.fffffep30f))),  \
+                       (int##n)(0x7fffffff), (v) >= (float##n)(0x1p31f)) & \
+                    ~convert_int##n(isnan(v)))
+#endif
 //@ s32 nt
 #define CLRS_STNT_s32(p, i, v) CLRS_ST_s32(p, i, v)
 #define CLRS_STVNT_s32(n, p, i, v) CLRS_STV_s32(n, p, i, v)
@@ -135,12 +164,26 @@ CLRS_UTYPES(int, 4)
 //@ sat8
 /* The vector stores of the 8-bit types spell the integer rule out,
  * faster on PoCL: clamp to the type's range (exact: the bounds are
- * integers), round half to even into int (in range now, so no
- * saturation needed), and mask the NaN lanes (which the clamp sends to
- * the low bound) to 0. */
+ * integers), round half to even by adding 1.5 * 2^23 (2^52 in double:
+ * the sum's unit is 1, so the addition's own rounding, to nearest even,
+ * rounds the value, and the sum's low bits are the integer plus a
+ * constant), and mask the NaN lanes (which the clamp sends to the low
+ * bound) to 0. PoCL's convert_int_rte and rint are longer sequences of
+ * compares and selects. */
+#ifdef CLRS_ACC_F64
 #define CLRS_SAT8V(t, n, v, lo, hi)                                        \
-    convert_##t##n(convert_int##n##_rte(fmin(fmax(v, lo), hi)) &           \
+    convert_##t##n(                                                        \
+        convert_int##n(as_long##n(fmin(fmax(convert_double##n(v),         \
+                                            (double)(lo)),                 \
+                                       (double)(hi)) + 0x1.8p52) -         \
+                       as_long(0x1.8p52)) &                                \
+        ~convert_int##n(isnan(v)))
+#else
+#define CLRS_SAT8V(t, n, v, lo, hi)                                        \
+    convert_##t##n((as_int##n(fmin(fmax(v, lo), hi) + 0x1.8p23f) -        \
+                    as_int(0x1.8p23f)) &                                   \
                    ~convert_int##n(isnan(v)))
+#endif
 
 //@ s8
 #define CLRS_LD_s8(p, i) ((p)[i])
