@@ -305,16 +305,27 @@ static const double limits[10] = {0.5,  1.5,  2.5,   -0.5,       127.5,
 static const double want_s8[10] = {0, 2, 2, 0, 127, 127, -128, 0, 1, 127};
 static const double want_u8[10] = {0, 2, 2, 0, 128, 255, 0, 0, 1, 255};
 
-static double limit_want(clrs_dtype dt, int i)
+/* s32's own limits, from f32 (a float accumulator where the device has
+ * no fp64) and f64 (a double one): ties of both signs, at both ends
+ * of float's rounding trick (2^22 + 0.5 and -(2^23 - 0.5), held exactly
+ * by f32), the ends of the int range and past them. */
+static const double limits32[10] = {-3.5,          -1.5,         3.5,
+                                    4194304.5,     -8388607.5,   NAN,
+                                    2147483647.25, 2147483648.0, -3e9,
+                                    -2147483648.5};
+
+static double limit_want(clrs_dtype dt, const double *vals, int i)
 {
-    if (dt == CLRS_S8)
+    if (vals == limits && dt == CLRS_S8)
         return want_s8[i];
-    if (dt == CLRS_U8)
+    if (vals == limits && dt == CLRS_U8)
         return want_u8[i];
-    return tu_round_to(dt, limits[i]);
+    /* The source's value first, then the conversion rule. */
+    return tu_round_to(dt, vals[i]);
 }
 
-static void run_limits(clrs_dtype ddt, tu_layout lay)
+static void run_limits(clrs_dtype sdt, clrs_dtype ddt, tu_layout lay,
+                       const double *vals)
 {
     int64_t dims[4] = {1, 1, 1, 10}, idx[4];
     clrs_resample_desc *op = NULL;
@@ -331,14 +342,14 @@ static void run_limits(clrs_dtype ddt, tu_layout lay)
         dims[1] = 10;
         dims[3] = 1;
     }
-    snprintf(head, sizeof head, "limits f32 -> %s %s", clrs_dtype_name(ddt),
-             tu_layout_name(lay));
+    snprintf(head, sizeof head, "limits %s -> %s %s", clrs_dtype_name(sdt),
+             clrs_dtype_name(ddt), tu_layout_name(lay));
     memset(&x, 0, sizeof x);
     memset(&y, 0, sizeof y);
     memset(&yref, 0, sizeof yref);
     tu_rng_seed(&lr, 1);
     if (clrs_resample_desc_create(&op, CLRS_MODE_NEAREST) ||
-        tu_make_desc(&sd, &lr, CLRS_F32, 4, dims, lay) ||
+        tu_make_desc(&sd, &lr, sdt, 4, dims, lay) ||
         tu_make_desc(&dd, &lr, ddt, 4, dims, lay) || tu_buf_alloc(&x, sd) ||
         tu_buf_alloc(&y, dd) || tu_buf_alloc(&yref, dd)) {
         tap_ok(0, "%s: setup", head);
@@ -347,7 +358,7 @@ static void run_limits(clrs_dtype ddt, tu_layout lay)
     memset(idx, 0, sizeof idx);
     for (i = 0; i < 10; ++i) {
         idx[lay == TU_CHANNELS_LAST ? 1 : 3] = i;
-        tu_set(&x, idx, limits[i]);
+        tu_set(&x, idx, tu_round_to(sdt, vals[i]));
     }
     tu_buf_snapshot(&x);
     memset(&ha, 0, sizeof ha);
@@ -359,7 +370,7 @@ static void run_limits(clrs_dtype ddt, tu_layout lay)
     }
     ok = td_forward(&env, op, &x, &y, NULL, &yref, NULL, &res);
     for (i = 0; i < 10; ++i) {
-        double w = limit_want(ddt, i), g, gr;
+        double w = limit_want(ddt, vals, i), g, gr;
         idx[lay == TU_CHANNELS_LAST ? 1 : 3] = i;
         g = tu_get(&y, idx);
         gr = tu_get(&yref, idx);
@@ -367,13 +378,16 @@ static void run_limits(clrs_dtype ddt, tu_layout lay)
             if (bad++ < 4)
                 tap_diag("  %.12g into %s: device %.9g, reference %.9g, "
                          "want %.9g",
-                         limits[i], clrs_dtype_name(ddt), g, gr, w);
+                         vals[i], clrs_dtype_name(ddt), g, gr, w);
         }
     }
     tap_ok(ok && bad == 0,
-           "%s: 0.5 1.5 2.5 -0.5 127.5 300 -129 NaN 1+2^-11 70000 round "
-           "to nearest even and saturate (device and reference)",
-           head);
+           "%s: %s round to nearest even and saturate (device and "
+           "reference)",
+           head,
+           vals == limits ? "0.5 1.5 2.5 -0.5 127.5 300 -129 NaN 1+2^-11 70000"
+                          : "-3.5 -1.5 3.5 2^22+0.5 -2^23+0.5 NaN "
+                            "2^31-0.75 2^31 -3e9 -2^31-0.5");
 out:
     tu_buf_free(&x);
     tu_buf_free(&y);
@@ -611,8 +625,22 @@ int main(int argc, char **argv)
         for (i = 0; i < NFWD_TYPES; ++i)
             for (j = 0; j < 2; ++j)
                 if (have_type(fwd_types[i]))
-                    run_limits(fwd_types[i],
-                               j ? TU_CHANNELS_LAST : TU_DENSE);
+                    run_limits(CLRS_F32, fwd_types[i],
+                               j ? TU_CHANNELS_LAST : TU_DENSE, limits);
+    /* The integer stores' own rounding, in both tiers. */
+    for (i = 0; i < 2; ++i)
+        for (j = 0; j < 2; ++j)
+            if (have_type(i ? CLRS_F64 : CLRS_F32))
+                run_limits(i ? CLRS_F64 : CLRS_F32, CLRS_S32,
+                           j ? TU_CHANNELS_LAST : TU_DENSE, limits32);
+    for (j = 0; j < 2; ++j) {
+        if (subset)
+            run_limits(CLRS_F32, CLRS_U8, j ? TU_CHANNELS_LAST : TU_DENSE,
+                       limits);
+        for (i = 0; i < 2 && have_type(CLRS_F64); ++i) /* from double */
+            run_limits(CLRS_F64, i ? CLRS_S8 : CLRS_U8,
+                       j ? TU_CHANNELS_LAST : TU_DENSE, limits);
+    }
     td_close(&env);
     return tap_done();
 }
