@@ -1,5 +1,6 @@
 /* Small channels fused into the resampled axis beside them, a part of
- * the lowering that runs before it (clrs__fuse_channels, lower.h).
+ * the lowering that runs before it (clrs__fuse_channels, lower.h),
+ * forward and backward (whose transposed taps fuse alike).
  *
  * A channels-last tensor of C channels, C small (an RGB image: 3), holds
  * a row of W pixels as one run of W * C values. Lowered as it stands, the
@@ -34,7 +35,7 @@ static int fusable(const clrs_problem *p, int *cp, int *wp)
     const struct clrs_tensor_desc *in = &p->in, *out = &p->out;
     int a, c = -1, w, i;
 
-    if (p->backward || p->has_index || p->has_x || p->naxes < 1 ||
+    if (p->has_index || p->has_x || p->naxes < 1 ||
         !unblocked(in) || !unblocked(out))
         return 0;
     for (i = 0; i < p->n_post_ops; ++i)
@@ -91,6 +92,36 @@ static clrs_status expand(clrs_taplist *tl, int64_t nout, int64_t C)
     return CLRS_SUCCESS;
 }
 
+/* tt's entries for the positions i * C + c (the backward gather's). */
+static clrs_status expand_t(clrs_ttaplist *tt, int64_t nin, int64_t C)
+{
+    clrs_ttaplist e;
+    int64_t i, c, k, n = 0;
+
+    memset(&e, 0, sizeof e);
+    e.n = tt->n * (size_t)C;
+    e.start = malloc((size_t)(nin * C + 1) * sizeof *e.start);
+    e.t = malloc((e.n ? e.n : 1) * sizeof *e.t);
+    if (!e.start || !e.t) {
+        clrs__ttaplist_free(&e);
+        return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
+                           "lowering: out of memory for fused taps");
+    }
+    for (i = 0; i < nin; ++i)
+        for (c = 0; c < C; ++c) {
+            e.start[i * C + c] = n;
+            for (k = tt->start[i]; k < tt->start[i + 1]; ++k) {
+                e.t[n] = tt->t[k];
+                e.t[n].o = tt->t[k].o * C + c;
+                ++n;
+            }
+        }
+    e.start[nin * C] = n;
+    clrs__ttaplist_free(tt);
+    *tt = e;
+    return CLRS_SUCCESS;
+}
+
 clrs_status clrs__fuse_channels(const clrs_problem *p, clrs_slot_taps *st,
                                 clrs_problem *q, int *fused)
 {
@@ -102,6 +133,8 @@ clrs_status clrs__fuse_channels(const clrs_problem *p, clrs_slot_taps *st,
         return CLRS_SUCCESS;
     C = p->in.dims[c];
     CLRS_TRY(expand(&st->tl[k], p->ax[k].out, C));
+    if (p->backward)
+        CLRS_TRY(expand_t(&st->tt[k], p->ax[k].in, C));
     *q = *p;
     q->in.dims[c] = q->out.dims[c] = 1;
     q->in.dims[w] *= C;
