@@ -48,14 +48,19 @@ class Problem:
     shapes, type and method each peer is given."""
 
     def __init__(self, name, dt, c, src_hw, dst_hw, knobs, cv=None,
-                 pil=None, pt=None):
+                 pil=None, pt=None, window=0):
         self.name, self.dt, self.c = name, dt, c
         self.src_hw, self.dst_hw = src_hw, dst_hw
         self.knobs = knobs
         self.cv, self.pil, self.pt = cv, pil, pt
+        self.window = window  # pooling: a window and stride of this size
 
     def desc(self):
         (ih, iw), (oh, ow) = self.src_hw, self.dst_hw
+        if self.window:
+            k = self.window
+            return "mb1ic%dih%diw%dkh%dkw%dsh%dsw%dn\"%s\"" % (
+                self.c, ih, iw, k, k, k, k, self.name)
         return "mb1ic%dih%diw%doh%dow%dn\"%s\"" % (self.c, ih, iw, oh, ow,
                                                   self.name)
 
@@ -80,9 +85,11 @@ def problems():
                 cv="INTER_NEAREST_EXACT"),
         Problem("u8_rgb_1080p_to_4k_bicubic", "u8", 3, hd, uhd,
                 "--alg=cubic --cubic-a=-0.75", cv="INTER_CUBIC", pt=pt_cub),
+        # A 2x box: OpenCV's INTER_AREA, Pillow's BOX and PyTorch's
+        # area at a whole factor are 2x2 average pooling.
         Problem("u8_rgb_4k_to_1080p_area", "u8", 3, uhd, hd,
-                "--alg=linear --antialias=true", cv="INTER_AREA",
-                pil="BILINEAR", pt=pt_aa),
+                "--alg=avg_np", cv="INTER_AREA", pil="BOX",
+                pt=dict(mode="area"), window=2),
         Problem("u8_rgb_1080p_to_224_aa_bilinear", "u8", 3, hd, small,
                 "--alg=linear --antialias=true", pil="BILINEAR", pt=pt_aa),
         Problem("u8_rgb_1080p_to_224_aa_bicubic", "u8", 3, hd, small,
