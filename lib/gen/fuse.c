@@ -26,17 +26,34 @@ static int unblocked(const struct clrs_tensor_desc *t)
     return t->block_axis < 0 || t->block <= 1;
 }
 
-/* The channel axis (an identity axis of unit stride in both tensors, of
+/* t interleaves channel axis c (unit stride) into axis w (stride C). */
+static int interleaved(const struct clrs_tensor_desc *t, int c, int w,
+                       int64_t C)
+{
+    return unblocked(t) && t->strides[c] == 1 && t->strides[w] == C;
+}
+
+static void fuse_desc(struct clrs_tensor_desc *t, int c, int w)
+{
+    t->dims[w] *= t->dims[c];
+    t->dims[c] = 1;
+    t->strides[w] = 1;
+}
+
+/* The channel axis (an identity axis of unit stride in every tensor, of
  * 2 .. CLRS_FUSE_MAX_CHANNELS elements) and the resampled axis whose
- * stride is its extent in both, the innermost slot; returns 0 when the
- * problem has no such pair or would not keep its meaning fused. */
+ * stride is its extent in every tensor, the innermost slot; returns 0
+ * when the problem has no such pair or would not keep its meaning fused
+ * (a plane index counts pixels of the unfused axes; a window index, a
+ * position in the window, fuses). */
 static int fusable(const clrs_problem *p, int *cp, int *wp)
 {
     const struct clrs_tensor_desc *in = &p->in, *out = &p->out;
     int a, c = -1, w, i;
+    int64_t C;
 
-    if (p->has_index || p->has_x || p->naxes < 1 ||
-        !unblocked(in) || !unblocked(out))
+    if ((p->has_index && CLRS__INDEX_IS_PLANE(p->index_format)) ||
+        p->naxes < 1 || !unblocked(in) || !unblocked(out))
         return 0;
     for (i = 0; i < p->n_post_ops; ++i)
         if (p->post_ops[i].kind == CLRS_POST_BINARY)
@@ -49,8 +66,11 @@ static int fusable(const clrs_problem *p, int *cp, int *wp)
     if (c < 0)
         return 0;
     w = p->ax[p->naxes - 1].axis;
-    if (in->strides[w] != in->dims[c] || out->strides[w] != out->dims[c] ||
-        in->dims[w] < 1 || out->dims[w] < 1)
+    C = in->dims[c];
+    if (!interleaved(in, c, w, C) || !interleaved(out, c, w, C) ||
+        (p->has_index && !interleaved(&p->index, c, w, C)) ||
+        (p->has_x && !interleaved(&p->x, c, w, C)) || in->dims[w] < 1 ||
+        out->dims[w] < 1)
         return 0;
     *cp = c;
     *wp = w;
@@ -136,10 +156,12 @@ clrs_status clrs__fuse_channels(const clrs_problem *p, clrs_slot_taps *st,
     if (p->backward)
         CLRS_TRY(expand_t(&st->tt[k], p->ax[k].in, C));
     *q = *p;
-    q->in.dims[c] = q->out.dims[c] = 1;
-    q->in.dims[w] *= C;
-    q->out.dims[w] *= C;
-    q->in.strides[w] = q->out.strides[w] = 1;
+    fuse_desc(&q->in, c, w);
+    fuse_desc(&q->out, c, w);
+    if (p->has_index)
+        fuse_desc(&q->index, c, w);
+    if (p->has_x)
+        fuse_desc(&q->x, c, w);
     q->ax[k].in *= C;
     q->ax[k].out *= C;
     *fused = 1;
