@@ -66,6 +66,8 @@ static int fusable(const clrs_problem *p, int *cp, int *wp)
     if (c < 0)
         return 0;
     w = p->ax[p->naxes - 1].axis;
+    if (w < c)
+        return 0; /* channels, not a later axis (W beside H) */
     C = in->dims[c];
     if (!interleaved(in, c, w, C) || !interleaved(out, c, w, C) ||
         (p->has_index && !interleaved(&p->index, c, w, C)) ||
