@@ -436,7 +436,8 @@ static void print_summary(const cli_report *rep)
             printf(" %-18s", tags[k]);
         printf(" %-18s\n", "all");
         for (i = 0; i < ndt; ++i) {
-            size_t n = cell(rep, b, dts[i], NULL, v, &med, &least);
+            double all_med, all_least;
+            size_t n = cell(rep, b, dts[i], NULL, v, &all_med, &all_least);
             if (n == 0)
                 continue;
             printf("%-9s", dts[i]);
@@ -444,8 +445,7 @@ static void print_summary(const cli_report *rep)
                 size_t m = cell(rep, b, dts[i], tags[k], v, &med, &least);
                 print_cell(m, med, least);
             }
-            n = cell(rep, b, dts[i], NULL, v, &med, &least);
-            print_cell(n, med, least);
+            print_cell(n, all_med, all_least);
             printf("\n");
         }
     }

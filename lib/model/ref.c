@@ -427,14 +427,14 @@ static int power_of_two(double w)
     return w == 0 || frexp(fabs(w), &e) == 0.5;
 }
 
-/* Adds the term w x, whose weights add `rounds` roundings (the input's
- * own is counted here). */
-static void err_add_term(errsum *e, double w, double x, int rounds,
-                         double u)
+/* Adds the term w x formed with `rounds` roundings: its weights' and,
+ * where the accumulator cannot hold x, the input's own (the caller's
+ * !held(x, u)). */
+static void err_add_term(errsum *e, double w, double x, int rounds)
 {
     const double t = fabs(w * x);
     e->m += t;
-    e->c += (rounds + !held(x, u)) * t;
+    e->c += rounds * t;
     e->k += 1;
 }
 
@@ -448,7 +448,7 @@ static void err_term(errsum *e, const cursor *cu, double x, double u)
         w *= wa;
         n += !held(wa, u) + !power_of_two(wa);
     }
-    err_add_term(e, w, x, n, u);
+    err_add_term(e, w, x, n + !held(x, u));
 }
 
 static double err_bound(const errsum *e, double u)
@@ -774,14 +774,10 @@ static int row_sum(const run *r, const row_taps *rt, const void *src,
                 : f32 ? (double)((const float *)src)[x0->off + t[k].off]
                       : clrs__load(src, p->in.dtype, x0->off + t[k].off);
             sum += w * x;
-            if (e && r->held_all) { /* err_add_term, x held */
-                const double a = fabs(w * x);
-                e->m += a;
-                e->c += (x0->rounds + t[k].rounds) * a;
-                e->k += 1;
-            } else if (e) {
-                err_add_term(e, w, x, x0->rounds + t[k].rounds, r->u);
-            }
+            if (e)
+                err_add_term(e, w, x,
+                             x0->rounds + t[k].rounds +
+                                 (r->held_all ? 0 : !held(x, r->u)));
         }
     }
     *v = sum;
