@@ -257,6 +257,9 @@ typedef struct cli_iter {
 } cli_iter;
 
 void cli_iter_init(cli_iter *it, const clrs_tensor_desc *d, int blocked);
+/* Restricts a fresh row-major walk to the row-major positions [begin,
+ * end): it->lin still counts from the tensor's first element. */
+void cli_iter_range(cli_iter *it, int64_t begin, int64_t end);
 int cli_iter_carry(cli_iter *it);
 
 /* Returns 0 when past the last element; else sets it->off and it->lin.

@@ -160,6 +160,19 @@ void cli_iter_init(cli_iter *it, const clrs_tensor_desc *d, int blocked)
     }
 }
 
+void cli_iter_range(cli_iter *it, int64_t begin, int64_t end)
+{
+    int i;
+    int64_t rest = begin;
+    for (i = it->rank - 1; i >= 0; --i) {
+        it->idx[i] = it->dims[i] ? rest % it->dims[i] : 0;
+        rest = it->dims[i] ? rest / it->dims[i] : 0;
+        it->off += it->idx[i] * it->strides[i];
+    }
+    it->lin = begin;
+    it->total = end - begin;
+}
+
 static int64_t order_key(const cli_iter *it, int axis)
 {
     return it->dims[axis] > 1 ? it->strides[axis] : INT64_MAX;

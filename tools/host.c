@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <nettle/sha2.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -158,6 +159,68 @@ static int write_output(job *j, int role, const void *data, const char *path)
     return 0;
 }
 
+/* One thread's share of a tensor's fill: row-major positions [begin,
+ * end). */
+typedef struct fill_part {
+    const tensor *t;
+    int blocked, role, exact;
+    uint64_t seed;
+    int64_t begin, end;
+} fill_part;
+
+static void *fill_part_main(void *arg)
+{
+    const fill_part *f = arg;
+    cli_iter it;
+    cli_iter_init(&it, f->t->d, f->blocked);
+    cli_iter_range(&it, f->begin, f->end);
+    while (cli_iter_next(&it))
+        cli_store(f->t->host, f->t->dt, it.off,
+                  fill_value(f->seed, f->role, it.lin, f->t->dt, f->exact));
+    return NULL;
+}
+
+#define FILL_MAX_THREADS 32
+#define FILL_MIN_PER_THREAD (INT64_C(1) << 20)
+
+/* Fills t->host with role's values, on up to one thread per core (the
+ * values are a function of the position alone, so the bytes do not
+ * depend on the split). */
+static void fill_tensor(const tensor *t, int blocked, int role, int exact,
+                        uint64_t seed)
+{
+    fill_part part[FILL_MAX_THREADS];
+    pthread_t tid[FILL_MAX_THREADS];
+    int started[FILL_MAX_THREADS];
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int64_t n = t->elems / FILL_MIN_PER_THREAD;
+    int k;
+
+    if (n > cores)
+        n = cores;
+    if (n > FILL_MAX_THREADS)
+        n = FILL_MAX_THREADS;
+    if (n < 1)
+        n = 1;
+    for (k = 0; k < n; ++k) {
+        part[k].t = t;
+        part[k].blocked = blocked;
+        part[k].role = role;
+        part[k].exact = exact;
+        part[k].seed = seed;
+        part[k].begin = t->elems * k / n;
+        part[k].end = t->elems * (k + 1) / n;
+        started[k] = k > 0 && pthread_create(&tid[k], NULL, fill_part_main,
+                                             &part[k]) == 0;
+    }
+    for (k = 0; k < n; ++k)
+        if (!started[k])
+            fill_part_main(&part[k]);
+    for (k = 1; k < n; ++k)
+        if (started[k])
+            pthread_join(tid[k], NULL);
+}
+
 int fill_inputs(job *j)
 {
     const cli_prb *p = j->p;
@@ -166,7 +229,6 @@ int fill_inputs(job *j)
     for (i = 0; i < T_COUNT; ++i) {
         tensor *t = &j->t[i];
         const char *file = NULL;
-        cli_iter it;
         if (!t->used)
             continue;
         if (t->is_output && !(i == T_DST && has_sum(j))) {
@@ -185,10 +247,7 @@ int fill_inputs(job *j)
             continue;
         }
         memset(t->host, 0, t->bytes); /* blocked padding lanes */
-        cli_iter_init(&it, t->d, p->o.tag->blocked);
-        while (cli_iter_next(&it))
-            cli_store(t->host, t->dt, it.off,
-                      fill_value(p->g.seed, i, it.count - 1, t->dt, exact));
+        fill_tensor(t, p->o.tag->blocked, i, exact, p->g.seed);
         if (t->is_output) { /* the sum's old dst, for the oracle too */
             t->init = malloc(t->bytes);
             if (!t->init) {
