@@ -100,12 +100,16 @@ path_is() {
         sed 's/^/# /' "$tmp/out"
     fi
 }
-# Vectors per work-item: a channels-last backward with 64 channels takes
-# 4 vectors of 4 lanes under vec=4,mv=4, one under mv=1; a forward never.
+# Vectors per work-item: a channels-last weighted sum with 64 channels
+# takes 4 vectors of 4 lanes under vec=4,mv=4, one under mv=1; a forward
+# one only where mv= names it (the default is one vector), and never
+# with a post-op.
 axb64="--alg=linear --tag=axb mb1ic64ih5iw6oh9ow11"
 path_is vec=4,mv=4 axis/4x4, --dir=BWD_D $axb64
 path_is vec=4,mv=1 axis/4, --dir=BWD_D $axb64
-path_is vec=4,mv=4 axis/4, --dir=FWD_D $axb64
+path_is vec=4,mv=4 axis/4x4, --dir=FWD_D $axb64
+path_is vec=4 axis/4, --dir=FWD_D $axb64
+path_is vec=4,mv=4 axis/4, --dir=FWD_D --attr-post-ops=eltwise_relu $axb64
 # Span groups: antialiased 4x down (9 taps over 5 vectors) takes the span
 # path with spanv=8 and not with spanv=4.
 aa4="--alg=linear --antialias=true mb1ic2ih8iw256oh2ow64"

@@ -101,7 +101,7 @@ typedef struct clrs_gen_config {
     int long_off;   /* offsets and sizes need 64 bits */
     int vec;        /* lanes per work-item along kernel axis 0; 1: scalar */
     int tail;       /* vec > 1 and axis 0 may end with a partial vector */
-    int mvec;       /* vectors per work-item (>= 1): backward gather on the
+    int mvec;       /* vectors per work-item (>= 1): a weighted sum on the
                      * axis path, acc, acc1, ... at i0, i0 + vec, ... */
     int nt;         /* non-temporal stores of dst */
     /* Weighted sums on the span path over two or more slots: span

@@ -21,7 +21,9 @@ static void emit_accumulators(sbuf *b, const clrs_gen_config *c, int w,
     clrs__gen_vtype(ot, sizeof ot, clrs__gen_off_type(c), w);
     clrs__gen_vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", w);
     if (!c->backward && c->cls == CLRS_GEN_WSUM) {
-        clrs__gen_sb_add(b, "%s acc;\n", at);
+        int m;
+        for (m = 0; m < clrs__gen_mvec_of(c, w); ++m)
+            clrs__gen_sb_add(b, "%s %s;\n", at, clrs__gen_acc_name(m));
     } else if (!c->backward) {
         clrs__gen_sb_add(b, "%s best;\n%s win;\n", at, ot);
         clrs__gen_sb_add(b, "%s have, stop;\n", w > 1 ? mt : "int");
@@ -89,7 +91,7 @@ void clrs__gen_emit_body(sbuf *b, const clrs_gen_config *c, int w,
     if (npat > 1)
         clrs__gen_sb_close(b);
     if (!c->index_only && clrs__gen_mvec_of(c, w) > 1) {
-        /* Backward gathers only: no post-ops. */
+        /* Weighted sums without post-ops (variant_axis.c). */
         int m;
         char dofm[48];
         for (m = 0; m < clrs__gen_mvec_of(c, w); ++m) {

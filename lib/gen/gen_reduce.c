@@ -17,10 +17,15 @@ static void emit_reduce_start(sbuf *b, const clrs_gen_config *c, int w,
     clrs__gen_vtype(ot, sizeof ot, clrs__gen_off_type(c), w);
     clrs__gen_vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", w);
     if (c->cls == CLRS_GEN_WSUM) {
-        clrs__gen_sb_add(b, "acc = (%s)(0);\n", at);
+        const int M = clrs__gen_mvec_of(c, w);
+        int m;
+        for (m = 0; m < M; ++m)
+            clrs__gen_sb_add(b, "%s = (%s)(0);\n", clrs__gen_acc_name(m), at);
         if (none) {
             clrs__gen_sb_open(b, "if (%s)", none);
-            clrs__gen_sb_add(b, "acc = (%s)(empty);\n", at);
+            for (m = 0; m < M; ++m)
+                clrs__gen_sb_add(b, "%s = (%s)(empty);\n",
+                                 clrs__gen_acc_name(m), at);
             clrs__gen_sb_else(b, "else");
         }
         return;
@@ -53,16 +58,18 @@ static void emit_reduce_start(sbuf *b, const clrs_gen_config *c, int w,
 }
 
 /* The innermost tap's value v into the accumulators. */
-static void emit_reduce_step(sbuf *b, const clrs_gen_config *c, int w)
+static void emit_reduce_step(sbuf *b, const clrs_gen_config *c, int w,
+                             const char *acc, const char *v)
 {
     const int n = c->nslots;
     char code[24];
 
     if (c->cls == CLRS_GEN_WSUM) {
         if (n > 0)
-            clrs__gen_sb_add(b, "CLRS_WSUM_STEP(acc, w%d, v);\n", n - 1);
+            clrs__gen_sb_add(b, "CLRS_WSUM_STEP(%s, w%d, %s);\n", acc, n - 1,
+                             v);
         else
-            clrs__gen_sb_add(b, "acc = v;\n");
+            clrs__gen_sb_add(b, "%s = %s;\n", acc, v);
         return;
     }
     if (c->has_index && n > 0)
@@ -92,10 +99,21 @@ void clrs__gen_emit_reduce(sbuf *b, const clrs_gen_config *c, int w,
     clrs__gen_emit_loops(b, c, so, NULL, nloops, i0name);
     if (span) {
         clrs__gen_emit_span_reduce(b, c, so, pat);
+    } else if (clrs__gen_mvec_of(c, w) > 1) {
+        /* Vectors at inner, inner + w, ...: one tap's weight for all. */
+        int m;
+        char om[48], vm[16];
+        for (m = 0; m < clrs__gen_mvec_of(c, w); ++m) {
+            snprintf(om, sizeof om, "(%s + %d)", inner, m * w);
+            snprintf(vm, sizeof vm, "v%d", m);
+            clrs__gen_emit_value(b, c, clrs__gen_row_of(c->src), "src", vm, w,
+                                 om, 0);
+            emit_reduce_step(b, c, w, clrs__gen_acc_name(m), vm);
+        }
     } else {
         clrs__gen_emit_value(b, c, clrs__gen_row_of(c->src), "src", "v", w,
                              inner, c->pad_taps);
-        emit_reduce_step(b, c, w);
+        emit_reduce_step(b, c, w, "acc", "v");
     }
     clrs__gen_emit_close_loops(b, nloops);
     if (none)

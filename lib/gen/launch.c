@@ -125,6 +125,11 @@ void clrs__launch_defaults(const clrs_launch_facts *f, int acc_f64,
             code itself; explicit vectors still measured faster on PoCL */
         r->vmax = pref >= 2 ? pow2_floor(pref, cap) : cap;
     r->mvec = dc->mvec;
+    /* Several vectors of a forward sum per work-item (mv=) are for the
+     * tuner to find: on PoCL (AVX-512 host, channels-last C 64) they
+     * took from about half to 1.3 times one vector's time by type and
+     * mode. */
+    r->mvec_fwd = 1;
     r->span_vectors = dc->span_vectors;
     r->walk = dc->walk;
 }
@@ -181,6 +186,8 @@ static clrs_status parse_item(const char *item, int acc_f64,
                        CLRS_ERR_INVALID_VALUE, "CLRS_LAUNCH: %s=%s (%s)",
                        digit[i].key, v, digit[i].choices);
             *digit[i].field = v[0] - '0';
+            if (digit[i].field == &r->mvec)
+                r->mvec_fwd = r->mvec;
             return CLRS_SUCCESS;
         }
 

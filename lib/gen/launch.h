@@ -13,7 +13,7 @@
 typedef struct clrs_launch {
     clrs_vector_path path;
     int vec;  /* lanes per work-item along kernel axis 0; 1: scalar */
-    int mvec; /* vectors of vec lanes per work-item (axis path, gather) */
+    int mvec; /* vectors of vec lanes per work-item (axis path, sums) */
     int walk; /* span groups per work-item (a walked row; else 1) */
     int nt;   /* non-temporal stores of the written tensor */
     cl_uint work_dim;
@@ -31,6 +31,8 @@ typedef struct clrs_launch_request {
     int vec_off;      /* no vector path at all (CLRS_LAUNCH vec=1) */
     int mvec;         /* vectors per work-item of a backward gather on the
                          axis path (1, 2, 4; 0: the device default) */
+    int mvec_fwd;     /* ... of a forward weighted sum on the axis path:
+                         1 unless mv= names it (forced or tuned) */
     int span;         /* 0: the span path is off */
     int span_vectors; /* most vectors a span group reads (4 or 8; taps a
                          lane: twice that) */

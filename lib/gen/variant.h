@@ -13,7 +13,7 @@
 
 /* The launch knobs, as bits. */
 #define CLRS_KNOB_VEC 0x01u   /* vec=: most lanes per work-item */
-#define CLRS_KNOB_MV 0x02u    /* mv=: vectors per backward gather */
+#define CLRS_KNOB_MV 0x02u    /* mv=: vectors per weighted sum (axis path) */
 #define CLRS_KNOB_SPAN 0x04u  /* span=: the span path allowed */
 #define CLRS_KNOB_SPANV 0x08u /* spanv=: most input vectors a group reads */
 #define CLRS_KNOB_WALK 0x10u  /* walk=: rows of span groups walked */

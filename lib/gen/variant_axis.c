@@ -1,7 +1,7 @@
 /* The axis variant (variant.h), its test, construction and work-item:
  * one vector along a contiguous axis that is not resampled (channels-
- * last C), its partial last vector element by element; backward, up to
- * mv vectors a work-item. */
+ * last C), its partial last vector element by element; weighted sums,
+ * up to mv vectors a work-item. */
 #include "gen/gen_emit.h"
 #include "gen/variant_lower.h"
 
@@ -43,15 +43,21 @@ static int axis_width(const clrs_problem *p, const direction *d, const kaxis *k,
     return vec_width(k0->n, r->vmax);
 }
 
-/* Vectors per work-item: a backward weighted-sum gather on the axis
- * path without a tail takes the request's count, halved until whole
- * groups of mvec vectors tile axis 0. */
+/* Vectors per work-item: a weighted sum on the axis path without a
+ * tail (a backward gather, or a forward reduction without post-ops or
+ * padding taps) takes the request's count for its direction, halved
+ * until whole groups of mvec vectors tile axis 0. Each vector's sum is the one a work-item of
+ * one vector computes: the bytes do not change. */
 static int choose_mvec(const clrs_problem *p, const clrs_gen_config *c,
                        const kaxis *k0, const clrs_launch_request *r)
 {
-    int mv = r->mvec > 0 ? r->mvec : 1;
+    int mv = p->backward ? r->mvec : r->mvec_fwd;
 
-    if (!p->backward || c->cls != CLRS_GEN_WSUM || c->vec < 2 || c->tail)
+    if (mv < 1)
+        mv = 1;
+    if (c->cls != CLRS_GEN_WSUM || c->vec < 2 || c->tail)
+        return 1;
+    if (!p->backward && (p->n_post_ops > 0 || c->pad_taps))
         return 1;
     while (mv > 1 && k0->n % ((int64_t)mv * c->vec) != 0)
         mv /= 2;
