@@ -1,16 +1,31 @@
 #!/bin/sh
 # make check's run of the correctness batches tests/inputs/test_*_ci
-# through clresample --mode=C: one TAP point per problem, and anything
-# but PASSED (UNIMPLEMENTED included) is a failure, except a problem the
-# device cannot run (CLRS_ERR_UNSUPPORTED: an f64 tensor on a device that
-# --list-devices shows without fp64), a skip. First each batch runs
-# on the CPU reference engine as a self-check of the tool itself.
+# (make check-full's: test_*_full too) through clresample --mode=C: one
+# TAP point per problem, and anything but PASSED (UNIMPLEMENTED
+# included) is a failure, except a problem the device cannot run
+# (CLRS_ERR_UNSUPPORTED: an f64 tensor on a device that --list-devices
+# shows without fp64), a skip. First each batch runs on the CPU
+# reference engine as a self-check of the tool itself.
 #   CLRS_CLI_ENGINE=ref   reference self-check only (no device needed)
+# Two programs share the batches, so that make -j2 check runs them side
+# by side: tests/test_cli_pooling.sh (cli_part=pooling) the batches of
+# pooling_part below, this one the rest.
 
-tap_name=cli-batches
+: "${cli_part:=rest}"
+tap_name=cli-$cli_part
 . "${top_srcdir:-.}/tests/tap.sh"
 
-batches=$(ls "$top_srcdir"/tests/inputs/test_*_ci)
+pooling_part="test_pooling_ci test_options_ci test_postops_ci"
+all=$(ls "$top_srcdir"/tests/inputs/test_*_ci)
+[ -n "$quick" ] || all="$all $(ls "$top_srcdir"/tests/inputs/test_*_full)"
+batches=
+for b in $all; do
+    case " $pooling_part " in
+    *" $(basename "$b") "*) [ "$cli_part" = pooling ] || continue ;;
+    *) [ "$cli_part" = rest ] || continue ;;
+    esac
+    batches="$batches $b"
+done
 
 # Reference engine against the reference on dense tensors: every layout,
 # dtype and .npy-free fill path of the tool, without a device.

@@ -72,7 +72,7 @@ not_covered() {
 
 # The quick tier: one forward and one backward batch (make check-full
 # runs every batch; CI's rusticl job relies on that).
-batches=$(ls "$top_srcdir"/tests/inputs/test_*_ci)
+batches=$(ls "$top_srcdir"/tests/inputs/test_*_ci "$top_srcdir"/tests/inputs/test_*_full)
 [ -n "$quick" ] && batches="$top_srcdir/tests/inputs/test_resampling_ci $top_srcdir/tests/inputs/test_backward_ci"
 # And the resampling batch with every problem that factorises in
 # separable passes (CLRS_LAUNCH=sep=1): their order is fixed too.
