@@ -15,7 +15,7 @@
 tap_name=cli-$cli_part
 . "${top_srcdir:-.}/tests/tap.sh"
 
-pooling_part="test_pooling_ci test_options_ci test_postops_ci"
+pooling_part="test_pooling_ci test_pooling_full test_options_ci test_postops_ci"
 all=$(ls "$top_srcdir"/tests/inputs/test_*_ci)
 [ -n "$quick" ] || all="$all $(ls "$top_srcdir"/tests/inputs/test_*_full)"
 batches=

@@ -62,7 +62,7 @@ too_wide() {
 # The quick tier: the narrowest width alone, over launch_subset alone
 # (its pooling problems take the index paths).
 widths="4 8 16"
-batches="--batch=$top_srcdir/tests/inputs/launch_subset --batch=$top_srcdir/tests/inputs/test_pooling_ci"
+batches="--batch=$top_srcdir/tests/inputs/launch_subset --batch=$top_srcdir/tests/inputs/test_pooling_full"
 if [ -n "$quick" ]; then
     widths=4
     batches="--batch=$top_srcdir/tests/inputs/launch_subset"

@@ -31,7 +31,7 @@ for t in "$G"/tests/*; do
         echo "# rc=$rc wall=$(awk -v a="$s" -v b="$(date +%s.%N)" 'BEGIN{print b - a}')" >> "$O/tests/$n.tap"
     ) & pids+=($!)
 done
-for b in test_resampling_ci test_pooling_ci test_backward_ci test_postops_ci test_vendor_ci test_axes_ci test_options_ci test_fuse_ci benchdnn/test_mini_ci; do
+for b in test_resampling_ci test_pooling_full test_backward_ci test_postops_ci test_vendor_ci test_axes_ci test_options_ci test_fuse_ci test_fuse_full benchdnn/test_mini_ci; do
     n=$(basename "$b")
     ( cd "$G/inputs/$(dirname "$b")" && CLRS_CACHE_DIR=/tmp/cache-$n timeout 150 stdbuf -oL clresample --mode=C --perf-template=json --batch="$G/inputs/$b" > "$O/same/$n.json" 2> "$O/same/$n.err"; echo "rc=$?" >> "$O/same/$n.err" ) & pids+=($!)
 done
@@ -39,7 +39,7 @@ done
 # exclude_outside case crashed once on NVIDIA's OpenCL).
 ( for r in 2 3; do CLRS_CACHE_DIR=/tmp/cache-worked$r CLRS_DUMP_SOURCE=$O/worked-dump timeout 100 "$G/tests/test_device_worked" > "$O/tests/worked-again$r.tap" 2>&1; echo "# rc=$?" >> "$O/tests/worked-again$r.tap"; done ) & pids+=($!)
 i=0
-for l in vec=1 vec=4,local=16x16x1 span=0 vec=8,local=32x8x1; do
+for l in vec=1 vec=4,mv=4,local=16x16x1 span=0 vec=8,mv=2,local=32x8x1; do
     i=$((i + 1))
     ( CLRS_LAUNCH=$l CLRS_CACHE_DIR=/tmp/cache-l$i timeout 150 stdbuf -oL clresample --mode=C --perf-template=json --batch="$G/inputs/launch_subset" > "$O/same/launch$i.json" 2> "$O/same/launch$i.err"; echo "launch=$l rc=$?" >> "$O/same/launch$i.err" ) & pids+=($!)
 done
