@@ -46,8 +46,8 @@ static int axis_width(const clrs_problem *p, const direction *d, const kaxis *k,
 /* Vectors per work-item: a weighted sum on the axis path without a
  * tail (a backward gather, or a forward reduction without post-ops or
  * padding taps) takes the request's count for its direction, halved
- * until whole groups of mvec vectors tile axis 0. Each vector's sum is the one a work-item of
- * one vector computes: the bytes do not change. */
+ * until whole groups of mvec vectors tile axis 0. Each vector's sum is
+ * the one a work-item of one vector computes: the bytes do not change. */
 static int choose_mvec(const clrs_problem *p, const clrs_gen_config *c,
                        const kaxis *k0, const clrs_launch_request *r)
 {
