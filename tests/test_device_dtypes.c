@@ -397,6 +397,93 @@ out:
     clrs_resample_desc_destroy(op);
 }
 
+/* ---- copies move bits ----------------------------------------------------
+ * Nearest from a type to itself without post-ops is a copy: every output
+ * holds its input's bits, whatever they are (NaN payloads, -0, s32 past
+ * 2^24, denormals). Asymmetric coordinates and floor: output o reads
+ * input o / 2 on each of H and W (2x up). Dense rows of 37 take the span
+ * path with a partial group; channels-last C = 37 the axis path with a
+ * partial vector. The inputs are random bits; the expectation is built
+ * byte by byte, not from a conversion. */
+static void run_copy(clrs_dtype dt, tu_layout lay)
+{
+    int64_t din[4] = {1, 1, 3, 37}, dout[4] = {1, 1, 6, 74}, idx[4], from[4];
+    clrs_resample_desc *op = NULL;
+    clrs_tensor_desc *sd = NULL, *dd = NULL;
+    tu_buf x, y, want;
+    tu_rng r;
+    td_result res;
+    const size_t es = clrs_dtype_size(dt);
+    size_t i;
+    int64_t bad = 0;
+    int ok = 0;
+    char head[96];
+
+    if (lay == TU_CHANNELS_LAST) {
+        din[1] = dout[1] = 37;
+        din[3] = 5;
+        dout[3] = 10;
+    }
+    snprintf(head, sizeof head, "copy %s %s", clrs_dtype_name(dt),
+             tu_layout_name(lay));
+    memset(&x, 0, sizeof x);
+    memset(&y, 0, sizeof y);
+    memset(&want, 0, sizeof want);
+    tu_rng_seed(&r, 7 + (uint64_t)dt);
+    if (clrs_resample_desc_create(&op, CLRS_MODE_NEAREST) ||
+        clrs_resample_desc_set_coord(op, CLRS_COORD_ASYMMETRIC) ||
+        clrs_resample_desc_set_rounding(op, CLRS_ROUND_FLOOR) ||
+        tu_make_desc(&sd, &r, dt, 4, din, lay) ||
+        tu_make_desc(&dd, &r, dt, 4, dout, lay) || tu_buf_alloc(&x, sd) ||
+        tu_buf_alloc(&y, dd) || tu_buf_alloc(&want, dd)) {
+        tap_ok(0, "%s: setup", head);
+        goto out;
+    }
+    for (i = 0; i < x.bytes; ++i)
+        x.data[i] = (unsigned char)tu_rng_u64(&r);
+    /* Values no conversion keeps: negative zero and a signalling NaN
+     * with a payload (f32, f16, bf16, f64 patterns, little-endian). */
+    if (dt == CLRS_F32 || dt == CLRS_F16 || dt == CLRS_BF16 ||
+        dt == CLRS_F64) {
+        static const unsigned char nz[4][8] = {
+            {0, 0, 0, 0x80}, {0, 0x80}, {0, 0x80}, {0, 0, 0, 0, 0, 0, 0, 0x80}};
+        static const unsigned char sn[4][8] = {
+            {0x21, 0, 0x80, 0x7f},
+            {0x21, 0x7c},
+            {0x81, 0x7f},
+            {0x21, 0, 0, 0, 0, 0, 0xf0, 0x7f}};
+        int k = dt == CLRS_F32 ? 0 : dt == CLRS_F16 ? 1 : dt == CLRS_BF16 ? 2 : 3;
+        memcpy(x.data, nz[k], es);
+        memcpy(x.data + es, sn[k], es);
+    }
+    tu_buf_snapshot(&x);
+    tu_idx_first(4, dout, idx);
+    do {
+        memcpy(from, idx, sizeof from);
+        from[2] /= 2;
+        from[3] /= 2;
+        memcpy(want.data + tu_buf_offset(&want, idx) * (int64_t)es,
+               x.data + tu_buf_offset(&x, from) * (int64_t)es, es);
+    } while (tu_idx_next(4, dout, idx));
+    ok = td_forward(&env, op, &x, &y, NULL, &want, NULL, &res);
+    tu_idx_first(4, dout, idx);
+    do {
+        int64_t o = tu_buf_offset(&y, idx) * (int64_t)es;
+        if (memcmp(y.data + o, want.data + o, es) != 0 && bad++ < 4)
+            tap_diag("  output (%lld, %lld): bits differ from its input's",
+                     (long long)idx[2], (long long)idx[3]);
+    } while (tu_idx_next(4, dout, idx));
+    tap_ok(ok && bad == 0, "%s: nearest 2x up moves every value's bits as they are",
+           head);
+out:
+    tu_buf_free(&x);
+    tu_buf_free(&y);
+    tu_buf_free(&want);
+    clrs_tensor_desc_destroy(sd);
+    clrs_tensor_desc_destroy(dd);
+    clrs_resample_desc_destroy(op);
+}
+
 /* ---- the case lists ---------------------------------------------------- */
 
 static int have_type(clrs_dtype dt)
@@ -641,6 +728,9 @@ int main(int argc, char **argv)
             run_limits(CLRS_F64, i ? CLRS_S8 : CLRS_U8,
                        j ? TU_CHANNELS_LAST : TU_DENSE, limits);
     }
+    for (i = 0; i < NFWD_TYPES; ++i)
+        for (j = 0; j < 2 && have_type(fwd_types[i]); ++j)
+            run_copy(fwd_types[i], j ? TU_CHANNELS_LAST : TU_DENSE);
     td_close(&env);
     return tap_done();
 }

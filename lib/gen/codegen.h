@@ -85,6 +85,12 @@ typedef struct clrs_gen_config {
     int fixed[CLRS_MAX_RANK];
     clrs_dtype src, dst;
     int acc_f64; /* accumulate in double (f64 tensors) */
+    /* Forward copy: every output has one tap of weight 1 on each slot
+     * (nearest, a window of one), src and dst share a type, and no post-op
+     * changes the value: values move as they are, loaded and stored as the
+     * unsigned integer of their width, without the accumulator or a
+     * conversion (clrs__gen_val_type). */
+    int raw;
     /* f16 tensors loaded and stored as the half type (the device has
      * cl_khr_fp16); otherwise through vload_half / vstore_half_rte. */
     int f16_native;

@@ -13,7 +13,7 @@
 static void emit_accumulators(sbuf *b, const clrs_gen_config *c, int w,
                               const char *dof)
 {
-    const char *acc = clrs__gen_acc_type(c);
+    const char *acc = clrs__gen_val_type(c);
     const dtype_row *d = clrs__gen_row_of(c->dst);
     char at[16], ot[16], mt[16];
 

@@ -91,6 +91,12 @@ const char *clrs__gen_acc_name(int m);
 /* Span groups per work-item: c->walk, at least 1. */
 int clrs__gen_walk_of(const clrs_gen_config *c);
 const char *clrs__gen_off_type(const clrs_gen_config *c); /* "int" / "long" */
+/* Values between load and store: the accumulator type, or a copy's
+ * unsigned integer of the element's width (c->raw). */
+const char *clrs__gen_val_type(const clrs_gen_config *c);
+/* "uchar" .. "ulong" (is_unsigned) or "char" .. "long" for 1, 2, 4, 8
+ * bytes. */
+const char *clrs__gen_uint_type(size_t bytes, int is_unsigned);
 /* Forward span path over a last slot whose tap count varies. */
 int clrs__gen_span_var(const clrs_gen_config *c);
 /* Forward: whether a work-item may have no taps, which the kernel's
@@ -205,6 +211,10 @@ void clrs__gen_emit_store(sbuf *b, const clrs_gen_config *c, int w,
 void clrs__gen_load_acc(char *buf, size_t n, const clrs_gen_config *c,
                         const dtype_row *r, const char *p, const char *o, int w,
                         int bcast);
+/* A load of src at offset o into the value type (clrs__gen_val_type): w
+ * lanes or a scalar; a copy's moves the bits as they are. */
+void clrs__gen_load_val(char *buf, size_t n, const clrs_gen_config *c,
+                        const char *o, int w);
 /* The post-op chain on val (w lanes) before the store. */
 void clrs__gen_emit_post(sbuf *b, const clrs_gen_config *c, int w,
                          const char *dof, const char *val, int lane);

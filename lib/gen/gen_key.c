@@ -100,6 +100,8 @@ clrs_status clrs__gen_key(const clrs_gen_config *c, char **key)
         clrs__gen_sb_add(&b, " accumulate");
     if (c->f16_native)
         clrs__gen_sb_add(&b, " f16=native");
+    if (c->raw)
+        clrs__gen_sb_add(&b, " copy");
     if (c->cls == CLRS_GEN_MAX && (!c->backward || c->recompute))
         clrs__gen_sb_add(&b, " nan=%s", c->nan_ignore ? "ignore" : "propagate");
     clrs__gen_sb_add(&b, " pad=%d off=%s vec=%d tail=%d nt=%d", c->pad_taps,

@@ -74,7 +74,7 @@ void clrs__gen_emit_loops_from(sbuf *b, const clrs_gen_config *c,
         if (!c->fixed[k] && !bwd)
             clrs__gen_sb_add(b, "const %s x%d = t%d;\n", off, k, k);
         emit_entry(b, 'o', off, k, "itab", "of", so, x);
-        if (wsum)
+        if (wsum && !c->raw) /* a copy's weights are all 1 */
             emit_entry(b, 'w', acc, k, "ftab", "fw", NULL, x);
         if (bwd && c->has_index)
             emit_entry(b, 'q', off, k, "itab", "ix", io, 't');
@@ -150,8 +150,11 @@ void clrs__gen_emit_value(sbuf *b, const clrs_gen_config *c, const dtype_row *r,
 {
     char at[16], ld[192];
 
-    clrs__gen_vtype(at, sizeof at, clrs__gen_acc_type(c), w);
-    clrs__gen_load_acc(ld, sizeof ld, c, r, ptr, o, w, 0);
+    clrs__gen_vtype(at, sizeof at, clrs__gen_val_type(c), w);
+    if (c->raw) /* forward: the one tensor read is src */
+        clrs__gen_load_val(ld, sizeof ld, c, o, w);
+    else
+        clrs__gen_load_acc(ld, sizeof ld, c, r, ptr, o, w, 0);
     if (pad) {
         clrs__gen_sb_add(b, "%s %s;\n", at, name);
         clrs__gen_sb_add(b, "if (%s < 0)\n    %s = (%s)(pad);\n", o, name, at);

@@ -13,7 +13,7 @@ static void emit_reduce_start(sbuf *b, const clrs_gen_config *c, int w,
     char at[16], ot[16], mt[16];
     int k;
 
-    clrs__gen_vtype(at, sizeof at, clrs__gen_acc_type(c), w);
+    clrs__gen_vtype(at, sizeof at, clrs__gen_val_type(c), w);
     clrs__gen_vtype(ot, sizeof ot, clrs__gen_off_type(c), w);
     clrs__gen_vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", w);
     if (c->cls == CLRS_GEN_WSUM) {
@@ -65,7 +65,7 @@ static void emit_reduce_step(sbuf *b, const clrs_gen_config *c, int w,
     char code[24];
 
     if (c->cls == CLRS_GEN_WSUM) {
-        if (n > 0)
+        if (n > 0 && !c->raw)
             clrs__gen_sb_add(b, "CLRS_WSUM_STEP(%s, w%d, %s);\n", acc, n - 1,
                              v);
         else

@@ -23,7 +23,6 @@ static void emit_span_loads(sbuf *b, const clrs_gen_config *c, const char *at,
                             int pad, int ns)
 {
     const int V = c->vec;
-    const dtype_row *s = clrs__gen_row_of(c->src);
     char o[32], ld[192];
     int j;
 
@@ -39,7 +38,7 @@ static void emit_span_loads(sbuf *b, const clrs_gen_config *c, const char *at,
     }
     for (j = 0; j < ns; ++j) {
         snprintf(o, sizeof o, "q + %d", j * V);
-        clrs__gen_load_acc(ld, sizeof ld, c, s, "src", o, V, 0);
+        clrs__gen_load_val(ld, sizeof ld, c, o, V);
         if (pad)
             clrs__gen_sb_add(b, "s%d = %s;\n", j, ld);
         else
@@ -75,22 +74,22 @@ int clrs__gen_pick_used(const clrs_gen_config *c, const signed char *r)
     return used;
 }
 
-/* `name` (type vt, lanes of 8 bytes when wide, else 4): lane l of the
+/* `name` (type vt, lanes of `bytes` bytes): lane l of the
  * span vectors sp0, sp1, ... at r[l], picked with constant shuffles
  * (shuffle2 over pairs of span vectors, joined by select); lanes with
  * r[l] == -1 get padval, lanes with r[l] <= -2 (no such tap) 0. */
 static void emit_pick_as(sbuf *b, const clrs_gen_config *c,
                          const signed char *r, const char *padval,
                          const char *name, const char *sp, const char *vt,
-                         int wide, int ns)
+                         size_t bytes, int ns)
 {
     const int V = c->vec;
     char ut[16], mt[16];
     int pair, first = 1, haspad = 0, absent = 0, l;
     int mask[CLRS_GEN_MAX_LANES], sel[CLRS_GEN_MAX_LANES];
 
-    clrs__gen_vtype(ut, sizeof ut, wide ? "ulong" : "uint", V);
-    clrs__gen_vtype(mt, sizeof mt, wide ? "long" : "int", V);
+    clrs__gen_vtype(ut, sizeof ut, clrs__gen_uint_type(bytes, 1), V);
+    clrs__gen_vtype(mt, sizeof mt, clrs__gen_uint_type(bytes, 0), V);
     /* Lanes from span vectors 2p and 2p + 1, one pair at a time. */
     for (pair = 0; 2 * pair < ns; ++pair) {
         int lo = 2 * pair * V, two = 2 * pair + 1 < ns, used = 0;
@@ -154,13 +153,14 @@ static void emit_pick_as(sbuf *b, const clrs_gen_config *c,
     }
 }
 
-/* "v" (the accumulator type) from the value spans s0, s1, .... */
+/* "v" (the value type) from the value spans s0, s1, .... */
 static void emit_pick(sbuf *b, const clrs_gen_config *c, const signed char *r,
                       const char *padval, int ns)
 {
+    const size_t bytes = c->raw ? clrs_dtype_size(c->dst) : c->acc_f64 ? 8 : 4;
     char at[16];
-    clrs__gen_vtype(at, sizeof at, clrs__gen_acc_type(c), c->vec);
-    emit_pick_as(b, c, r, padval, "v", "s", at, c->acc_f64, ns);
+    clrs__gen_vtype(at, sizeof at, clrs__gen_val_type(c), c->vec);
+    emit_pick_as(b, c, r, padval, "v", "s", at, bytes, ns);
 }
 
 /* Span vector path, the taps of the last slot for a group of c->vec
@@ -180,7 +180,7 @@ void clrs__gen_emit_span_reduce(sbuf *b, const clrs_gen_config *c,
     int t, l, wsum = c->cls == CLRS_GEN_WSUM;
     int mask[CLRS_GEN_MAX_LANES];
 
-    clrs__gen_vtype(at, sizeof at, acc, V);
+    clrs__gen_vtype(at, sizeof at, clrs__gen_val_type(c), V);
     clrs__gen_vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", V);
     clrs__gen_vtype(ot, sizeof ot, off, V);
     emit_span_base(b, c, so, at, c->pad_taps, ns);
@@ -188,7 +188,9 @@ void clrs__gen_emit_span_reduce(sbuf *b, const clrs_gen_config *c,
         const signed char *r = c->rel[q][t];
         clrs__gen_sb_open(b, "%s", "");
         emit_pick(b, c, r, "pad", ns);
-        if (wsum) {
+        if (c->raw) { /* a copy: the one tap's value */
+            clrs__gen_sb_add(b, "acc = v;\n");
+        } else if (wsum) {
             clrs__gen_sb_add(b, "const %s wv = ", at);
             if (n > 1)
                 clrs__gen_sb_add(b, "w%d * ", n - 2);
@@ -292,7 +294,7 @@ void clrs__gen_emit_span_gather(sbuf *b, const clrs_gen_config *c,
                 clrs__gen_sb_add(b, "const %s wv = g%d;\n", at, t);
             clrs__gen_sb_add(b, "CLRS_WSUM_STEP(acc, wv, v);\n");
         } else {
-            emit_pick_as(b, c, r, "-1", "xv", "x", xt, wide_ix, ns);
+            emit_pick_as(b, c, r, "-1", "xv", "x", xt, wide_ix ? 8 : 4, ns);
             /* The code each lane's entry must find in the index. */
             clrs__gen_sb_add(b, "const %s want = (%s)(", xt, xt);
             if (c->plane)

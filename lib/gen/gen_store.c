@@ -6,25 +6,53 @@
 
 #include <string.h>
 
+/* Block vector path: one work-item per block of dst's blocked axis;
+ * lanes past the real extent are padding and get zeros (a copy's lanes
+ * through a mask of their width: the lane numbers compared as int). */
+static void emit_block_zeros(sbuf *b, const clrs_gen_config *c, int w,
+                             const char *val)
+{
+    char at[16], mt[16], xt[16];
+    int l;
+
+    clrs__gen_vtype(at, sizeof at, clrs__gen_val_type(c), w);
+    clrs__gen_vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", w);
+    if (c->raw) {
+        clrs__gen_vtype(xt, sizeof xt,
+                        clrs__gen_uint_type(clrs_dtype_size(c->dst), 0), w);
+        clrs__gen_vtype(mt, sizeof mt, "int", w);
+        clrs__gen_sb_add(b,
+                         "%s = select(%s, (%s)(0), convert_%s((%s)(i0) + (%s)(",
+                         val, val, at, xt, mt, mt);
+    } else {
+        clrs__gen_sb_add(b, "%s = ((%s)(i0) + (%s)(", val, mt, mt);
+    }
+    for (l = 0; l < w; ++l)
+        clrs__gen_sb_add(b, "%s%d", l ? ", " : "", l);
+    if (c->raw)
+        clrs__gen_sb_add(b, ") >= (%s)(nr0)));\n", mt);
+    else
+        clrs__gen_sb_add(b, ") >= (%s)(nr0)) ? (%s)(0) : %s;\n", mt, at, val);
+}
+
 /* The store of `val` (w lanes) at dst offset dof, rounded once to dst's
- * type; non-temporal where the configuration says. */
+ * type (a copy's bits as they are); non-temporal where the configuration
+ * says. */
 void clrs__gen_emit_store(sbuf *b, const clrs_gen_config *c, int w,
                           const char *dof, const char *val)
 {
     const char *nt = c->nt ? "NT" : "";
-    /* Block vector path: one work-item per block of dst's blocked axis;
-     * lanes past the real extent are padding and get zeros. */
-    if (w > 1 && c->ax[0].dst_block) {
-        char at[16], mt[16];
-        int l;
-        clrs__gen_vtype(at, sizeof at, clrs__gen_acc_type(c), w);
-        clrs__gen_vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", w);
-        clrs__gen_sb_add(b, "%s = ((%s)(i0) + (%s)(", val, mt, mt);
-        for (l = 0; l < w; ++l)
-            clrs__gen_sb_add(b, "%s%d", l ? ", " : "", l);
-        clrs__gen_sb_add(b, ") >= (%s)(nr0)) ? (%s)(0) : %s;\n", mt, at, val);
-    }
-    if (w > 1)
+
+    if (w > 1 && c->ax[0].dst_block)
+        emit_block_zeros(b, c, w, val);
+    if (c->raw && w > 1)
+        clrs__gen_sb_add(b, "CLRS_STVR%s(%s, %d, dst, %s, %s);\n", nt,
+                         clrs__gen_val_type(c), w, dof, val);
+    else if (c->raw) /* no non-temporal store narrower than 32 bits */
+        clrs__gen_sb_add(b, "CLRS_STR%s(%s, dst, %s, %s);\n",
+                         clrs_dtype_size(c->dst) >= 4 ? nt : "",
+                         clrs__gen_val_type(c), dof, val);
+    else if (w > 1)
         clrs__gen_sb_add(b, "CLRS_STV%s_%s(%d, dst, %s, %s);\n", nt,
                          clrs__gen_row_of(c->dst)->name, w, dof, val);
     else
@@ -55,6 +83,18 @@ void clrs__gen_load_acc(char *buf, size_t n, const clrs_gen_config *c,
                  o, close);
     else
         snprintf(buf, n, "%sCLRS_LD_%s(%s, %s)%s", conv, r->name, p, o, close);
+}
+
+void clrs__gen_load_val(char *buf, size_t n, const clrs_gen_config *c,
+                        const char *o, int w)
+{
+    if (!c->raw)
+        clrs__gen_load_acc(buf, n, c, clrs__gen_row_of(c->src), "src", o, w, 0);
+    else if (w > 1)
+        snprintf(buf, n, "CLRS_LDVR(%s, %d, src, %s)", clrs__gen_val_type(c), w,
+                 o);
+    else
+        snprintf(buf, n, "CLRS_LDR(%s, src, %s)", clrs__gen_val_type(c), o);
 }
 
 /* The post-op chain on `val` (w lanes), in the accumulator type, before

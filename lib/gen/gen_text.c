@@ -140,6 +140,26 @@ const char *clrs__gen_acc_type(const clrs_gen_config *c)
     return c->acc_f64 ? "double" : "float";
 }
 
+/* The type values live in between their load and their store: the
+ * accumulator's, or for a copy (c->raw) the unsigned integer of the
+ * element's width. */
+const char *clrs__gen_val_type(const clrs_gen_config *c)
+{
+    if (!c->raw)
+        return clrs__gen_acc_type(c);
+    return clrs__gen_uint_type(clrs_dtype_size(c->dst), 1);
+}
+
+/* The unsigned (or signed) integer type of `bytes` bytes: a value type
+ * of a copy, or the lane and mask types of shuffles and selects. */
+const char *clrs__gen_uint_type(size_t bytes, int is_unsigned)
+{
+    static const char *const u[] = {"uchar", "ushort", "uint", "ulong"};
+    static const char *const s[] = {"char", "short", "int", "long"};
+    int i = bytes >= 8 ? 3 : bytes >= 4 ? 2 : bytes >= 2 ? 1 : 0;
+    return is_unsigned ? u[i] : s[i];
+}
+
 const char *clrs__gen_off_type(const clrs_gen_config *c)
 {
     return c->long_off ? "long" : "int";

@@ -285,9 +285,21 @@ static int nt_aligned(const clrs_device *dev, const direction *d,
  * from vectorising PoCL's work-item loop into AVX-512 gathers, which is
  * faster, not slower. */
 static int want_nt(const clrs_device *dev, const direction *d, size_t bytes,
-                   const kaxis *k, int m, int vec, const clrs_launch_request *r)
+                   const kaxis *k, int m, int vec, int raw,
+                   const clrs_launch_request *r)
 {
     int want = r->nt >= 0 ? r->nt : !r->generic && bytes >= CLRS_NT_MIN_BYTES;
+    /* A copy's vectors store ordinarily by default where they are
+     * narrower than 16 bytes or blocks of a blocked dst (neighbouring
+     * work-items then write a block stride apart): measured on PoCL,
+     * nearest 2x up, a non-temporal store took 1.2x as long (s8 aBx8b,
+     * 8-byte vectors) and 1.3-3x (f32, u8 aBx8b), against 0.7x on 16-
+     * and 32-byte vectors of consecutive work-items (u8, f16 nchw).
+     * (The dtype macros of the types narrower than f32 store ordinarily
+     * at any width.) */
+    if (r->nt < 0 && raw && vec > 1 &&
+        ((size_t)vec * clrs_dtype_size(d->dst->dtype) < 16 || k[0].dblk))
+        want = 0;
     return want && nt_aligned(dev, d, k, m, vec);
 }
 
@@ -402,6 +414,29 @@ static void fixed_counts(clrs_gen_config *c, const clrs_problem *p,
             if (s[o + 1] - s[o] != s[1])
                 c->fixed[k] = 0;
     }
+}
+
+/* Whether the forward problem is a copy (clrs_gen_config.raw): src and
+ * dst of one type, no post-op, and on every slot one tap per output,
+ * inside the input, of weight exactly 1 (after fixed_counts). */
+static int copy_config(const clrs_gen_config *c, const clrs_problem *p,
+                       const clrs_slot_taps *st)
+{
+    int k;
+    size_t j;
+
+    if (c->backward || c->cls != CLRS_GEN_WSUM || c->src != c->dst ||
+        p->n_post_ops > 0 || c->pad_taps)
+        return 0;
+    for (k = 0; k < p->naxes; ++k) {
+        const clrs_taplist *tl = &st->tl[k];
+        if (c->fixed[k] != 1)
+            return 0;
+        for (j = 0; j < (size_t)p->ax[k].out; ++j)
+            if (tl->t[j].idx < 0 || tl->t[j].w != 1.0)
+                return 0;
+    }
+    return 1;
 }
 
 /* Fused post-ops: their rows, values and operand blocks (forward). */
@@ -663,6 +698,7 @@ static clrs_status lower_setup(const clrs_device *dev, const clrs_problem *p,
     config_basics(low, dev, p, &w->d, w->k, w->m, index_only);
     CLRS_TRY(clrs__launch_request(dev, c->acc_f64, launch, &w->req));
     fixed_counts(c, p, st, &w->req);
+    c->raw = copy_config(c, p, st);
 
     /* Every vector within the device's native widths, forced widths
      * included (see clrs__launch_lane_bound). */
@@ -697,7 +733,7 @@ static clrs_status lower_once(const clrs_device *dev, const clrs_problem *p,
     bytes = index_only ? 0
                        : (size_t)clrs__tensor_span(w.d.dst) *
                              clrs_dtype_size(w.d.dst->dtype);
-    c->nt = want_nt(dev, &w.d, bytes, w.k, w.m, c->vec, &w.req);
+    c->nt = want_nt(dev, &w.d, bytes, w.k, w.m, c->vec, c->raw, &w.req);
     config_posts(low, p, w.k, w.m);
     layout_tables(low, p, st, &w.d);
     launch_shape(low, dev, &w.req);

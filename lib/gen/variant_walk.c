@@ -187,7 +187,7 @@ void clrs__gen_item_WALK(sbuf *b, const clrs_gen_config *c, const body_at *at)
     char acc[16];
 
     (void)at;
-    clrs__gen_vtype(acc, sizeof acc, clrs__gen_acc_type(c), c->vec);
+    clrs__gen_vtype(acc, sizeof acc, clrs__gen_val_type(c), c->vec);
     emit_walk_init(b, c, acc);
     emit_walk_sum(b, c, acc);
     emit_walk_store(b, c, acc);
