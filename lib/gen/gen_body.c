@@ -106,6 +106,13 @@ void clrs__gen_emit_body(sbuf *b, const clrs_gen_config *c, int w,
         emit_index_store(b, c, w, at->io);
 }
 
+/* Whether a span group's lanes are an unrolled loop (below). */
+static int unrolled_lanes(const clrs_gen_config *c)
+{
+    return c->raw || (!c->backward && c->cls == CLRS_GEN_WSUM &&
+                      clrs_dtype_size(c->dst) == 1);
+}
+
 /* A span group without a pattern, one lane at a time: the scalar body
  * at written element i0 + l of the last slot (every tensor is
  * contiguous there), with that lane's own tap range where the span path
@@ -120,13 +127,16 @@ void clrs__gen_emit_group_lanes(sbuf *b, const clrs_gen_config *c)
     l.none = clrs__gen_has_none(c) ? "none" : NULL;
     snprintf(lio, sizeof lio, "(%s + l)", io);
     l.io = c->backward ? io : lio;
-    /* A copy's lanes: a loop of constant trip count unrolled, each lane
-     * tested on its own. The loop with the bound in its condition made
-     * the shuffled groups beside it take twice as long on PoCL (its
-     * bookkeeping spilled into the work-item loop: u8 nearest 2x up,
-     * nchw, 5.5 -> 2.5-3.0 ms); a weighted sum's larger bodies
-     * measured both ways by problem and keep the loop. */
-    if (c->raw) {
+    /* The lanes of a copy, or of a weighted sum into an 8-bit type: a
+     * loop of constant trip count unrolled, each lane tested on its
+     * own. The loop with the bound in its condition made the shuffled
+     * groups beside it up to twice as slow on PoCL (its bookkeeping
+     * spilled into the work-item loop): u8 nearest 2x up, nchw, 5.5 ->
+     * 2.5-3.0 ms; u8 and s8 linear and cubic 0.5-0.85x the time. Other
+     * types' sums, and max pooling, measured both ways by problem
+     * (0.6-1.4x, f16 and bf16 0.99-1.03x at the median) and keep the
+     * loop. */
+    if (unrolled_lanes(c)) {
         clrs__gen_sb_add(b, "#pragma unroll\n");
         clrs__gen_sb_open(b, "for (%s l = 0; l < %d; ++l)", off, c->vec);
         clrs__gen_sb_open(b, "if (i0 + l < n0)");
@@ -148,7 +158,7 @@ void clrs__gen_emit_group_lanes(sbuf *b, const clrs_gen_config *c)
         clrs__gen_sb_add(b, "const %s myp = myg + l;\n", off);
     clrs__gen_emit_body(b, c, 1, &l);
     clrs__gen_sb_close(b);
-    if (c->raw)
+    if (unrolled_lanes(c))
         clrs__gen_sb_close(b);
 }
 
