@@ -50,25 +50,12 @@ CLRS_UTYPES(double, 8)
 //@ raw
 /* A copy's loads and stores (nearest and the like, one type in and out,
  * no post-op): T is the unsigned integer of the element's width and the
- * bits move as they are, no conversion, no rounding. CLRS_RTYPES(T, a)
- * declares T's vector types at element alignment a (clang; others use
- * vloadN / vstoreN). The non-temporal vector store needs the vector's
- * own alignment, as CLRS_STVNT_<dt> does. */
-#if defined(__clang__)
-#define CLRS_RTYPES(T, a)                                                  \
-    typedef T##2 __attribute__((aligned(a))) clrs_r_##T##2;                \
-    typedef T##4 __attribute__((aligned(a))) clrs_r_##T##4;                \
-    typedef T##8 __attribute__((aligned(a))) clrs_r_##T##8;                \
-    typedef T##16 __attribute__((aligned(a))) clrs_r_##T##16;
-#define CLRS_LDVR(T, n, p, i)                                              \
-    (*(__global const clrs_r_##T##n *)((__global const T *)(p) + (i)))
-#define CLRS_STVR(T, n, p, i, v)                                           \
-    (*(__global clrs_r_##T##n *)((__global T *)(p) + (i)) = (v))
-#else
-#define CLRS_RTYPES(T, a)
-#define CLRS_LDVR(T, n, p, i) vload##n(0, (__global const T *)(p) + (i))
-#define CLRS_STVR(T, n, p, i, v) vstore##n((v), 0, (__global T *)(p) + (i))
-#endif
+ * bits move as they are, no conversion, no rounding. The vectors go
+ * through CLRS_VLOAD / CLRS_VSTORE, whose types the kernel declares with
+ * CLRS_UTYPES(T, element bytes). The non-temporal vector store needs
+ * the vector's own alignment, as CLRS_STVNT_<dt> does. */
+#define CLRS_LDVR(T, n, p, i) CLRS_VLOAD(T, n, (__global const T *)(p), i)
+#define CLRS_STVR(T, n, p, i, v) CLRS_VSTORE(T, n, (__global T *)(p), i, v)
 #define CLRS_LDR(T, p, i) (((__global const T *)(p))[i])
 #define CLRS_STR(T, p, i, v) (((__global T *)(p))[i] = (v))
 #define CLRS_STRNT(T, p, i, v) CLRS_NT_STORE((v), (__global T *)(p) + (i))

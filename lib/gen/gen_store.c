@@ -7,8 +7,9 @@
 #include <string.h>
 
 /* Block vector path: one work-item per block of dst's blocked axis;
- * lanes past the real extent are padding and get zeros (a copy's lanes
- * through a mask of their width: the lane numbers compared as int). */
+ * lanes past the real extent are padding and get zeros: the lane
+ * numbers compared in int (long for a double accumulator), a copy's
+ * lanes then selected through a mask of their own width. */
 static void emit_block_zeros(sbuf *b, const clrs_gen_config *c, int w,
                              const char *val)
 {
@@ -16,23 +17,22 @@ static void emit_block_zeros(sbuf *b, const clrs_gen_config *c, int w,
     int l;
 
     clrs__gen_vtype(at, sizeof at, clrs__gen_val_type(c), w);
-    clrs__gen_vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", w);
-    if (c->raw) {
-        clrs__gen_vtype(xt, sizeof xt,
-                        clrs__gen_uint_type(clrs_dtype_size(c->dst), 0), w);
-        clrs__gen_vtype(mt, sizeof mt, "int", w);
-        clrs__gen_sb_add(b,
-                         "%s = select(%s, (%s)(0), convert_%s((%s)(i0) + (%s)(",
-                         val, val, at, xt, mt, mt);
-    } else {
-        clrs__gen_sb_add(b, "%s = ((%s)(i0) + (%s)(", val, mt, mt);
-    }
+    clrs__gen_vtype(mt, sizeof mt, !c->raw && c->acc_f64 ? "long" : "int", w);
+    clrs__gen_vtype(xt, sizeof xt,
+                    clrs__gen_uint_type(clrs_dtype_size(c->dst), 0), w);
+    if (c->raw)
+        clrs__gen_sb_add(b, "%s = select(%s, (%s)(0), convert_%s(", val, val,
+                         at, xt);
+    else
+        clrs__gen_sb_add(b, "%s = (", val);
+    clrs__gen_sb_add(b, "(%s)(i0) + (%s)(", mt, mt);
     for (l = 0; l < w; ++l)
         clrs__gen_sb_add(b, "%s%d", l ? ", " : "", l);
+    clrs__gen_sb_add(b, ") >= (%s)(nr0)", mt);
     if (c->raw)
-        clrs__gen_sb_add(b, ") >= (%s)(nr0)));\n", mt);
+        clrs__gen_sb_add(b, "));\n");
     else
-        clrs__gen_sb_add(b, ") >= (%s)(nr0)) ? (%s)(0) : %s;\n", mt, at, val);
+        clrs__gen_sb_add(b, ") ? (%s)(0) : %s;\n", at, val);
 }
 
 /* The store of `val` (w lanes) at dst offset dof, rounded once to dst's
