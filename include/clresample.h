@@ -516,6 +516,21 @@ CLRS_API clrs_status clrs_resample_desc_set_inference(clrs_resample_desc *op,
  * summed over several uses of one tensor. */
 CLRS_API clrs_status clrs_resample_desc_set_accumulate(
     clrs_resample_desc *op, int enable);
+/* Where a plan keeps the intermediates between its kernels (a separable
+ * plan's passes, max pooling backward's recomputed argmax). 0 (default):
+ * device memory the plan allocates at creation and holds until destroyed
+ * (clrs_plan_info's scratch_bytes). 1: the caller's workspace, a buffer
+ * of at least clrs_plan_info's workspace_bytes given to every
+ * clrs_execute as clrs_args.workspace (oneDNN's user scratchpad, cuDNN's
+ * workspace), so that several plans can share one; its contents before
+ * and after a run mean nothing. The plan then holds none and no longer
+ * orders its runs by itself: runs that share a workspace (of one plan or
+ * of several) must follow each other on the device, as they do on an
+ * in-order queue (on an out-of-order queue: by events). A plan whose
+ * workspace_bytes is 0 needs none and takes none. Results are the same
+ * bits either way. */
+CLRS_API clrs_status clrs_resample_desc_set_user_workspace(
+    clrs_resample_desc *op, int enable);
 
 /* Post-ops (forward only), applied in order in f32 (f64 when src or dst
  * is f64) to the resampled value before its one rounding to dst's type;
@@ -640,10 +655,11 @@ CLRS_API clrs_status clrs_plan_create_forward(clrs_plan **plan,
  * Recomputing takes two kernels per clrs_execute: the forward argmax
  * writes a window index into device memory the plan allocates at
  * creation (a byte per diff_dst element, 4 for windows of more than 127
- * taps: clrs_plan_info's scratch_bytes), then the index backward reads
- * it. Runs of one plan therefore follow each other on the device, even
- * on an out-of-order queue: each run's argmax waits for the previous
- * run's backward. */
+ * taps: clrs_plan_info's scratch_bytes) or into the caller's workspace
+ * (clrs_resample_desc_set_user_workspace), then the index backward reads
+ * it. With its own scratch, runs of one plan therefore follow each
+ * other on the device, even on an out-of-order queue: each run's argmax
+ * waits for the previous run's backward. */
 CLRS_API clrs_status clrs_plan_create_backward(
     clrs_plan **plan, clrs_context *ctx, const clrs_resample_desc *op,
     const clrs_tensor_desc *diff_src, const clrs_tensor_desc *diff_dst,
@@ -694,7 +710,8 @@ typedef struct clrs_plan_info {
                                 tensor (the argmax, then the scatter; the
                                 fields above describe the scatter), one
                                 per resampled axis for a separable plan */
-    size_t scratch_bytes;    /* device memory the plan holds for them */
+    size_t scratch_bytes;    /* device memory the plan holds for them (0
+                                with a user workspace) */
     size_t local_size[3];    /* the work-group shape of the (last) kernel;
                                 all 0: the driver chooses */
     clrs_launch_source launch_source;
@@ -717,6 +734,10 @@ typedef struct clrs_plan_info {
                                 a kernel per resampled axis through
                                 scratch (the fields above from variant up
                                 describe the last pass); 0: one pass */
+    size_t workspace_bytes;  /* with clrs_resample_desc_set_user_workspace:
+                                the least size of clrs_args.workspace (0:
+                                the plan needs none and takes none); 0
+                                for a plan that holds its own scratch */
 } clrs_plan_info;
 
 /* "none", "axis", "block", "span"; NULL for an unknown value. */
@@ -748,6 +769,10 @@ typedef struct clrs_args {
     cl_mem diff_src;
     cl_mem index;
     cl_mem post_op[CLRS_MAX_POST_OPS]; /* binary post-op operands */
+    /* A user-workspace plan's intermediates
+     * (clrs_resample_desc_set_user_workspace): read and written, so it
+     * shares no byte with another role's buffer. */
+    cl_mem workspace;
 } clrs_args;
 
 /* Sets arguments and enqueues on the context's queue after the wait list;

@@ -10,12 +10,17 @@
  *   - a plan outlives the context it was made from;
  *   - buffers and events of another cl_context, buffer flags, a NULL
  *     event in the wait list, overlapping and disjoint sub-buffers;
- *   - clrs_plan_info (two kernels and their scratch) and argument errors.
+ *   - clrs_plan_info (two kernels and their scratch) and argument errors;
+ *   - a user workspace (clrs_resample_desc_set_user_workspace) for a
+ *     separable plan of three passes and for max pooling backward: its
+ *     size, the same bits as the plan's own scratch, a sub-buffer at an
+ *     offset, one workspace shared by two plans, and its errors.
  * A light program: it builds two kernels. */
 #define _POSIX_C_SOURCE 200809L
 #include "devutil.h"
 #include "tap.h"
 
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -672,6 +677,356 @@ out:
     clrs_tensor_desc_destroy(f);
 }
 
+/* ---- a user workspace ------------------------------------------------ */
+
+/* A separable plan of three passes (CLRS_LAUNCH=sep=1): trilinear
+ * 1 x 2 x 5 x 6 x 7 -> 1 x 2 x 9 x 4 x 11, f32 dense. The passes shrink h
+ * (6 -> 4) first, then grow w (7 -> 11), then d (5 -> 9): intermediates of
+ * 1 x 2 x 5 x 4 x 7 and 1 x 2 x 5 x 4 x 11 floats. */
+static const int64_t wsrc[5] = {1, 2, 5, 6, 7}, wdst[5] = {1, 2, 9, 4, 11};
+#define WS_MID0 (2 * 5 * 4 * 7 * sizeof(float))
+#define WS_MID1 (2 * 5 * 4 * 11 * sizeof(float))
+
+typedef struct wscase {
+    clrs_context *ctx; /* CLRS_LAUNCH=sep=1 */
+    clrs_resample_desc *op;
+    clrs_tensor_desc *sd, *dd;
+    size_t sbytes, dbytes, align;
+    tu_buf src, want;
+    double *bound;
+    cl_mem src_mem, lib_dst, user_dst;
+} wscase;
+
+static int wscase_init(wscase *c)
+{
+    clrs_host_args ha;
+    cl_uint bits = 0;
+    tu_rng g;
+
+    memset(c, 0, sizeof *c);
+    c->ctx = td_context_with(&env, "CLRS_LAUNCH", "sep=1");
+    if (clrs_resample_desc_create(&c->op, CLRS_MODE_LINEAR) ||
+        clrs_tensor_desc_create(&c->sd, CLRS_F32, 5, wsrc, NULL) ||
+        clrs_tensor_desc_create(&c->dd, CLRS_F32, 5, wdst, NULL) ||
+        tu_buf_alloc(&c->src, c->sd) || tu_buf_alloc(&c->want, c->dd))
+        return -1;
+    c->sbytes = clrs_tensor_desc_bytes(c->sd);
+    c->dbytes = clrs_tensor_desc_bytes(c->dd);
+    tu_rng_seed(&g, UINT64_C(0x5E9A));
+    tu_fill_sixteenths(&c->src, &g, -64, 64);
+    c->bound = td_bound_alloc(&c->want);
+    memset(&ha, 0, sizeof ha);
+    ha.src = c->src.data;
+    ha.dst = c->want.data;
+    if (!c->bound ||
+        clrs_reference_forward_bound(c->op, c->sd, c->dd, NULL, &ha, c->bound))
+        return -1;
+    clGetDeviceInfo(env.dev, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits, &bits,
+                    NULL);
+    c->align = bits >= 8 ? bits / 8 : 1;
+    c->src_mem = buffer(c->src.data, c->sbytes);
+    c->lib_dst = buffer(c->want.data, c->dbytes);
+    c->user_dst = buffer(c->want.data, c->dbytes);
+    return c->src_mem && c->lib_dst && c->user_dst ? 0 : -1;
+}
+
+static void wscase_free(wscase *c)
+{
+    cl_mem m[3] = {c->src_mem, c->lib_dst, c->user_dst};
+    int i;
+
+    for (i = 0; i < 3; ++i)
+        if (m[i])
+            clReleaseMemObject(m[i]);
+    free(c->bound);
+    tu_buf_free(&c->src);
+    tu_buf_free(&c->want);
+    clrs_tensor_desc_destroy(c->sd);
+    clrs_tensor_desc_destroy(c->dd);
+    clrs_resample_desc_destroy(c->op);
+    clrs_context_destroy(c->ctx);
+}
+
+/* Fills a buffer with the byte b (NaN for 0xFF floats). */
+static int fill(cl_mem m, size_t bytes, unsigned char b)
+{
+    return clEnqueueFillBuffer(env.queue, m, &b, 1, 0, bytes, 0, NULL, NULL) ==
+                   CL_SUCCESS
+               ? 0
+               : -1;
+}
+
+/* The bytes of m, read after the queue's work (malloc'd; NULL on a
+ * failure). */
+static unsigned char *read_all(cl_mem m, size_t bytes)
+{
+    unsigned char *h = malloc(bytes);
+    if (h && clEnqueueReadBuffer(env.queue, m, CL_TRUE, 0, bytes, h, 0, NULL,
+                                 NULL) != CL_SUCCESS) {
+        free(h);
+        h = NULL;
+    }
+    return h;
+}
+
+static clrs_status ws_run(clrs_plan *plan, const wscase *c, cl_mem dst,
+                          cl_mem ws)
+{
+    clrs_args a;
+    memset(&a, 0, sizeof a);
+    a.src = c->src_mem;
+    a.dst = dst;
+    a.workspace = ws;
+    return clrs_execute(plan, &a, 0, NULL, NULL);
+}
+
+/* The plan's output in dst against the reference within the bound. */
+static int64_t ws_check(const wscase *c, cl_mem dst, const char *what)
+{
+    tu_buf got;
+    int64_t bad = -1;
+
+    if (tu_buf_alloc(&got, c->dd) == 0) {
+        if (clEnqueueReadBuffer(env.queue, dst, CL_TRUE, 0, c->dbytes, got.data,
+                                0, NULL, NULL) == CL_SUCCESS)
+            bad = td_compare(&got, &c->want, c->bound, what, NULL);
+        tu_buf_free(&got);
+    }
+    return bad;
+}
+
+/* The same separable problem with the plan's scratch and with a caller's
+ * workspace: what each reports, the same output bits, the workspace a
+ * sub-buffer at an offset of a bigger buffer whose other bytes no pass
+ * touches. */
+static void ws_separable(wscase *c, clrs_plan **lib, clrs_plan **user,
+                         size_t *need)
+{
+    clrs_plan_info li, ui;
+    size_t want = (WS_MID0 + c->align - 1) / c->align * c->align + WS_MID1;
+    size_t head = 2 * c->align, total, i, stray = 0;
+    cl_mem parent = NULL, ws = NULL;
+    unsigned char *a = NULL, *b = NULL, *all = NULL;
+    cl_int err;
+
+    *need = 0;
+    if (clrs_plan_create_forward(lib, c->ctx, c->op, c->sd, c->dd, NULL) ||
+        clrs_resample_desc_set_user_workspace(c->op, 1) ||
+        clrs_plan_create_forward(user, c->ctx, c->op, c->sd, c->dd, NULL) ||
+        clrs_plan_get_info(*lib, &li) || clrs_plan_get_info(*user, &ui)) {
+        tap_ok(0, "user workspace: plans (%s)", clrs_last_error());
+        clrs_resample_desc_set_user_workspace(c->op, 0);
+        return;
+    }
+    clrs_resample_desc_set_user_workspace(c->op, 0);
+    tap_ok(li.separable && li.kernels == 3 &&
+               li.scratch_bytes == WS_MID0 + WS_MID1 && li.workspace_bytes == 0,
+           "user workspace: a plan of its own scratch holds %zu bytes "
+           "(want %zu) and takes no workspace (%zu)",
+           li.scratch_bytes, (size_t)(WS_MID0 + WS_MID1), li.workspace_bytes);
+    tap_ok(ui.separable && ui.kernels == 3 && ui.scratch_bytes == 0 &&
+               ui.workspace_bytes == want,
+           "user workspace: the plan holds none (%zu) and asks for %zu "
+           "bytes (want %zu: both intermediates, the second at the "
+           "device's base alignment)",
+           ui.scratch_bytes, ui.workspace_bytes, want);
+    *need = ui.workspace_bytes;
+
+    total = head + want + c->align;
+    parent = clCreateBuffer(env.cl, CL_MEM_READ_WRITE, total, NULL, &err);
+    if (parent)
+        ws = sub(parent, head, want);
+    if (!ws || fill(parent, total, 0xA5) || fill(c->lib_dst, c->dbytes, 0xFF) ||
+        fill(c->user_dst, c->dbytes, 0xFF) ||
+        ws_run(*lib, c, c->lib_dst, NULL) != CLRS_SUCCESS ||
+        ws_run(*user, c, c->user_dst, ws) != CLRS_SUCCESS ||
+        !(a = read_all(c->lib_dst, c->dbytes)) ||
+        !(b = read_all(c->user_dst, c->dbytes)) ||
+        !(all = read_all(parent, total))) {
+        tap_ok(0, "user workspace: runs (%s)", clrs_last_error());
+    } else {
+        int64_t bad = ws_check(c, c->user_dst, "user workspace");
+        tap_ok(bad == 0,
+               "user workspace: the output agrees with the "
+               "reference (%" PRId64 " elements do not)",
+               bad);
+        tap_ok(memcmp(a, b, c->dbytes) == 0,
+               "user workspace: the same bits as the plan's own scratch");
+        for (i = 0; i < total; ++i)
+            stray += (i < head || i >= head + want) && all[i] != 0xA5;
+        tap_ok(stray == 0,
+               "user workspace: a sub-buffer at offset %zu "
+               "works and no byte around it changes (%zu do)",
+               head, stray);
+    }
+    free(a);
+    free(b);
+    free(all);
+    if (ws)
+        clReleaseMemObject(ws);
+    if (parent)
+        clReleaseMemObject(parent);
+}
+
+/* One workspace for two plans, runs alternating on the in-order queue:
+ * the separable forward and max pooling backward's argmax index. */
+static void ws_shared(wscase *c, clrs_plan *user, size_t need, const problem *p)
+{
+    clrs_plan *maxb = NULL;
+    clrs_plan_info mi;
+    run r;
+    cl_mem ws = NULL;
+    unsigned char *a = NULL, *b = NULL;
+    size_t bytes, bad = 1;
+    cl_int err;
+    int i, ok;
+
+    memset(&r, 0, sizeof r);
+    ok = clrs_resample_desc_set_user_workspace(p->op, 1) == CLRS_SUCCESS &&
+         clrs_plan_create_backward(&maxb, env.ctx, p->op, p->xd, p->yd, NULL,
+                                   p->xd) == CLRS_SUCCESS &&
+         clrs_plan_get_info(maxb, &mi) == CLRS_SUCCESS;
+    clrs_resample_desc_set_user_workspace(p->op, 0);
+    tap_ok(ok && mi.kernels == 2 && mi.scratch_bytes == 0 &&
+               mi.workspace_bytes == p->ybytes / sizeof(float),
+           "user workspace: max pooling backward holds no scratch and asks "
+           "for %zu bytes (want %zu: its s8 argmax index)",
+           ok ? mi.workspace_bytes : 0, p->ybytes / sizeof(float));
+    bytes = need > mi.workspace_bytes ? need : mi.workspace_bytes;
+    if (ok)
+        ws = clCreateBuffer(env.cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    ok = ok && ws && run_init(p, &r, 21) == 0 &&
+         fill(c->user_dst, c->dbytes, 0xFF) == 0;
+    for (i = 0; ok && i < 3; ++i) {
+        clrs_args ma;
+        memset(&ma, 0, sizeof ma);
+        ma.src = r.x_mem;
+        ma.diff_dst = r.dy_mem;
+        ma.diff_src = r.dx_mem;
+        ma.workspace = ws;
+        ok = ws_run(user, c, c->user_dst, ws) == CLRS_SUCCESS &&
+             clrs_execute(maxb, &ma, 0, NULL, NULL) == CLRS_SUCCESS;
+    }
+    if (ok) {
+        bad = compare(env.queue, p, &r);
+        a = read_all(c->lib_dst, c->dbytes);
+        b = read_all(c->user_dst, c->dbytes);
+    }
+    tap_ok(ok && bad == 0 && a && b && memcmp(a, b, c->dbytes) == 0,
+           "user workspace: two plans share one, runs alternating: both "
+           "outputs right (%zu max pooling elements differ)",
+           bad);
+    free(a);
+    free(b);
+    if (ws)
+        clReleaseMemObject(ws);
+    clFinish(env.queue);
+    run_free(&r);
+    clrs_plan_destroy(maxb);
+}
+
+/* What clrs_execute says of a missing, small, foreign, read-only or
+ * aliased workspace, and of one given to a plan that takes none. */
+static void ws_errors(wscase *c, clrs_plan *lib, clrs_plan *user, size_t need)
+{
+    cl_context other;
+    cl_mem small = NULL, fm = NULL, ro = NULL, ok = NULL, big = NULL;
+    clrs_plan *whole = NULL;
+    clrs_context *one = NULL;
+    clrs_args a;
+    cl_int err;
+
+    other = clCreateContext(NULL, 1, &env.dev, NULL, NULL, &err);
+    if (other)
+        fm = clCreateBuffer(other, CL_MEM_READ_WRITE, need, NULL, &err);
+    small = clCreateBuffer(env.cl, CL_MEM_READ_WRITE, need - 1, NULL, &err);
+    ro = clCreateBuffer(env.cl, CL_MEM_READ_ONLY, need, NULL, &err);
+    ok = clCreateBuffer(env.cl, CL_MEM_READ_WRITE, need, NULL, &err);
+    big = clCreateBuffer(env.cl, CL_MEM_READ_WRITE,
+                         need > c->dbytes ? need : c->dbytes, NULL, &err);
+    if (!fm || !small || !ro || !ok || !big) {
+        tap_ok(0, "user workspace errors: setup");
+        goto out;
+    }
+    memset(&a, 0, sizeof a);
+    a.src = c->src_mem;
+    a.dst = c->user_dst;
+    expect_exec(user, &a, 0, NULL, CLRS_ERR_NULL_POINTER,
+                "args->workspace is NULL", "user workspace: none given");
+    a.workspace = small;
+    expect_exec(user, &a, 0, NULL, CLRS_ERR_BUFFER_TOO_SMALL,
+                "args->workspace buffer holds",
+                "user workspace: one byte too small");
+    a.workspace = fm;
+    expect_exec(user, &a, 0, NULL, CLRS_ERR_INVALID_VALUE, "another cl_context",
+                "user workspace: of another context");
+    a.workspace = ro;
+    expect_exec(user, &a, 0, NULL, CLRS_ERR_INVALID_VALUE, "CL_MEM_READ_ONLY",
+                "user workspace: CL_MEM_READ_ONLY");
+    a.workspace = big;
+    a.dst = big;
+    expect_exec(user, &a, 0, NULL, CLRS_ERR_ALIASING, "workspace",
+                "user workspace: the dst buffer as well");
+    a.dst = c->user_dst;
+    a.workspace = ok;
+    expect_exec(lib, &a, 0, NULL, CLRS_ERR_INVALID_VALUE, "does not use it",
+                "user workspace: given to a plan of its own scratch");
+    /* A single pass needs none even when asked to take the caller's. */
+    one = td_context_with(&env, "CLRS_LAUNCH", "sep=0");
+    if (clrs_resample_desc_set_user_workspace(c->op, 1) ||
+        clrs_plan_create_forward(&whole, one, c->op, c->sd, c->dd, NULL)) {
+        tap_ok(0, "user workspace: single-pass plan (%s)", clrs_last_error());
+    } else {
+        clrs_plan_info wi;
+        clrs_plan_get_info(whole, &wi);
+        tap_ok(!wi.separable && wi.workspace_bytes == 0 &&
+                   wi.scratch_bytes == 0,
+               "user workspace: a single pass asks for none (%zu bytes)",
+               wi.workspace_bytes);
+        expect_exec(whole, &a, 0, NULL, CLRS_ERR_INVALID_VALUE,
+                    "does not use it",
+                    "user workspace: given to a plan that needs none");
+    }
+    clrs_resample_desc_set_user_workspace(c->op, 0);
+out:
+    clFinish(env.queue);
+    clrs_plan_destroy(whole);
+    clrs_context_destroy(one);
+    if (fm)
+        clReleaseMemObject(fm);
+    if (small)
+        clReleaseMemObject(small);
+    if (ro)
+        clReleaseMemObject(ro);
+    if (ok)
+        clReleaseMemObject(ok);
+    if (big)
+        clReleaseMemObject(big);
+    if (other)
+        clReleaseContext(other);
+}
+
+static void user_workspace(const problem *p)
+{
+    wscase c;
+    clrs_plan *lib = NULL, *user = NULL;
+    size_t need = 0;
+
+    if (wscase_init(&c) != 0) {
+        tap_ok(0, "user workspace: setup (%s)", clrs_last_error());
+    } else {
+        ws_separable(&c, &lib, &user, &need);
+        if (need) {
+            ws_shared(&c, user, need, p);
+            ws_errors(&c, lib, user, need);
+        }
+    }
+    clFinish(env.queue);
+    clrs_plan_destroy(lib);
+    clrs_plan_destroy(user);
+    wscase_free(&c);
+}
+
 int main(void)
 {
     problem p;
@@ -709,6 +1064,7 @@ int main(void)
     context_lifetime(&p);
     execute_checks(&p);
     info_and_errors(&p);
+    user_workspace(&p);
     empty_tensors();
     problem_free(&p);
     td_close(&env);

@@ -10,7 +10,8 @@
 # within the error bound, so the two paths agree within twice it. Under
 # sep=1 the matrix's problems are separable and under sep=0 none is; the
 # passes' order of summation is fixed, so launch settings keep their bytes
-# (SHA-256 digests); and the JSON and perf lines say which path ran.
+# (SHA-256 digests), as they do through a user workspace; and the JSON
+# and perf lines say which path ran.
 
 tap_name=separable
 . "${top_srcdir:-.}/tests/tap.sh"
@@ -132,6 +133,28 @@ for setting in $settings; do
         diff "$tmp/sep1.dig" "$tmp/set.dig" | head -10 | sed 's/^/# /'
     fi
 done
+
+# A user workspace (--attr-scratchpad=user, the tool's buffer, poisoned)
+# holds the intermediates instead of the plan: the same bytes, every
+# separable plan asks for one and holds no scratch.
+sed 's/^--reset /--reset --attr-scratchpad=user /' "$tmp/small" >"$tmp/user"
+CLRS_LAUNCH=sep=1 "$tool" --mode=C --perf-template=json \
+    --batch="$tmp/user" >"$tmp/user.out" 2>&1
+digests "$tmp/user.out" | sed 's/ --attr-scratchpad=user//' >"$tmp/user.dig"
+if [ -s "$tmp/sep1.dig" ] && cmp -s "$tmp/sep1.dig" "$tmp/user.dig"; then
+    ok "--attr-scratchpad=user: the bytes of the plan's own scratch"
+else
+    not_ok "--attr-scratchpad=user: bytes differ from the plan's own scratch"
+    diff "$tmp/sep1.dig" "$tmp/user.dig" | head -10 | sed 's/^/# /'
+fi
+nuser=$(grep -c '"status":"PASSED"' "$tmp/user.out")
+nws=$(grep '"separable":true,"scratch_bytes":0,"workspace_bytes":[1-9]' \
+    "$tmp/user.out" | grep -c '"status":"PASSED"')
+if [ "$nuser" -gt 0 ] && [ "$nws" -eq "$nuser" ]; then
+    ok "--attr-scratchpad=user: all $nuser plans passed, each separable with a workspace and no scratch"
+else
+    not_ok "--attr-scratchpad=user: $nws of $nuser passed plans separable with a workspace and no scratch"
+fi
 
 # The default chooses by cost: a 2-D bicubic 2x up is separable, a
 # bilinear one is not; the perf line says so.

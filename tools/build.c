@@ -93,6 +93,9 @@ static int set_sampling(job *j)
                 "set_exclude_outside");
     if (o->antialias)
         TRY_SET(clrs_resample_desc_set_antialias(j->op, 1), "set_antialias");
+    if (o->scratchpad)
+        TRY_SET(clrs_resample_desc_set_user_workspace(j->op, 1),
+                "set_user_workspace");
     return 0;
 }
 

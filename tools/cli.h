@@ -63,6 +63,8 @@ typedef struct cli_opts {
     int keep_aspect; /* clrs_keep_aspect: descriptor outputs are sizes */
     double cubic_a;  /* NaN: as rounding */
     int exclude_outside, antialias;
+    int scratchpad; /* --attr-scratchpad: 0 library, 1 user (the tool's
+                       workspace, poisoned before each run) */
     int pad_mode; /* clrs_padding */
     double pad_value;
     /* --axes: 0 = the spatial axes; else n_axes entries, each a letter
@@ -318,6 +320,7 @@ typedef struct cli_result {
                     per axis: separable) */
     int separable; /* clrs_plan_info's: one axis at a time */
     size_t scratch; /* clrs_plan_info's scratch_bytes */
+    size_t workspace;   /* clrs_plan_info's workspace_bytes */
     const char *launch; /* clrs_launch_source_name(), "-" before a plan */
     const char *variant; /* the plan's kernel variant, "-" before a plan */
     int tuned;          /* launches the tuner timed (launch "tuned") */

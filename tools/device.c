@@ -55,6 +55,7 @@ clrs_status device_execute(job *j, cl_event *ev)
     a.diff_src = j->t[T_DIFF_SRC].mem;
     for (i = 0; i < CLRS_MAX_POST_OPS; ++i)
         a.post_op[i] = j->t[T_POST + i].mem;
+    a.workspace = j->workspace;
     return clrs_execute(j->plan, &a, 0, NULL, ev);
 }
 
@@ -93,6 +94,34 @@ static void keep_build_log(cli_result *r, const char *log)
     else
         snprintf(r->build_log, sizeof r->build_log, "%.*s\n[...]",
                  (int)max - 6, log);
+}
+
+/* --attr-scratchpad=user: the workspace the plan asks for, made once per
+ * problem, filled with 0xFF bytes (NaN in every float type: a pass that
+ * read an intermediate before writing it would show). */
+static int make_workspace(job *j, size_t bytes)
+{
+    const unsigned char poison = 0xFF;
+    cl_context c;
+    cl_command_queue q;
+    cl_int err;
+
+    if (j->workspace)
+        return 0; /* the same problem planned again: the same size */
+    clrs_context_get_cl(j->env->ctx, &c, NULL, &q);
+    j->workspace = clCreateBuffer(c, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    if (!j->workspace) {
+        set_status(j->r, ST_SKIPPED,
+                   "clCreateBuffer of %zu bytes for the "
+                   "workspace failed (OpenCL error %d)",
+                   bytes, (int)err);
+        return -1;
+    }
+    err = clEnqueueFillBuffer(q, j->workspace, &poison, 1, 0, bytes, 0, NULL,
+                              NULL);
+    if (err == CL_SUCCESS)
+        err = clFinish(q);
+    return err == CL_SUCCESS ? 0 : cl_fail(j, err, "clEnqueueFillBuffer");
 }
 
 int device_plan(job *j)
@@ -149,6 +178,7 @@ int device_plan(job *j)
         j->r->kernels = info.kernels;
         j->r->separable = info.separable;
         j->r->scratch = info.scratch_bytes;
+        j->r->workspace = info.workspace_bytes;
         j->r->launch = clrs_launch_source_name(info.launch_source);
         j->r->tuned = info.tuned_launches;
         j->r->variant = info.variant ? info.variant : "-";
@@ -160,5 +190,5 @@ int device_plan(job *j)
                                                    : "plan_create_forward");
         return -1;
     }
-    return 0;
+    return info.workspace_bytes ? make_workspace(j, info.workspace_bytes) : 0;
 }

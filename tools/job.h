@@ -40,6 +40,7 @@ typedef struct job {
     int rank;
     int backward;
     clrs_plan *plan;
+    cl_mem workspace; /* --attr-scratchpad=user: the plan's workspace */
     double *bound; /* the error model's, per output element (check) */
 } job;
 

@@ -73,6 +73,9 @@ static const choice divisors[] = {
 const choice bools[] = {
     {"true", 1}, {"false", 0}, {"1", 1}, {"0", 0}, {NULL, 0}};
 
+/* Where a plan keeps its intermediates (benchdnn's --attr-scratchpad). */
+static const choice scratchpads[] = {{"library", 0}, {"user", 1}, {NULL, 0}};
+
 /* The layout classes, benchdnn's rank-free names and the rank-fixed ones
  * (oneDNN's format tags: nchw, and the explicit abcd, acdb, aBcd16b). */
 static const cli_tag tags[] = {
@@ -374,6 +377,8 @@ const knob knobs[] = {
      0},
     {"mb", "0", K_INT, OFF(mb), NULL, NULL, 0, INT64_C(1) << 30},
     {"attr-post-ops", "none", K_CUSTOM, 0, NULL, set_post_ops, 0, 0},
+    {"attr-scratchpad", "library", K_ENUM, OFF(scratchpad), scratchpads, NULL,
+     0, 0},
 };
 /* As many rows as parse.h's NKNOBS says. */
 typedef char knob_count_check[sizeof knobs / sizeof knobs[0] == NKNOBS

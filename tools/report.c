@@ -163,19 +163,19 @@ static void print_json(const cli_prb *p, const cli_result *r)
     num_json(r->roof_pct, "%.1f");
     printf(",\"build_ms\":");
     num_json(r->build_ms, "%.3f");
-    printf(",\"cache\":\"%s\",\"variant\":\"%s\",\"vector\":\"%s\",\"lanes\":%d,"
-           "\"vectors\":%d,\"groups\":%d,"
-           "\"kernels\":%d,\"separable\":%s,\"scratch_bytes\":%zu,"
-           "\"launch\":\"%s\","
-           "\"tuned_launches\":%d,"
-           "\"lws\":[%zu,%zu,%zu],\"above_copy\":%s,\"detail\":",
-           r->cache, r->variant ? r->variant : "-",
-           r->vector ? r->vector : "-", r->lanes,
-           r->vectors > 1 ? r->vectors : 1, r->groups > 1 ? r->groups : 1,
-           r->kernels, r->separable ? "true" : "false", r->scratch,
-           r->launch ? r->launch : "-", r->tuned, r->lws[0], r->lws[1],
-           r->lws[2],
-           r->above_copy ? "true" : "false");
+    printf(
+        ",\"cache\":\"%s\",\"variant\":\"%s\",\"vector\":\"%s\",\"lanes\":%d,"
+        "\"vectors\":%d,\"groups\":%d,"
+        "\"kernels\":%d,\"separable\":%s,\"scratch_bytes\":%zu,"
+        "\"workspace_bytes\":%zu,\"launch\":\"%s\","
+        "\"tuned_launches\":%d,"
+        "\"lws\":[%zu,%zu,%zu],\"above_copy\":%s,\"detail\":",
+        r->cache, r->variant ? r->variant : "-", r->vector ? r->vector : "-",
+        r->lanes, r->vectors > 1 ? r->vectors : 1,
+        r->groups > 1 ? r->groups : 1, r->kernels,
+        r->separable ? "true" : "false", r->scratch, r->workspace,
+        r->launch ? r->launch : "-", r->tuned, r->lws[0], r->lws[1], r->lws[2],
+        r->above_copy ? "true" : "false");
     str_json(r->detail);
     printf(",\"build_log\":");
     str_json(r->build_log);

@@ -17,6 +17,8 @@ static void cleanup(job *j)
 {
     int i;
     clrs_plan_destroy(j->plan);
+    if (j->workspace)
+        clReleaseMemObject(j->workspace);
     clrs_resample_desc_destroy(j->op);
     free(j->bound);
     for (i = 0; i < T_COUNT; ++i) {

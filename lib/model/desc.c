@@ -744,7 +744,8 @@ ENUM_SETTERS(DEFINE_ENUM_SETTER_)
     X(clrs_resample_desc_set_exclude_outside, exclude_outside)               \
     X(clrs_resample_desc_set_antialias, antialias)                           \
     X(clrs_resample_desc_set_inference, inference)                           \
-    X(clrs_resample_desc_set_accumulate, accumulate)
+    X(clrs_resample_desc_set_accumulate, accumulate)                         \
+    X(clrs_resample_desc_set_user_workspace, user_workspace)
 
 #define DEFINE_FLAG_SETTER_(setter, field)                                   \
     clrs_status setter(clrs_resample_desc *op, int enable)                   \

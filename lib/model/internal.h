@@ -68,6 +68,7 @@ typedef struct clrs_post_op {
     X(double, divisor_override, )                                            \
     X(int, inference, )                                                      \
     X(int, accumulate, )                                                     \
+    X(int, user_workspace, )                                                 \
     X(int, n_post_ops, )                                                     \
     X(clrs_post_op, post_ops, [CLRS_MAX_POST_OPS])
 #define CLRS_OP_OPTION_FIELD_(type, name, dim) type name dim;

@@ -62,7 +62,7 @@ static clrs_status check_buffer(const clrs_plan *plan, role *r)
                r->name);
     CLRS_TRY(mem_info(r->mem, CL_MEM_SIZE, sizeof have, &have, r->name));
     CLRS_CHECK(have >= r->need, CLRS_ERR_BUFFER_TOO_SMALL,
-               "args->%s buffer holds %zu bytes, tensor needs %zu", r->name,
+               "args->%s buffer holds %zu bytes, the plan needs %zu", r->name,
                have, r->need);
     CLRS_TRY(mem_info(r->mem, CL_MEM_CONTEXT, sizeof owner, &owner,
                       r->name));
@@ -236,13 +236,16 @@ static clrs_status enqueue_two_pass(clrs_plan *plan, cl_command_queue q,
     cl_uint n;
     clrs_status st;
 
+    const cl_mem scratch =
+        plan->need_workspace ? args->workspace : plan->scratch_index;
+
     memset(&fa, 0, sizeof fa);
     fa.src = args->src;
-    fa.index = plan->scratch_index;
+    fa.index = scratch;
     memset(&ba, 0, sizeof ba);
     ba.diff_src = args->diff_src;
     ba.diff_dst = args->diff_dst;
-    ba.index = plan->scratch_index;
+    ba.index = scratch;
 
     pthread_mutex_lock(&plan->lock);
     st = waits_with_busy(plan, num_events, wait_list, local,
@@ -253,21 +256,57 @@ static clrs_status enqueue_two_pass(clrs_plan *plan, cl_command_queue q,
     }
     if (st == CLRS_SUCCESS) {
         st = enqueue(plan->scatter, q, &ba, 1, &first, &second);
-        if (plan->scratch_busy)
-            clReleaseEvent(plan->scratch_busy);
-        if (st == CLRS_SUCCESS) {
-            plan->scratch_busy = second;
+        if (plan->need_workspace) { /* the caller orders the runs */
             clReleaseEvent(first);
         } else {
-            plan->scratch_busy = first; /* still writing the scratch */
+            if (plan->scratch_busy)
+                clReleaseEvent(plan->scratch_busy);
+            if (st == CLRS_SUCCESS) {
+                plan->scratch_busy = second;
+                clReleaseEvent(first);
+            } else {
+                plan->scratch_busy = first; /* still writing the scratch */
+            }
         }
     }
     if (st == CLRS_SUCCESS && event) {
         clRetainEvent(second);
         *event = second;
     }
+    if (st == CLRS_SUCCESS && plan->need_workspace)
+        clReleaseEvent(second);
     pthread_mutex_unlock(&plan->lock);
     return st;
+}
+
+/* The bytes [off, off + size) of the caller's workspace ws as a buffer
+ * of their own (a sub-buffer of ws's parent when ws is one itself): an
+ * OpenCL object, no device memory; released by the caller once the
+ * passes that use it are enqueued. */
+static clrs_status workspace_part(cl_mem ws, size_t off, size_t size,
+                                  cl_mem *part)
+{
+    cl_buffer_region region;
+    cl_mem root = NULL;
+    size_t base = 0;
+    cl_int err;
+
+    *part = NULL;
+    CLRS_TRY(mem_info(ws, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof root, &root,
+                      "workspace"));
+    if (root)
+        CLRS_TRY(mem_info(ws, CL_MEM_OFFSET, sizeof base, &base, "workspace"));
+    else
+        root = ws;
+    region.origin = base + off;
+    region.size = size;
+    *part =
+        clCreateSubBuffer(root, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+    if (err != CL_SUCCESS) {
+        *part = NULL;
+        return clrs__cl_error(err, "clCreateSubBuffer(args->workspace)");
+    }
+    return CLRS_SUCCESS;
 }
 
 /* The separable passes in order, each after the one before it (the
@@ -281,10 +320,20 @@ static clrs_status enqueue_chain(clrs_plan *plan, cl_command_queue q,
 {
     cl_event local[16], *heap, prev = NULL;
     const cl_event *waits;
+    cl_mem work[2] = {plan->work[0], plan->work[1]}, part = NULL;
     cl_uint n;
-    clrs_status st;
+    clrs_status st = CLRS_SUCCESS;
     int i;
 
+    if (plan->need_workspace) {
+        work[0] = args->workspace;
+        if (plan->work_bytes[1])
+            st = workspace_part(args->workspace, plan->ws_off,
+                                plan->work_bytes[1], &part);
+        work[1] = part;
+    }
+    if (st < 0)
+        return st;
     pthread_mutex_lock(&plan->lock);
     st = waits_with_busy(plan, num_events, wait_list, local,
                          sizeof local / sizeof local[0], &waits, &n, &heap);
@@ -294,9 +343,9 @@ static clrs_status enqueue_chain(clrs_plan *plan, cl_command_queue q,
         cl_event ev = NULL;
         cl_mem in, out;
         memset(&a, 0, sizeof a);
-        in = i ? plan->work[(i - 1) % 2]
+        in = i ? work[(i - 1) % 2]
                : (plan->problem.backward ? args->diff_dst : args->src);
-        out = !last ? plan->work[i % 2]
+        out = !last ? work[i % 2]
                     : (plan->problem.backward ? args->diff_src : args->dst);
         *(plan->problem.backward ? &a.diff_dst : &a.src) = in;
         *(plan->problem.backward ? &a.diff_src : &a.dst) = out;
@@ -311,16 +360,21 @@ static clrs_status enqueue_chain(clrs_plan *plan, cl_command_queue q,
         }
     }
     free(heap);
-    /* The last pass enqueued, even of a run cut short, still reads or
-     * writes the intermediates: the next run waits for it. */
-    if (prev) {
-        if (plan->scratch_busy)
-            clReleaseEvent(plan->scratch_busy);
-        plan->scratch_busy = prev;
-    }
+    if (part) /* freed when the passes that use it have run */
+        clReleaseMemObject(part);
     if (st == CLRS_SUCCESS && event) {
         clRetainEvent(prev);
         *event = prev;
+    }
+    /* The last pass enqueued, even of a run cut short, still reads or
+     * writes the intermediates: the next run waits for it, unless the
+     * caller's workspace holds them (the caller orders the runs). */
+    if (prev && plan->need_workspace) {
+        clReleaseEvent(prev);
+    } else if (prev) {
+        if (plan->scratch_busy)
+            clReleaseEvent(plan->scratch_busy);
+        plan->scratch_busy = prev;
     }
     pthread_mutex_unlock(&plan->lock);
     return st;
@@ -355,10 +409,11 @@ static int fill_roles(const clrs_plan *plan, const clrs_args *a, role *r)
     set_role(&r[3], "diff_dst", a->diff_dst, plan->need_diff_dst, 0, 1);
     set_role(&r[4], "index", a->index, plan->need_index, !p->backward,
              p->backward);
+    set_role(&r[5], "workspace", a->workspace, plan->need_workspace, 1, 1);
     for (i = 0; i < CLRS_MAX_POST_OPS; ++i) {
         char name[16];
         snprintf(name, sizeof name, "post_op[%d]", i);
-        set_role(&r[5 + i], name, a->post_op[i], plan->need_post[i], 0, 1);
+        set_role(&r[6 + i], name, a->post_op[i], plan->need_post[i], 0, 1);
     }
     return CLRS_ROLES_MAX;
 }

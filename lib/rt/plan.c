@@ -413,8 +413,37 @@ static clrs_status plan_two_pass(clrs_plan *plan, const clrs_resample_desc *op,
                                       "backward kernel (clrs_backward):\n"};
         CLRS_TRY(join_logs(plan, sub, head, 2));
     }
+    if (p->user_workspace) {
+        plan->need_workspace = index_bytes;
+        return CLRS_SUCCESS;
+    }
     return clrs__plan_buffer(plan, index_bytes, NULL, &plan->scratch_index,
                        "argmax index");
+}
+
+/* Where a user workspace holds the intermediates: work[0] at 0, work[1]
+ * after it at the device's base address alignment (a sub-buffer's origin
+ * must be a multiple of it). */
+static clrs_status workspace_layout(clrs_plan *plan)
+{
+    const size_t align = plan->ctx->dev.facts.base_align_bits / 8 > 0
+                             ? plan->ctx->dev.facts.base_align_bits / 8
+                             : 1;
+    size_t off = 0;
+
+    if (plan->work_bytes[1]) {
+        off = (plan->work_bytes[0] + align - 1) / align * align;
+        CLRS_CHECK(off >= plan->work_bytes[0] &&
+                       off <= SIZE_MAX - plan->work_bytes[1],
+                   CLRS_ERR_OUT_OF_MEMORY,
+                   "the separable intermediates (%zu and %zu bytes) do not "
+                   "fit one workspace",
+                   plan->work_bytes[0], plan->work_bytes[1]);
+    }
+    plan->ws_off = off;
+    plan->need_workspace =
+        plan->work_bytes[1] ? off + plan->work_bytes[1] : plan->work_bytes[0];
+    return CLRS_SUCCESS;
 }
 
 /* ---- separable passes ---------------------------------------------------- */
@@ -630,10 +659,14 @@ static clrs_status plan_separable(clrs_plan *plan,
                 plan->work_bytes[i % 2] = bytes;
         }
     }
-    for (i = 0; i < 2; ++i)
-        if (plan->work_bytes[i])
-            CLRS_TRY(clrs__plan_buffer(plan, plan->work_bytes[i], NULL,
-                                 &plan->work[i], "separable intermediate"));
+    if (p->user_workspace)
+        CLRS_TRY(workspace_layout(plan));
+    else
+        for (i = 0; i < 2; ++i)
+            if (plan->work_bytes[i])
+                CLRS_TRY(clrs__plan_buffer(plan, plan->work_bytes[i], NULL,
+                                           &plan->work[i],
+                                           "separable intermediate"));
     {
         char head[CLRS_MAX_RANK][LOG_HEAD_MAX];
         for (i = 0; i < n; ++i)
@@ -659,6 +692,8 @@ static void drop_separable(clrs_plan *plan)
         plan->work[i] = NULL;
         plan->work_bytes[i] = 0;
     }
+    plan->need_workspace = 0;
+    plan->ws_off = 0;
 }
 
 /* ---- creation ----------------------------------------------------------- */
@@ -814,7 +849,9 @@ clrs_status clrs_plan_get_info(const clrs_plan *plan, clrs_plan_info *info)
             info->cache = plan->argmax->cache_source;
         info->create_ms = plan->create_ms;
         info->kernels = 2;
-        info->scratch_bytes = plan->argmax->need_index;
+        info->scratch_bytes =
+            plan->need_workspace ? 0 : plan->argmax->need_index;
+        info->workspace_bytes = plan->need_workspace;
         return CLRS_SUCCESS;
     }
     if (plan->npass) {
@@ -827,7 +864,10 @@ clrs_status clrs_plan_get_info(const clrs_plan *plan, clrs_plan_info *info)
                 info->cache = plan->pass[i]->cache_source;
         info->create_ms = plan->create_ms;
         info->kernels = plan->npass;
-        info->scratch_bytes = plan->work_bytes[0] + plan->work_bytes[1];
+        info->scratch_bytes = plan->need_workspace
+                                  ? 0
+                                  : plan->work_bytes[0] + plan->work_bytes[1];
+        info->workspace_bytes = plan->need_workspace;
         info->separable = 1;
         return CLRS_SUCCESS;
     }

@@ -39,6 +39,11 @@ struct clrs_plan {
      * argument's, the kernel's src forward and x backward. */
     size_t need_src, need_dst, need_diff_src, need_diff_dst, need_index;
     size_t need_post[CLRS_MAX_POST_OPS];
+    /* A user-workspace plan (problem.user_workspace) with scratch: the
+     * bytes clrs_args.workspace must hold, where each of its scratch
+     * buffers lies in it (the argmax index or work[0] at 0, work[1] at
+     * ws_off), and no plan-owned scratch_index or work[] at all. */
+    size_t need_workspace, ws_off;
 
     /* Max pooling backward without an index tensor, in two passes: the
      * forward argmax writes a window index into plan-owned scratch, then
@@ -55,7 +60,8 @@ struct clrs_plan {
      * (backward, their gradients in reverse), pass[0] first, through
      * plan-owned intermediates: pass i writes work[i % 2] and pass i + 1
      * reads it; the last pass writes the caller's dst (diff_src). npass
-     * is 0 for any other plan. */
+     * is 0 for any other plan. work_bytes are the intermediates' sizes
+     * whoever holds them. */
     int npass;
     clrs_plan *pass[CLRS_MAX_RANK];
     cl_mem work[2];
@@ -67,9 +73,9 @@ struct clrs_plan {
     int lock_init;
 };
 
-/* The most buffers one run binds: src, dst, diff_src, diff_dst, index
- * and the post-ops' operands. */
-#define CLRS_ROLES_MAX (5 + CLRS_MAX_POST_OPS)
+/* The most buffers one run binds: src, dst, diff_src, diff_dst, index,
+ * the post-ops' operands and the workspace. */
+#define CLRS_ROLES_MAX (6 + CLRS_MAX_POST_OPS)
 
 /* A device buffer the plan owns: a table copied from host (read only) or,
  * with host NULL, scratch the kernels write; `what` names it in errors. */
