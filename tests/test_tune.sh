@@ -7,6 +7,8 @@
 # (two lines for one key) give the faster line. A store never drops a
 # line of another key (a 60,000-line merge past 4 MiB), and writes
 # nothing over a file past the 16 MiB cap, a link, or without the lock.
+# Tuning a problem that factorises chooses between its separable passes
+# and one kernel, and later plans follow that choice.
 
 tap_name=tune
 . "${top_srcdir:-.}/tests/tap.sh"
@@ -17,7 +19,9 @@ CLRS_CACHE_DIR="$tmp/cache"
 export CLRS_CACHE_DIR
 unset CLRS_TUNE CLRS_LAUNCH CLRS_CACHE
 
-prb="--alg=linear --tag=axb mb2ic16ih9iw12oh18ow24"
+# 1-D: a problem of two resampled axes may be separable, and tuning one
+# writes a line per pass and one for the choice (below).
+prb="--alg=linear --tag=axb mb2ic16iw24ow48"
 "$tool" --mode=C $prb >"$tmp/dev.out" 2>&1
 if [ $? -eq 3 ]; then
     echo "1..0 # SKIP no OpenCL device"
@@ -298,6 +302,55 @@ if [ "$launch" = default ] && grep -q '^# device: .*-other$' \
     ok "a shipped file for another driver version is not applied"
 else not_ok "another driver's shipped file: launch $launch"; show; fi
 unset CLRS_TUNING_DIR
+
+# One pass or several: tuning a problem that factorises times its passes
+# and one kernel over the whole problem end to end and writes the winner
+# under the whole problem's key (sep=1, or sep=0 with the one kernel's
+# launch); later plans follow that line whatever the cost model says,
+# CLRS_LAUNCH's sep= and CLRS_TUNE=off (the cost model: passes for a 2-D
+# bicubic 2x up) beat it.
+CLRS_CACHE_DIR="$tmp/sep"
+sprb="--alg=cubic --tag=axb mb1ic4ih12iw16oh24ow20"
+srun() {
+    "$tool" --fix-times-per-prb=1 "$@" $sprb >"$tmp/out" 2>&1
+    rc=$?
+    kern=$(sed -n 's/.*,kernels:\([0-9a-z]*\),.*/\1/p' "$tmp/out" | head -1)
+    launch=$(sed -n 's/.*,launch:\([a-z]*\)\/.*/\1/p' "$tmp/out" | head -1)
+}
+# sline LAUNCH: the whole problem's line with LAUNCH instead, its sum
+# made anew.
+sline() {
+    set -- $(grep '/a23 [0-9]* ' "$(db)") "$1"
+    body="$1 $2 $6 $4"
+    sum=$(printf '%s' "$body" | sha256sum | cut -c1-16)
+    grep -v '/a23 [0-9]* ' "$(db)" >"$tmp/db"
+    printf '%s %s\n' "$body" "$sum" >>"$tmp/db"
+    cp "$tmp/db" "$(db)"
+}
+srun --mode=CT --tune-ms=5000
+choice=$(sed -n 's/.*\/a23 [0-9]* \(sep=[01]\).*/\1/p' "$(db)" 2>/dev/null)
+if [ $rc -eq 0 ] && grep -q 'passed:1 ' "$tmp/out" &&
+    { { [ "$choice" = sep=1 ] && [ "$kern" = 2sep ]; } ||
+      { [ "$choice" = sep=0 ] && [ "$kern" = 1 ]; }; }; then
+    ok "tuning times passes against one kernel: $choice written, kernels:$kern run, the check passes"
+else not_ok "tuning one pass or several: exit $rc, line '${choice:-none}', kernels:$kern"; show; fi
+sline sep=0,span=1
+srun --mode=CP
+if [ $rc -eq 0 ] && [ "$kern" = 1 ] && [ "$launch" = database ] &&
+    grep -q 'passed:1 ' "$tmp/out"; then
+    ok "a line of sep=0 makes a later plan one kernel at its launch"
+else not_ok "sep=0 line: exit $rc kernels:$kern launch $launch"; show; fi
+CLRS_TUNE=off srun --mode=P
+if [ "$kern" = 2sep ]; then ok "CLRS_TUNE=off: the cost model's passes"
+else not_ok "CLRS_TUNE=off over sep=0: kernels:$kern"; show; fi
+sline sep=1
+srun --mode=CP
+if [ $rc -eq 0 ] && [ "$kern" = 2sep ] && grep -q 'passed:1 ' "$tmp/out"; then
+    ok "a line of sep=1 makes a later plan separable"
+else not_ok "sep=1 line: exit $rc kernels:$kern"; show; fi
+CLRS_LAUNCH=sep=0 srun --mode=P
+if [ "$kern" = 1 ]; then ok "CLRS_LAUNCH=sep=0 beats a line of sep=1"
+else not_ok "CLRS_LAUNCH=sep=0 over sep=1: kernels:$kern"; show; fi
 
 echo "1..$n"
 exit $failed

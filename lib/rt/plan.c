@@ -544,6 +544,8 @@ static clrs_status slot_taps_max(const clrs_problem *p, int k, int64_t *n)
  * (4 + 5) / 2 + 4 = 8.5 in two, a bilinear one 4 against (2 + 5) / 2 + 2
  * (whole), an antialiased bilinear down 4 (8 taps an axis) 64 against
  * 4 (8 + 5) + 8 = 60, down 2 (4 taps) 16 against 2 (4 + 5) + 4 (whole). */
+static int sep_by_tuning(const clrs_plan *plan, int by_cost);
+
 static int want_separable(const clrs_plan *plan, int *order)
 {
     const clrs_problem *p = &plan->problem;
@@ -596,7 +598,44 @@ static int want_separable(const clrs_plan *plan, int *order)
         sep += out * (taps[order[i]] +
                       (i < p->naxes - 1 ? CLRS_SEP_ELEMENT_TAPS : 0));
     }
-    return r.sep == 1 || sep < single;
+    return r.sep == 1 ? 1 : sep_by_tuning(plan, sep < single);
+}
+
+/* The database's choice between one pass and several for the whole
+ * problem (its line's sep=), like build_launched's choice of a launch:
+ * the cost model's (by_cost) under CLRS_LAUNCH or CLRS_TUNE=off and where
+ * the line names none; 2 (time both: sep_or_whole) under CLRS_TUNE=force,
+ * and under CLRS_TUNE=run where neither database has a line. */
+static int sep_by_tuning(const clrs_plan *plan, int by_cost)
+{
+    const char *env = plan->ctx->env.launch;
+    clrs_tune_mode mode;
+    clrs_tune_key k;
+    char db[128];
+    int found;
+
+    pthread_mutex_lock(&plan->ctx->lock);
+    mode = plan->ctx->tune_mode;
+    pthread_mutex_unlock(&plan->ctx->lock);
+    if ((env && *env) || mode == CLRS_TUNE_OFF)
+        return by_cost;
+    if (mode == CLRS_TUNE_FORCE)
+        return 2;
+    clrs__tune_key(&plan->problem, plan->index_only, &k);
+    found = (clrs__tunedb_lookup(plan->ctx, &k, db, sizeof db) ||
+             clrs__tunedb_lookup_shipped(plan->ctx, &k, db, sizeof db)) &&
+            clrs__launch_valid(&plan->ctx->dev, db);
+    if (found) {
+        clrs_launch_text t = {NULL, CLRS_LAUNCH_DATABASE};
+        clrs_launch_request r;
+        t.text = db;
+        if (clrs__launch_request(&plan->ctx->dev, 0, &t, &r) < 0) {
+            clrs__clear_error();
+            return by_cost;
+        }
+        return r.sep >= 0 ? r.sep : by_cost;
+    }
+    return mode == CLRS_TUNE_RUN ? 2 : by_cost;
 }
 
 /* The passes (want_separable's order) and the intermediates between
@@ -696,6 +735,87 @@ static void drop_separable(clrs_plan *plan)
     plan->ws_off = 0;
 }
 
+/* A plan of plan's problem as one kernel, its launch as build_launched
+ * chooses (the tuner's, where it tunes). */
+static clrs_status whole_twin(const clrs_plan *plan, clrs_plan **out)
+{
+    clrs_plan *c = calloc(1, sizeof *c);
+    clrs_status st;
+
+    *out = NULL;
+    if (!c)
+        return clrs__error(CLRS_ERR_OUT_OF_MEMORY, "out of memory tuning");
+    c->ctx = plan->ctx;
+    clrs__ctx_retain(c->ctx);
+    c->problem = plan->problem;
+    c->index_only = plan->index_only;
+    c->need_src = plan->need_src;
+    c->need_dst = plan->need_dst;
+    c->need_diff_src = plan->need_diff_src;
+    c->need_diff_dst = plan->need_diff_dst;
+    c->need_index = plan->need_index;
+    memcpy(c->need_post, plan->need_post, sizeof c->need_post);
+    if (pthread_mutex_init(&c->lock, NULL) != 0) {
+        clrs_plan_destroy(c);
+        return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
+                           "cannot initialise a plan mutex");
+    }
+    c->lock_init = 1;
+    st = build_launched(c);
+    if (st < 0) {
+        clrs_plan_destroy(c);
+        return st;
+    }
+    *out = c;
+    return CLRS_SUCCESS;
+}
+
+/* The tuner's choice for a plan that holds its passes (plan_separable):
+ * one kernel over the whole problem is built (tuned) beside them, both
+ * are timed end to end (clrs__tune_wall: every kernel, launches
+ * included), and the faster stays; the choice goes into the database
+ * under the whole problem's key as "sep=1", or "sep=0" with the one
+ * kernel's launch, for later plans (sep_by_tuning). */
+static clrs_status sep_or_whole(clrs_plan *plan)
+{
+    clrs_plan *whole = NULL;
+    clrs_tune_key k;
+    double ms_sep = INFINITY, ms_whole = INFINITY;
+    char text[96], why[CLRS_ERRMSG_MAX - 100];
+    clrs_status st = whole_twin(plan, &whole);
+
+    if (st >= 0)
+        st = clrs__tune_wall(plan, &ms_sep);
+    if (st >= 0)
+        st = clrs__tune_wall(whole, &ms_whole);
+    if (st < 0) {
+        clrs_plan_destroy(whole);
+        return st;
+    }
+    if (ms_whole < ms_sep) {
+        drop_separable(plan);
+        clrs__plan_adopt(plan, whole);
+        plan->tuned_launches = whole->tuned_launches;
+        snprintf(text, sizeof text, "sep=0,%s",
+                 whole->tuned_text[0] ? whole->tuned_text : "span=1");
+    } else {
+        snprintf(text, sizeof text, "sep=1");
+    }
+    clrs_plan_destroy(whole);
+    clrs__tune_key(&plan->problem, plan->index_only, &k);
+    if (clrs__tunedb_store(plan->ctx, &k, text,
+                           ms_whole < ms_sep ? ms_whole : ms_sep, why,
+                           sizeof why) != 0) {
+        char note[CLRS_ERRMSG_MAX];
+        snprintf(note, sizeof note,
+                 "tuning database: %s; the choice of passes holds for this "
+                 "plan only",
+                 why);
+        clrs__ctx_note(plan->ctx, note);
+    }
+    return CLRS_SUCCESS;
+}
+
 /* ---- creation ----------------------------------------------------------- */
 
 static clrs_status plan_create(clrs_plan **out, clrs_context *ctx,
@@ -744,10 +864,10 @@ static clrs_status plan_create(clrs_plan **out, clrs_context *ctx,
     } else if (st >= 0) {
         struct clrs_tensor_desc sidx;
         size_t index_bytes;
-        int order[CLRS_MAX_RANK];
+        int order[CLRS_MAX_RANK], sep;
         if (want_two_pass(plan, &index_bytes, &sidx)) {
             st = plan_two_pass(plan, op, index_bytes, &sidx);
-        } else if (want_separable(plan, order)) {
+        } else if ((sep = want_separable(plan, order)) != 0) {
             st = plan_separable(plan, op, order);
             if (st < 0) { /* refused or failed: one pass instead */
                 drop_separable(plan);
@@ -755,6 +875,8 @@ static clrs_status plan_create(clrs_plan **out, clrs_context *ctx,
                 plan->build_log = NULL;
                 clrs__clear_error();
                 st = build_launched(plan);
+            } else if (sep == 2) {
+                st = sep_or_whole(plan);
             }
         } else {
             st = build_launched(plan);

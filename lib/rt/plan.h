@@ -28,6 +28,7 @@ struct clrs_plan {
 
     clrs_cache_source cache_source; /* for clrs_plan_get_info */
     int tuned_launches; /* distinct launches the tuner timed for it */
+    char tuned_text[48]; /* the tuner's winning launch text ("": none) */
     double create_ms;
     /* The compiler's log of the program (of both passes' programs for a
      * two-pass plan, each under its kernel's name); NULL when empty. */

@@ -90,7 +90,7 @@ static clrs_status tune_bufs_make(clrs_plan *plan, cl_command_queue q,
     CLRS_TRY(tune_buf(plan, q, b, plan->need_index, &a->index));
     for (i = 0; i < CLRS_MAX_POST_OPS; ++i)
         CLRS_TRY(tune_buf(plan, q, b, plan->need_post[i], &a->post_op[i]));
-    return CLRS_SUCCESS;
+    return tune_buf(plan, q, b, plan->need_workspace, &a->workspace);
 }
 
 /* The best of TUNE_RUNS profiled runs after a warm-up (PoCL builds its
@@ -154,7 +154,7 @@ static clrs_status tune_candidate(clrs_plan *plan, const char *t,
 }
 
 /* Moves cand's kernel and everything built for it into plan. */
-static void adopt(clrs_plan *plan, clrs_plan *cand)
+void clrs__plan_adopt(clrs_plan *plan, clrs_plan *cand)
 {
     plan->low = cand->low;
     plan->program = cand->program;
@@ -354,8 +354,9 @@ clrs_status clrs__tune(clrs_plan *plan, const clrs_tune_key *k,
         st = clrs__error(CLRS_ERR_OPENCL, "tuning: no candidate ran");
     if (st >= 0) {
         char why[CLRS_ERRMSG_MAX - 100], note[CLRS_ERRMSG_MAX];
-        adopt(plan, r.best);
+        clrs__plan_adopt(plan, r.best);
         plan->tuned_launches = r.timed;
+        snprintf(plan->tuned_text, sizeof plan->tuned_text, "%s", r.best_text);
         if (clrs__tunedb_store(plan->ctx, k, r.best_text, r.best_ms, why,
                                sizeof why) != 0) {
             snprintf(note, sizeof note,
@@ -369,3 +370,40 @@ clrs_status clrs__tune(clrs_plan *plan, const clrs_tune_key *k,
     return st;
 }
 
+/* The best wall time of TUNE_RUNS runs of the whole plan (every kernel
+ * it enqueues, from the first enqueue to the end of the last), after a
+ * warm-up, on scratch buffers: what one pass against several costs the
+ * caller, launches included. */
+clrs_status clrs__tune_wall(clrs_plan *plan, double *ms)
+{
+    tune_bufs bufs;
+    cl_command_queue q;
+    cl_int err;
+    clrs_status st;
+    int i;
+
+    *ms = INFINITY;
+    memset(&bufs, 0, sizeof bufs);
+    q = clCreateCommandQueue(plan->ctx->cl_ctx, plan->ctx->device, 0, &err);
+    if (!q)
+        return clrs__cl_error(err, "tuning: clCreateCommandQueue");
+    st = tune_bufs_make(plan, q, &bufs);
+    if (st >= 0 && (err = clFinish(q)) != CL_SUCCESS)
+        st = clrs__cl_error(err, "tuning: clFinish");
+    for (i = 0; st >= 0 && i <= TUNE_RUNS; ++i) {
+        struct timespec t0;
+        double t;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        st = clrs__plan_enqueue(plan, q, &bufs.args, 0, NULL, NULL);
+        if (st >= 0 && (err = clFinish(q)) != CL_SUCCESS)
+            st = clrs__cl_error(err, "tuning: clFinish");
+        t = clrs__ms_since(&t0);
+        if (st >= 0 && i > 0 && t < *ms)
+            *ms = t;
+    }
+    clFinish(q);
+    for (i = 0; i < bufs.n; ++i)
+        clReleaseMemObject(bufs.all[i]);
+    clReleaseCommandQueue(q);
+    return st;
+}
