@@ -4,8 +4,9 @@
 # the mode factorises) and off (sep=0, every plan whole), every problem
 # of a matrix of dtypes (each type with itself, and u8 and f16 through
 # f32 both ways), layout classes (channels-first, channels-last,
-# blocked), linear and cubic, antialiased or not, 2-D and 3-D, forward
-# and backward (the passes' gradients in reverse), and of the
+# blocked), linear and cubic, antialiased or not, average pooling and
+# max pooling without an index, 2-D and 3-D, forward and backward (the
+# passes' gradients in reverse), and of the
 # conformance batches, must pass --mode=C: each agrees with the reference
 # within the error bound, so the two paths agree within twice it. Under
 # sep=1 the matrix's problems are separable and under sep=0 none is; the
@@ -35,6 +36,14 @@ mb2ic3ih9iw11oh13ow6 mb1ic11ih7iw5oh3ow12 mb1ic3id4ih5iw6od7oh3ow9
 --sdt=f32 --ddt=u8 mb1ic3ih9iw11oh13ow6
 --sdt=f16 --ddt=f32 mb1ic3ih9iw11oh5ow17
 --sdt=f32 --ddt=f16 mb1ic3ih9iw11oh5ow17
+--reset --dir=FWD_D,BWD_D,FWD_I
+--alg=avg_p,avg_np --tag=abx,axb,aBx8b
+--sdt=f32,f16,bf16,f64,s8,u8
+mb2ic3ih9iw11kh3kw3sh2sw2ph1pw1 mb1ic11ih7iw5kh3kw2sh1sw1ph1pw0
+mb1ic3id4ih5iw6kd2kh3kw2sd2sh2sw2
+--dir=FWD_I --alg=max
+mb2ic3ih9iw11kh3kw3sh2sw2ph1pw1 mb1ic11ih7iw5kh3kw2sh1sw1ph1pw0
+mb1ic3id4ih5iw6kd2kh3kw2sd2sh2sw2
 EOF
 # The quick tier: every layout class and shape in f32, every other dtype
 # once (channels-first, 2-D), and the mixed pairs.
@@ -48,15 +57,25 @@ mb2ic3ih9iw11oh13ow6 mb1ic11ih7iw5oh3ow12 mb1ic3id4ih5iw6od7oh3ow9
 --sdt=f32 --ddt=u8 mb1ic3ih9iw11oh13ow6
 --sdt=f16 --ddt=f32 mb1ic3ih9iw11oh5ow17
 --sdt=f32 --ddt=f16 mb1ic3ih9iw11oh5ow17
+--reset --dir=FWD_D,BWD_D,FWD_I
+--alg=avg_p,avg_np --tag=abx,axb,aBx8b --sdt=f32
+mb2ic3ih9iw11kh3kw3sh2sw2ph1pw1 mb1ic3id4ih5iw6kd2kh3kw2sd2sh2sw2
+--tag=abx --sdt=f16,u8 mb1ic11ih7iw5kh3kw2sh1sw1ph1pw0
+--dir=FWD_I --alg=max --tag=abx,axb,aBx8b --sdt=f32,u8
+mb2ic3ih9iw11kh3kw3sh2sw2ph1pw1 mb1ic3id4ih5iw6kd2kh3kw2sd2sh2sw2
 EOF
 
-# The launch settings' runs: 2-D, f32, f16 and u8.
+# The launch settings' runs: 2-D, f32, f16 and u8, interpolation and
+# pooling.
 cat >"$tmp/small" <<'EOF'
 --reset --dir=FWD_D,BWD_D
 --alg=linear,cubic --antialias=false,true
 --tag=abx,axb,aBx8b
 --sdt=f32,f16,u8
 mb2ic3ih9iw11oh13ow6
+--reset --dir=FWD_D,BWD_D --alg=avg_np --tag=abx,axb,aBx8b --sdt=f32,u8
+mb2ic3ih9iw11kh3kw3sh2sw2ph1pw1
+--dir=FWD_I --alg=max mb2ic3ih9iw11kh3kw3sh2sw2ph1pw1
 EOF
 
 # run NAME SETTING BATCH: --mode=C under CLRS_LAUNCH=SETTING; every
@@ -90,6 +109,18 @@ if ! grep 'sdt=s32' "$tmp/sep1.out" | grep -q '"separable":true'; then
 else
     not_ok "sep=1: an s32 problem was separable"
 fi
+# Pooling: average pooling forward and backward and max pooling without
+# an index are separable; max pooling with one (FWD_D) is not.
+npool=$(grep '"status":"PASSED"' "$tmp/sep1.out" |
+    grep -c -e '--alg=avg_' -e '--dir=FWD_I --alg=max')
+npsep=$(grep '"separable":true' "$tmp/sep1.out" |
+    grep -c -e '--alg=avg_' -e '--dir=FWD_I --alg=max')
+if [ "$npool" -gt 0 ] && [ "$npsep" -eq "$npool" ]; then
+    ok "sep=1: all $npool average pooling and index-free max pooling problems separable"
+else
+    not_ok "sep=1: $npsep of $npool pooling problems separable"
+fi
+
 if ! grep -q '"separable":true' "$tmp/sep0.out"; then
     ok "sep=0: no problem separable"
 else
@@ -170,12 +201,23 @@ fi
 # The conformance batches under both (the quick tier: resampling alone,
 # separable; test_cli_batches.sh runs it at the default).
 batches="test_resampling_ci test_options_ci test_vendor_ci test_axes_ci \
-    test_postops_ci launch_subset"
-[ -n "$quick" ] && batches=test_resampling_ci
+    test_postops_ci launch_subset test_pooling_ci test_backward_ci"
+[ -n "$quick" ] && batches="test_resampling_ci test_pooling_ci"
 for b in $batches; do
     run "$b-1" sep=1 "$top_srcdir/tests/inputs/$b"
     [ -n "$quick" ] || run "$b-0" sep=0 "$top_srcdir/tests/inputs/$b"
 done
+
+# Max pooling with an index (test_pooling_ci's FWD_D) stays whole.
+nmax=$(grep '"status":"PASSED"' "$tmp/test_pooling_ci-1.out" |
+    grep -v -e '--dir=FWD_I' | grep -c -e '--alg=max')
+nmaxsep=$(grep '"separable":true' "$tmp/test_pooling_ci-1.out" |
+    grep -v -e '--dir=FWD_I' | grep -c -e '--alg=max')
+if [ "$nmax" -gt 0 ] && [ "$nmaxsep" -eq 0 ]; then
+    ok "sep=1: the $nmax max pooling problems with an index stay whole"
+else
+    not_ok "sep=1: $nmaxsep of $nmax max pooling problems with an index separable"
+fi
 
 echo "1..$n"
 exit $failed

@@ -526,12 +526,10 @@ static clrs_status slot_taps_max(const clrs_problem *p, int k, int64_t *n)
 
 /* Whether a weighted sum runs as one 1-D pass per resampled axis, and in
  * which order (order[i]: the slot of forward pass i; a backward plan
- * takes the passes' gradients in reverse). The modes whose
- * weights are products of per-axis weights factorise: linear and cubic,
- * antialiased or not. Not here: crop-and-resize (an extrapolated output
- * is a value, not a sum), a constant padding value other than 0 (a tap
- * outside on one axis reads the value, where a pass would weigh it by
- * the other axes' weights), an index, s32 (its single pass accumulates
+ * takes the passes' gradients in reverse): the modes that factorise
+ * (factorises: linear, cubic, average pooling, max pooling without an
+ * index). Not here: crop-and-resize (an extrapolated output
+ * is a value, not a sum), an index, s32 (its single pass accumulates
  * in double where the device has fp64, and a pass into an f64
  * intermediate would evaluate its coordinates in double, as f64 tensors
  * do: another map). CLRS_LAUNCH's sep= forces either.
@@ -546,6 +544,35 @@ static clrs_status slot_taps_max(const clrs_problem *p, int k, int64_t *n)
  * 4 (8 + 5) + 8 = 60, down 2 (4 taps) 16 against 2 (4 + 5) + 4 (whole). */
 static int sep_by_tuning(const clrs_plan *plan, int by_cost);
 
+/* Whether p's output is a sum of per-axis factors (or a max of
+ * maxima): linear and cubic, antialiased or not, and average pooling
+ * (each axis's window, its divisor a product of per-axis counts: the
+ * window's, the clipped window's or the valid taps'; an adaptive window
+ * the same), whose out-of-range taps read 0; not a divisor override (one
+ * number for the whole window). Max pooling without an index, whose
+ * out-of-range taps read -inf (no tap), is a max of per-axis maxima. A
+ * constant padding value other than 0 is out: a tap outside on one axis
+ * reads the value, where a pass would weigh it by the other axes'
+ * weights. */
+static int factorises(const clrs_problem *p)
+{
+    const int zero_pad = p->padding == CLRS_PAD_EDGE || p->pad_value == 0;
+
+    switch (p->mode) {
+    case CLRS_MODE_LINEAR:
+    case CLRS_MODE_CUBIC:
+        return zero_pad;
+    case CLRS_MODE_AVG_INCLUDE_PADDING:
+    case CLRS_MODE_AVG_EXCLUDE_PADDING:
+    case CLRS_MODE_AVG_ADAPTIVE:
+        return zero_pad && p->divisor_override == 0;
+    case CLRS_MODE_MAX:
+        return p->padding == CLRS_PAD_NEG_INF;
+    default:
+        return 0;
+    }
+}
+
 static int want_separable(const clrs_plan *plan, int *order)
 {
     const clrs_problem *p = &plan->problem;
@@ -556,9 +583,8 @@ static int want_separable(const clrs_plan *plan, int *order)
     int k, i;
 
     if (plan->index_only || p->has_index || p->has_x ||
-        (p->mode != CLRS_MODE_LINEAR && p->mode != CLRS_MODE_CUBIC) ||
-        p->naxes < 2 || p->coord == CLRS_COORD_TF_CROP_AND_RESIZE ||
-        (p->padding != CLRS_PAD_EDGE && p->pad_value != 0) ||
+        !factorises(p) || p->naxes < 2 ||
+        p->coord == CLRS_COORD_TF_CROP_AND_RESIZE ||
         p->in.dtype == CLRS_S32 || p->out.dtype == CLRS_S32)
         return 0;
     t.text = plan->ctx->env.launch;
