@@ -727,13 +727,16 @@ typedef struct clrs_plan_info {
                                 local size count once); else 0 */
     const char *variant;     /* the kernel variant, the shape of its
                                 work-item: "scalar", "axis", "block",
-                                "span" or "walk" (a row of span groups);
+                                "span", "walk" (a row of span groups) or
+                                "roll" (separable passes as one kernel);
                                 "none" for a plan without a kernel (an
                                 empty tensor) */
     int separable;           /* 1: the plan resamples one axis at a time,
                                 a kernel per resampled axis through
                                 scratch (the fields above from variant up
-                                describe the last pass); 0: one pass */
+                                describe the last pass), or those passes
+                                as one kernel (kernels 1, variant
+                                "roll"); 0: one pass */
     size_t workspace_bytes;  /* with clrs_resample_desc_set_user_workspace:
                                 the least size of clrs_args.workspace (0:
                                 the plan needs none and takes none); 0

@@ -52,7 +52,7 @@ for f in "$tmp/src"/*.cl; do
                 printf "%s:%d: want %d, has %d: %s\n", f, NR, want, has, t
                 bad = 1
             }
-            single = t ~ /^(if|for|while) \(.*\)$/ || t == "else"
+            single = t ~ /^(if|for|while|else if) \(.*\)$/ || t == "else"
             if (t ~ /^__kernel /) sig = 1
             if (t ~ /{$/) depth++
         }

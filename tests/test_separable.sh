@@ -187,6 +187,42 @@ else
     not_ok "--attr-scratchpad=user: $nws of $nuser passed plans separable with a workspace and no scratch"
 fi
 
+# Forward passes that run from the innermost axis outward, channels-last,
+# run as one kernel (the roll variant) where its rows' sums are small:
+# the same sums in the same order, so the bytes of the passes
+# (CLRS_LAUNCH=roll=0), in every type.
+cat >"$tmp/roll" <<'EOF'
+--reset --dir=FWD_D --tag=axb
+--alg=linear,cubic
+--sdt=f32,f16,bf16,f64,s8,u8
+mb2ic32ih9iw11oh13ow6 mb1ic16ih8iw8oh16ow16 mb1ic16id4ih5iw6od8oh10ow12
+--sdt=u8 --ddt=f32 mb1ic16ih9iw11oh13ow6
+--sdt=f32 --ddt=u8 --attr-post-ops=relu mb1ic16ih9iw11oh18ow22
+EOF
+[ -n "$quick" ] && sed -i 's/^--sdt=f32,f16,bf16,f64,s8,u8$/--sdt=f32,f16,u8/' "$tmp/roll"
+run roll1 sep=1 "$tmp/roll"
+run roll0 sep=1,roll=0 "$tmp/roll"
+digests "$tmp/roll1.out" >"$tmp/roll1.dig"
+digests "$tmp/roll0.out" >"$tmp/roll0.dig"
+nroll=$(grep -c '"variant":"roll"' "$tmp/roll1.out")
+if [ -s "$tmp/roll1.dig" ] && cmp -s "$tmp/roll1.dig" "$tmp/roll0.dig"; then
+    ok "one kernel (the roll variant, $nroll plans) writes the bytes of the passes"
+else
+    not_ok "the roll variant's bytes differ from the passes'"
+    diff "$tmp/roll0.dig" "$tmp/roll1.dig" | head -10 | sed 's/^/# /'
+fi
+# Which plans took it: 2-D and trilinear 3-D ones whose inner axis goes
+# first, every type; not a 3-D bicubic one (16 taps a row), nor any
+# under roll=0.
+if [ "$nroll" -gt 0 ] &&
+    ! grep '"variant":"roll"' "$tmp/roll1.out" | grep -q -e '--alg=cubic.*id4' &&
+    grep '"variant":"roll"' "$tmp/roll1.out" | grep -q -e '--alg=linear.*id4' &&
+    ! grep -q '"variant":"roll"' "$tmp/roll0.out"; then
+    ok "the roll variant: 2-D and trilinear plans, not 3-D bicubic ones, none under roll=0"
+else
+    not_ok "roll variant choice: $nroll plans; $(grep '"variant":"roll"' "$tmp/roll1.out" | grep -o '"repro":"[^"]*"' | head -3)"
+fi
+
 # The default chooses by cost: a 2-D bicubic 2x up is separable, a
 # bilinear one is not; the perf line says so.
 "$tool" --mode=P --fix-times-per-prb=1 --alg=cubic mb1ic4ih32iw32oh64ow64 \

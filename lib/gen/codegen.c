@@ -105,28 +105,48 @@ static void emit_indices(sbuf *b, const clrs_gen_config *c)
 {
     const char *off = clrs__gen_off_type(c);
     const char *uoff = c->long_off ? "ulong" : "uint";
+    const int rolled = c->roll ? clrs__gen_axis_of_slot(c, 0) : -1;
+    char roll[16], last[16];
     int p;
 
+    snprintf(roll, sizeof roll, " * %d", c->roll);
+    snprintf(last, sizeof last, "i%d", c->rank - 1);
     if (c->vec > 1)
         clrs__gen_sb_add(
             b, "const %s i0 = (%s)get_global_id(0) * %d;\n", off, off,
             c->vec * clrs__gen_mvec_of(c, c->vec) * clrs__gen_walk_of(c));
     else
         clrs__gen_sb_add(b, "const %s i0 = (%s)get_global_id(0);\n", off, off);
+    /* The roll variant's axis (rolled): its first output, rb, of a run
+     * of c->roll; the NDRange counts runs there (nq). */
+    if (c->roll)
+        clrs__gen_sb_add(b, "const %s nq = ((%s)n%d + %d) / %d;\n", uoff, uoff,
+                         rolled, c->roll - 1, c->roll);
     if (c->rank > 1)
-        clrs__gen_sb_add(b, "const %s i1 = (%s)get_global_id(1);\n", off, off);
+        clrs__gen_sb_add(b, "const %s %s = (%s)get_global_id(1)%s;\n", off,
+                         rolled == 1 ? "rb" : "i1", off,
+                         rolled == 1 ? roll : "");
     if (c->rank > 2) {
         clrs__gen_sb_add(b, "%s r = (%s)get_global_id(2);\n", uoff, uoff);
         /* r - q * n rather than r % n: LLVM turns a div/rem pair into
          * a "freeze" instruction that Oclgrind's checker cannot run. */
         for (p = 2; p + 1 < c->rank; ++p) {
-            clrs__gen_sb_add(b, "const %s q%d = r / (%s)n%d;\n", uoff, p, uoff,
-                             p);
-            clrs__gen_sb_add(b, "const %s i%d = (%s)(r - q%d * (%s)n%d);\n",
-                             off, p, off, p, uoff, p);
+            char n[32], i[16];
+            if (p == rolled) {
+                snprintf(n, sizeof n, "nq");
+                snprintf(i, sizeof i, "rb");
+            } else {
+                snprintf(n, sizeof n, "(%s)n%d", uoff, p);
+                snprintf(i, sizeof i, "i%d", p);
+            }
+            clrs__gen_sb_add(b, "const %s q%d = r / %s;\n", uoff, p, n);
+            clrs__gen_sb_add(b, "const %s %s = (%s)(r - q%d * %s)%s;\n", off, i,
+                             off, p, n, p == rolled ? roll : "");
             clrs__gen_sb_add(b, "r = q%d;\n", p);
         }
-        clrs__gen_sb_add(b, "const %s i%d = (%s)r;\n", off, c->rank - 1, off);
+        clrs__gen_sb_add(b, "const %s %s = (%s)r%s;\n", off,
+                         c->rank - 1 == rolled ? "rb" : last, off,
+                         c->rank - 1 == rolled ? roll : "");
     }
 }
 
@@ -156,7 +176,7 @@ static void emit_pad_guard(sbuf *b, const clrs_gen_config *c)
  * tensor is shaped like dst (iof, over every axis); backward like
  * diff_dst (iob, identity axes; the tables give the rest), and a plane
  * index match needs this element's own plane index. */
-static void emit_offsets(sbuf *b, const clrs_gen_config *c)
+void clrs__gen_emit_offsets(sbuf *b, const clrs_gen_config *c)
 {
     const char *off = clrs__gen_off_type(c);
     const int bwd = c->backward;
@@ -241,7 +261,8 @@ static void emit_work_item(sbuf *b, const clrs_gen_config *c)
     at.io = c->backward ? "iob" : "iof";
     at.none = clrs__gen_has_none(c) ? "none" : NULL;
     emit_indices(b, c);
-    emit_offsets(b, c);
+    if (!c->roll) /* the roll variant's are per output */
+        clrs__gen_emit_offsets(b, c);
     items[c->variant](b, c, &at);
 }
 

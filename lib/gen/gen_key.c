@@ -110,6 +110,8 @@ clrs_status clrs__gen_key(const clrs_gen_config *c, char **key)
         clrs__gen_sb_add(&b, " mv=%d", c->mvec);
     if (c->walk > 1)
         clrs__gen_sb_add(&b, " walk=%d", c->walk);
+    if (c->roll)
+        clrs__gen_sb_add(&b, " roll=%d", c->roll);
     if (c->span)
         key_span(&b, c);
     key_posts(&b, c);

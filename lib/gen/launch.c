@@ -118,6 +118,7 @@ void clrs__launch_defaults(const clrs_launch_facts *f, int acc_f64,
     r->span = 1;
     r->nt = -1;
     r->sep = -1;
+    r->roll = -1;
     r->source = CLRS_LAUNCH_DEFAULT;
     if (dc->vector_bytes)
         r->vmax = pow2_floor((cl_uint)(dc->vector_bytes / esize), cap);
@@ -177,7 +178,8 @@ static clrs_status parse_item(const char *item, int acc_f64,
                  {"walk", "01", "0 or 1", &r->walk},
                  {"span", "01", "0 or 1", &r->span},
                  {"nt", "01", "0 or 1", &r->nt},
-                 {"sep", "01", "0 or 1", &r->sep}};
+                 {"sep", "01", "0 or 1", &r->sep},
+                 {"roll", "01", "0 or 1", &r->roll}};
 
     for (i = 0; i < sizeof digit / sizeof digit[0]; ++i)
         if (strlen(digit[i].key) == klen &&
@@ -212,7 +214,7 @@ static clrs_status parse_item(const char *item, int acc_f64,
     } else {
         return clrs__error(CLRS_ERR_INVALID_VALUE,
                            "CLRS_LAUNCH: unknown item \"%s\" (vec=, mv=, "
-                           "span=, spanv=, walk=, nt=, sep=, local=)",
+                           "span=, spanv=, walk=, nt=, sep=, roll=, local=)",
                            item);
     }
     return CLRS_SUCCESS;

@@ -44,6 +44,8 @@ typedef struct clrs_launch_request {
     int sep;          /* -1: separable passes where the plan's cost model
                          takes them; 0: one pass; 1: separable wherever the
                          mode factorises (plan.c) */
+    int roll;         /* 0: a separable plan runs its passes; -1 or 1: as
+                         one kernel (the roll variant) where it can */
     size_t local[3];  /* forced local size; all 0: the device default */
     int local_driver; /* local=driver: the driver chooses, on any device */
     clrs_launch_source source;

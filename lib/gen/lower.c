@@ -611,6 +611,17 @@ static void launch_shape(clrs_lowered *low, const clrs_device *dev,
     L->global[2] = 1;
     for (q = 2; q < c->rank; ++q)
         L->global[2] *= (size_t)n[q];
+    if (c->roll) { /* runs of c->roll outputs on slot 0's axis */
+        int a = 1;
+        size_t runs;
+        while (a + 1 < c->rank && c->ax[a].slot != 0)
+            ++a;
+        runs = (size_t)((n[a] + c->roll - 1) / c->roll);
+        if (a == 1)
+            L->global[1] = runs;
+        else
+            L->global[2] = L->global[2] / (size_t)n[a] * runs;
+    }
     clrs__launch_local(dev, r, L);
     if (L->walk > 1) {
         /* PoCL keeps the private arrays of a whole work-group on its
@@ -660,8 +671,11 @@ static clrs_status choose_variant(vtry *t)
 
     c->vec = c->mvec = c->walk = 1;
     c->tail = 0;
+    c->roll = 0;
     for (v = 0; v < CLRS_VARIANT_COUNT; ++v) {
-        if (!variant_rows[v].applies(t))
+        /* A fused plan takes the roll variant or none (plan.c). */
+        if ((v == CLRS_VARIANT_ROLL) != (t->p->fused != 0) ||
+            !variant_rows[v].applies(t))
             continue;
         CLRS_TRY(variant_rows[v].make(t, &made));
         if (made) {

@@ -23,6 +23,10 @@
 
 /* X(ENUM, name, vector path, knobs): in the order the lowering tries
  * them; the vector path is clrs_plan_info's name for its lanes.
+ * roll:   a fused separable weighted sum: a vector along a contiguous
+ *         axis that is not resampled, walking outputs of the outermost
+ *         resampled axis with each row's inner sums kept in registers;
+ *         the only variant of a fused plan, and of no other;
  * block:  one vector over a block of dst's blocked axis (aBx8b,
  *         aBx16b), every tensor blocked alike;
  * axis:   one vector (or up to mv of them, backward) along a contiguous
@@ -35,6 +39,8 @@
  *         a few contiguous loads;
  * scalar: one element, the fallback every problem has. */
 #define CLRS_VARIANT_MAP(X)                                                    \
+    X(ROLL, "roll", CLRS_VECTOR_AXIS,                                          \
+      CLRS_KNOB_VEC | CLRS_KNOB_NT | CLRS_KNOB_LOCAL)                          \
     X(BLOCK, "block", CLRS_VECTOR_BLOCK,                                       \
       CLRS_KNOB_VEC | CLRS_KNOB_NT | CLRS_KNOB_LOCAL)                          \
     X(AXIS, "axis", CLRS_VECTOR_AXIS,                                          \

@@ -64,6 +64,11 @@ static int choose_mvec(const clrs_problem *p, const clrs_gen_config *c,
     return mv;
 }
 
+int clrs__axis_lanes(const vtry *t)
+{
+    return axis_width(t->p, t->d, t->k, t->r);
+}
+
 int clrs__variant_applies_AXIS(const vtry *t)
 {
     return clrs__lower_vectors_ok(t->p, t->d, t->k, t->m, t->r) &&

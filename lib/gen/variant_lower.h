@@ -61,6 +61,9 @@ int clrs__lower_blocked_beyond_0(const kaxis *k, int m);
  * laid out like dst's (contiguous, or the same block). */
 int clrs__lower_operands_vector_ok(const clrs_problem *p, const kaxis *k0);
 
+/* The axis path's lanes for the problem and request (1: none). */
+int clrs__axis_lanes(const vtry *t);
+
 /* The span path's group width for the variant being tried (span.c), 1
  * when not a candidate; its patterns made once for the walk and span
  * variants (t->span_kept: kept, c->vec and c->span set). */

@@ -194,6 +194,8 @@ typedef struct clrs_problem {
     int has_x;                     /* backward max without index */
     struct clrs_tensor_desc x;     /* its forward input: shape of in */
     int64_t window_volume;         /* product of taps (pooling) */
+    int fused; /* a separable plan's passes as one kernel: the lowering
+                  takes the roll variant or fails (plan.c) */
 } clrs_problem;
 
 /* ---- errors (status.c) ------------------------------------------------ */

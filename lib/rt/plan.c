@@ -534,7 +534,8 @@ static clrs_status slot_taps_max(const clrs_problem *p, int k, int64_t *n)
  * intermediate would evaluate its coordinates in double, as f64 tensors
  * do: another map). CLRS_LAUNCH's sep= forces either.
  * The pass that shrinks the tensor most goes first, so that the later
- * ones read the least; among equal ones the outer axis. By default the
+ * ones read the least; among equal ones the inner axis (plan_fused's
+ * order). By default the
  * passes are taken when they read fewer taps, each element of an
  * intermediate counted as CLRS_SEP_ELEMENT_TAPS more, than the single
  * pass, whose every output reads the product of the axes' taps; per
@@ -607,10 +608,10 @@ static int want_separable(const clrs_plan *plan, int *order)
         const clrs_axis_map *a = &p->ax[k];
         for (i = k; i > 0; --i) {
             const clrs_axis_map *b = &p->ax[order[i - 1]];
-            /* a->out / a->in < b->out / b->in, exactly; on a tie the
-             * earlier slot stays first */
-            if ((double)a->out * (double)b->in >=
-                (double)b->out * (double)a->in)
+            /* a->out / a->in <= b->out / b->in, exactly: on a tie the
+             * later (inner) slot goes first, the order a fused plan
+             * runs (plan_fused) */
+            if ((double)a->out * (double)b->in > (double)b->out * (double)a->in)
                 break;
             order[i] = order[i - 1];
         }
@@ -761,6 +762,84 @@ static void drop_separable(clrs_plan *plan)
     plan->ws_off = 0;
 }
 
+/* plan's own kernel, program, tables and build log, released (a fused
+ * plan's, for the passes or one kernel of the whole problem instead). */
+static void drop_kernel(clrs_plan *plan)
+{
+    cl_mem *bufs[] = {&plan->itab, &plan->ftab};
+    size_t i;
+
+    plan->problem.fused = 0;
+    if (plan->kernel)
+        clReleaseKernel(plan->kernel);
+    if (plan->program)
+        clReleaseProgram(plan->program);
+    for (i = 0; i < sizeof bufs / sizeof bufs[0]; ++i)
+        if (*bufs[i])
+            clReleaseMemObject(*bufs[i]);
+    plan->kernel = NULL;
+    plan->program = NULL;
+    plan->itab = plan->ftab = NULL;
+    free(plan->build_log);
+    plan->build_log = NULL;
+}
+
+/* Whether plan's passes (order) can run as one kernel: forward, from
+ * the innermost slot outward (the order the roll variant nests its sums
+ * in), at most CLRS_ROLL_SLOTS_MAX of them, unless CLRS_LAUNCH says
+ * roll=0. */
+static int fusable(const clrs_plan *plan, const int *order)
+{
+    const clrs_problem *p = &plan->problem;
+    clrs_launch_text t = {NULL, CLRS_LAUNCH_FORCED};
+    clrs_launch_request r;
+    int i;
+
+    if (p->backward || p->naxes > CLRS_ROLL_SLOTS_MAX)
+        return 0;
+    for (i = 0; i < p->naxes; ++i)
+        if (order[i] != p->naxes - 1 - i)
+            return 0;
+    t.text = plan->ctx->env.launch;
+    if (clrs__launch_request(&plan->ctx->dev, 0, &t, &r) < 0) {
+        clrs__clear_error();
+        return 0;
+    }
+    return r.roll != 0;
+}
+
+/* The passes as one kernel (the roll variant, variant_roll.c): the same
+ * sums in the same order, so the same bytes, without the intermediates.
+ * Its launch is CLRS_LAUNCH's or the device's defaults. Fails (nothing
+ * kept) where the variant does not apply: the caller runs the passes. */
+static clrs_status plan_fused(clrs_plan *plan)
+{
+    const char *env = plan->ctx->env.launch;
+    clrs_launch_text t = {NULL, CLRS_LAUNCH_DEFAULT};
+    clrs_status st;
+
+    if (env && *env) {
+        t.text = env;
+        t.source = CLRS_LAUNCH_FORCED;
+    }
+    plan->problem.fused = 1;
+    st = clrs__plan_build_kernel(plan, &t);
+    if (st < 0)
+        drop_kernel(plan);
+    return st;
+}
+
+/* A separable plan: its passes as one kernel where they fuse, else the
+ * passes. */
+static clrs_status plan_split(clrs_plan *plan, const clrs_resample_desc *op,
+                              const int *order)
+{
+    if (fusable(plan, order) && plan_fused(plan) >= 0)
+        return CLRS_SUCCESS;
+    clrs__clear_error();
+    return plan_separable(plan, op, order);
+}
+
 /* A plan of plan's problem as one kernel, its launch as build_launched
  * chooses (the tuner's, where it tunes). */
 static clrs_status whole_twin(const clrs_plan *plan, clrs_plan **out)
@@ -774,6 +853,7 @@ static clrs_status whole_twin(const clrs_plan *plan, clrs_plan **out)
     c->ctx = plan->ctx;
     clrs__ctx_retain(c->ctx);
     c->problem = plan->problem;
+    c->problem.fused = 0;
     c->index_only = plan->index_only;
     c->need_src = plan->need_src;
     c->need_dst = plan->need_dst;
@@ -820,6 +900,7 @@ static clrs_status sep_or_whole(clrs_plan *plan)
     }
     if (ms_whole < ms_sep) {
         drop_separable(plan);
+        drop_kernel(plan);
         clrs__plan_adopt(plan, whole);
         plan->tuned_launches = whole->tuned_launches;
         snprintf(text, sizeof text, "sep=0,%s",
@@ -894,7 +975,7 @@ static clrs_status plan_create(clrs_plan **out, clrs_context *ctx,
         if (want_two_pass(plan, &index_bytes, &sidx)) {
             st = plan_two_pass(plan, op, index_bytes, &sidx);
         } else if ((sep = want_separable(plan, order)) != 0) {
-            st = plan_separable(plan, op, order);
+            st = plan_split(plan, op, order);
             if (st < 0) { /* refused or failed: one pass instead */
                 drop_separable(plan);
                 free(plan->build_log);
@@ -1020,6 +1101,7 @@ clrs_status clrs_plan_get_info(const clrs_plan *plan, clrs_plan_info *info)
         return CLRS_SUCCESS;
     }
     info->kernels = 1;
+    info->separable = plan->problem.fused; /* the passes as one kernel */
     info->cache = plan->cache_source;
     info->create_ms = plan->create_ms;
     info->vector_lanes = plan->low.launch.vec;
