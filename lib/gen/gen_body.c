@@ -1,11 +1,149 @@
-/* The kernel body: one written element or w consecutive ones, the
+/* A work-item's element offsets in every tensor, and the kernel body: one
+ * written element or w consecutive ones, the
  * accumulators, the forward reduction (gen_reduce.c) or the backward
  * gather (gen_gather.c) per span pattern, then the post-ops and the store
  * (gen_store.c); and the two shapes the variants' work-items wrap around
  * it: a span group lane by lane, and a vector with its scalar tail. */
 #include "gen/gen_emit.h"
 
+#include <stddef.h>
 #include <stdio.h>
+
+/* ---- a work-item's offsets ------------------------------------------- */
+
+/* Offset term of index `i` on kernel axis p along stride `s` (blocked
+ * axes split into block and lane). */
+static void emit_term(sbuf *b, const char *i, int block, const char *s, int p,
+                      int first)
+{
+    const char *plus = first ? "" : " + ";
+
+    if (block)
+        clrs__gen_sb_add(b, "%sCLRS_BLK(%s, %d, %s%d)", plus, i, block, s, p);
+    else
+        clrs__gen_sb_add(b, "%s%s * %s%d", plus, i, s, p);
+}
+
+/* "const <off> NAME = i<p> * <prefix><p> + ...;" (0 without a term): a
+ * tensor's element offset over every kernel axis, or over the identity
+ * axes only, with each axis's block size read at byte offset `blk` of
+ * clrs_gen_axis. */
+static void emit_offset(sbuf *b, const clrs_gen_config *c, const char *name,
+                        const char *prefix, size_t blk, int identity_only)
+{
+    char i[16];
+    int p, terms = 0;
+
+    clrs__gen_sb_add(b, "const %s %s = ", clrs__gen_off_type(c), name);
+    for (p = 0; p < c->rank; ++p) {
+        const clrs_gen_axis *a = &c->ax[p];
+        if (identity_only && a->slot >= 0)
+            continue;
+        snprintf(i, sizeof i, "i%d", p);
+        emit_term(b, i, *(const int *)(const void *)((const char *)a + blk),
+                  prefix, p, terms++ == 0);
+    }
+    clrs__gen_sb_add(b, "%s;\n", terms ? "" : "0");
+}
+
+/* dst's blocked axis runs over whole blocks: a work-item past the real
+ * extent owns a padding lane, which it writes as zero (so a blocked
+ * tensor never holds stale padding) before anything reads a table or an
+ * input at that index. The block vector path zeroes its lanes in
+ * emit_store instead. */
+static void emit_pad_guard(sbuf *b, const clrs_gen_config *c)
+{
+    int p;
+    for (p = 0; p < c->rank; ++p)
+        if (c->ax[p].dst_block && !(p == 0 && c->vec > 1) && c->index_only)
+            clrs__gen_sb_add(b, "if (i%d >= nr%d)\n    return;\n", p, p);
+        else if (c->ax[p].dst_block && !(p == 0 && c->vec > 1))
+            clrs__gen_sb_add(b,
+                             "if (i%d >= nr%d) {\n"
+                             "    CLRS_ST_%s(dst, dof, (%s)(0));\n"
+                             "    return;\n"
+                             "}\n",
+                             p, p, clrs__gen_row_of(c->dst)->name,
+                             clrs__gen_acc_type(c));
+}
+
+/* The work-item's element offsets in every tensor, the tap ranges of
+ * the resampled axes and, on the span path, its group. Forward the index
+ * tensor is shaped like dst (iof, over every axis); backward like
+ * diff_dst (iob, identity axes; the tables give the rest), and a plane
+ * index match needs this element's own plane index. */
+void clrs__gen_emit_offsets(sbuf *b, const clrs_gen_config *c)
+{
+    const char *off = clrs__gen_off_type(c);
+    const int bwd = c->backward;
+    /* The span path reads the last slot's range per lane, if at all. */
+    const int skip_last = bwd ? c->span : clrs__gen_span_var(c);
+    int p, k;
+
+    if (!c->index_only)
+        emit_offset(b, c, "dof", "ds", offsetof(clrs_gen_axis, dst_block), 0);
+    emit_pad_guard(b, c);
+    emit_offset(b, c, "sob", "ss", offsetof(clrs_gen_axis, src_block), 1);
+    if (c->has_index)
+        emit_offset(b, c, bwd ? "iob" : "iof", "is",
+                    offsetof(clrs_gen_axis, idx_block), bwd);
+    if (c->recompute)
+        emit_offset(b, c, "xob", "xs", offsetof(clrs_gen_axis, x_block), 1);
+    for (k = 0; k < c->npost; ++k) {
+        char s[16], name[16];
+        if (c->post[k].kind != CLRS_POST_BINARY)
+            continue;
+        snprintf(s, sizeof s, "b%ds", k);
+        snprintf(name, sizeof name, "bo%d", k);
+        emit_offset(b, c, name, s,
+                    offsetof(clrs_gen_axis, op_block) + (size_t)k * sizeof(int),
+                    0);
+    }
+    if (bwd && ((c->has_index && c->plane) || c->recompute)) {
+        /* Span path: the group's first element (myg); a lane's is
+         * myg + l. */
+        clrs__gen_sb_add(b, "const %s %s = ", off, c->span ? "myg" : "myp");
+        for (k = 0; k < c->nslots; ++k)
+            clrs__gen_sb_add(b, "%si%d * pl%d", k ? " + " : "",
+                             clrs__gen_axis_of_slot(c, k), k);
+        clrs__gen_sb_add(b, "%s;\n", c->nslots ? "" : "0");
+    }
+    /* Tap ranges of each resampled axis; an empty range means no taps
+     * (crop extrapolation, or an average window without pixels). */
+    for (k = 0; k < c->nslots - (skip_last ? 1 : 0); ++k) {
+        p = clrs__gen_axis_of_slot(c, k);
+        if (!c->fixed[k])
+            clrs__gen_sb_add(b,
+                             "const %s b%d = itab[st%d + i%d], "
+                             "e%d = itab[st%d + i%d + 1];\n",
+                             off, k, k, p, k, k, p);
+    }
+    if (clrs__gen_walk_of(c) > 1)
+        clrs__gen_sb_add(b,
+                         "const %s gq0 = (%s)get_global_id(0) * %d;\n"
+                         "%s gn = (n0 + %d) / %d - gq0;\n"
+                         "if (gn > %d)\n    gn = %d;\n",
+                         off, off, clrs__gen_walk_of(c), off, c->vec - 1,
+                         c->vec, clrs__gen_walk_of(c), clrs__gen_walk_of(c));
+    else if (c->span)
+        clrs__gen_sb_add(
+            b,
+            "const %s gq = (%s)get_global_id(0);\n"
+            "const %s pgb = itab[pg + 2 * gq], pgp = itab[pg + 2 * gq "
+            "+ 1];\n",
+            off, off, off);
+    if (!clrs__gen_has_none(c))
+        return;
+    /* The span path's groups have taps in every lane: its lane by lane
+     * code adds the last slot's own test (none_l). */
+    clrs__gen_sb_add(b, "const int none =");
+    for (k = 0, p = 0; k < c->nslots - (skip_last ? 1 : 0); ++k)
+        if (!c->fixed[k])
+            clrs__gen_sb_add(b, "%s b%d == e%d", p++ ? " ||" : "", k, k);
+    clrs__gen_sb_add(b, ";\n");
+}
+
+/* ---- bodies ------------------------------------------------------------- */
 
 /* The accumulators of one body. Forward: declared, each pattern's
  * reduction sets them. Backward: the gather adds to acc, which starts at

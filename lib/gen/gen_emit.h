@@ -218,11 +218,11 @@ void clrs__gen_load_val(char *buf, size_t n, const clrs_gen_config *c,
 /* The post-op chain on val (w lanes) before the store. */
 void clrs__gen_emit_post(sbuf *b, const clrs_gen_config *c, int w,
                          const char *dof, const char *val, int lane);
-/* The work-item's element offsets (dof, sob, ...) and tap ranges, from
- * its indices i0, i1, ... (codegen.c). */
-void clrs__gen_emit_offsets(sbuf *b, const clrs_gen_config *c);
-
 /* ---- bodies (gen_body.c) ----------------------------------------------- */
+
+/* The work-item's element offsets (dof, sob, ...) and tap ranges, from
+ * its indices i0, i1, ... */
+void clrs__gen_emit_offsets(sbuf *b, const clrs_gen_config *c);
 
 /* One written element (w == 1) or w consecutive ones: accumulators,
  * reduction or gather, post-ops, store. */

@@ -277,6 +277,34 @@ double clrs__ms_since(const struct timespec *t0)
            (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
 }
 
+clrs_status clrs__plan_twin(const clrs_plan *plan, clrs_plan **out)
+{
+    clrs_plan *c = calloc(1, sizeof *c);
+
+    *out = NULL;
+    if (!c)
+        return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
+                           "out of memory for a plan's twin");
+    c->ctx = plan->ctx;
+    clrs__ctx_retain(c->ctx);
+    c->problem = plan->problem;
+    c->index_only = plan->index_only;
+    c->need_src = plan->need_src;
+    c->need_dst = plan->need_dst;
+    c->need_diff_src = plan->need_diff_src;
+    c->need_diff_dst = plan->need_diff_dst;
+    c->need_index = plan->need_index;
+    memcpy(c->need_post, plan->need_post, sizeof c->need_post);
+    if (pthread_mutex_init(&c->lock, NULL) != 0) {
+        clrs_plan_destroy(c); /* drops the context's reference */
+        return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
+                           "cannot initialise a plan mutex");
+    }
+    c->lock_init = 1;
+    *out = c;
+    return CLRS_SUCCESS;
+}
+
 /* ---- launch choice ------------------------------------------------------ */
 
 /* Where the launch comes from: CLRS_LAUNCH; else, unless tuning is off,
@@ -844,29 +872,12 @@ static clrs_status plan_split(clrs_plan *plan, const clrs_resample_desc *op,
  * chooses (the tuner's, where it tunes). */
 static clrs_status whole_twin(const clrs_plan *plan, clrs_plan **out)
 {
-    clrs_plan *c = calloc(1, sizeof *c);
+    clrs_plan *c;
     clrs_status st;
 
     *out = NULL;
-    if (!c)
-        return clrs__error(CLRS_ERR_OUT_OF_MEMORY, "out of memory tuning");
-    c->ctx = plan->ctx;
-    clrs__ctx_retain(c->ctx);
-    c->problem = plan->problem;
+    CLRS_TRY(clrs__plan_twin(plan, &c));
     c->problem.fused = 0;
-    c->index_only = plan->index_only;
-    c->need_src = plan->need_src;
-    c->need_dst = plan->need_dst;
-    c->need_diff_src = plan->need_diff_src;
-    c->need_diff_dst = plan->need_diff_dst;
-    c->need_index = plan->need_index;
-    memcpy(c->need_post, plan->need_post, sizeof c->need_post);
-    if (pthread_mutex_init(&c->lock, NULL) != 0) {
-        clrs_plan_destroy(c);
-        return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
-                           "cannot initialise a plan mutex");
-    }
-    c->lock_init = 1;
     st = build_launched(c);
     if (st < 0) {
         clrs_plan_destroy(c);

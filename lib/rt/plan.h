@@ -83,6 +83,11 @@ struct clrs_plan {
 clrs_status clrs__plan_buffer(clrs_plan *plan, size_t bytes, void *host,
                               cl_mem *out, const char *what);
 
+/* A plan of plan's problem with nothing built yet (its context retained,
+ * its buffer sizes and lock set up): a tuning candidate, or one kernel
+ * over a separable problem to time against its passes. */
+clrs_status clrs__plan_twin(const clrs_plan *plan, clrs_plan **out);
+
 /* Builds plan's kernel under the launch parameters `launch`: the taps,
  * the lowering and the tables, then the program (from the context's map,
  * the disk or a build), the table upload and the fixed arguments. */

@@ -126,22 +126,11 @@ static clrs_status tune_candidate(clrs_plan *plan, const char *t,
                                   clrs_plan **out)
 {
     clrs_launch_text lt;
-    clrs_plan *c = calloc(1, sizeof *c);
+    clrs_plan *c;
     clrs_status st;
 
     *out = NULL;
-    if (!c)
-        return clrs__error(CLRS_ERR_OUT_OF_MEMORY, "out of memory tuning");
-    c->ctx = plan->ctx;
-    clrs__ctx_retain(c->ctx);
-    c->problem = plan->problem;
-    c->index_only = plan->index_only;
-    if (pthread_mutex_init(&c->lock, NULL) != 0) {
-        clrs_plan_destroy(c); /* drops the context's reference */
-        return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
-                           "cannot initialise a plan mutex");
-    }
-    c->lock_init = 1;
+    CLRS_TRY(clrs__plan_twin(plan, &c));
     lt.text = t;
     lt.source = CLRS_LAUNCH_TUNED;
     st = clrs__plan_build_kernel(c, &lt);
