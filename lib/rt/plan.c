@@ -307,6 +307,22 @@ clrs_status clrs__plan_twin(const clrs_plan *plan, clrs_plan **out)
 
 /* ---- launch choice ------------------------------------------------------ */
 
+/* The tuning database's line for k into db[n], the user's file before
+ * the one shipped for this device, each taken only where its launch is
+ * valid here: where it came from (CLRS_LAUNCH_DATABASE or
+ * CLRS_LAUNCH_SHIPPED), or CLRS_LAUNCH_DEFAULT for none. */
+static clrs_launch_source db_line(const clrs_plan *plan, const clrs_tune_key *k,
+                                  char *db, size_t n)
+{
+    if (clrs__tunedb_lookup(plan->ctx, k, db, n) &&
+        clrs__launch_valid(&plan->ctx->dev, db))
+        return CLRS_LAUNCH_DATABASE;
+    if (clrs__tunedb_lookup_shipped(plan->ctx, k, db, n) &&
+        clrs__launch_valid(&plan->ctx->dev, db))
+        return CLRS_LAUNCH_SHIPPED;
+    return CLRS_LAUNCH_DEFAULT;
+}
+
 /* Where the launch comes from: CLRS_LAUNCH; else, unless tuning is off,
  * the user's database's entry, then the shipped database's; else in run
  * mode the tuner; else the device's defaults. */
@@ -333,16 +349,9 @@ static clrs_status build_launched(clrs_plan *plan)
     clrs__tune_key(&plan->problem, plan->index_only, &k);
     if (mode == CLRS_TUNE_FORCE)
         return clrs__tune(plan, &k, budget);
-    if (clrs__tunedb_lookup(plan->ctx, &k, db, sizeof db) &&
-        clrs__launch_valid(&plan->ctx->dev, db)) {
+    t.source = db_line(plan, &k, db, sizeof db);
+    if (t.source != CLRS_LAUNCH_DEFAULT) {
         t.text = db;
-        t.source = CLRS_LAUNCH_DATABASE;
-        return clrs__plan_build_kernel(plan, &t);
-    }
-    if (clrs__tunedb_lookup_shipped(plan->ctx, &k, db, sizeof db) &&
-        clrs__launch_valid(&plan->ctx->dev, db)) {
-        t.text = db;
-        t.source = CLRS_LAUNCH_SHIPPED;
         return clrs__plan_build_kernel(plan, &t);
     }
     if (mode == CLRS_TUNE_RUN)
@@ -673,7 +682,6 @@ static int sep_by_tuning(const clrs_plan *plan, int by_cost)
     clrs_tune_mode mode;
     clrs_tune_key k;
     char db[128];
-    int found;
 
     pthread_mutex_lock(&plan->ctx->lock);
     mode = plan->ctx->tune_mode;
@@ -683,10 +691,7 @@ static int sep_by_tuning(const clrs_plan *plan, int by_cost)
     if (mode == CLRS_TUNE_FORCE)
         return 2;
     clrs__tune_key(&plan->problem, plan->index_only, &k);
-    found = (clrs__tunedb_lookup(plan->ctx, &k, db, sizeof db) ||
-             clrs__tunedb_lookup_shipped(plan->ctx, &k, db, sizeof db)) &&
-            clrs__launch_valid(&plan->ctx->dev, db);
-    if (found) {
+    if (db_line(plan, &k, db, sizeof db) != CLRS_LAUNCH_DEFAULT) {
         clrs_launch_text t = {NULL, CLRS_LAUNCH_DATABASE};
         clrs_launch_request r;
         t.text = db;
@@ -796,14 +801,13 @@ static void drop_separable(clrs_plan *plan)
     plan->ws_off = 0;
 }
 
-/* plan's own kernel, program, tables and build log, released (a fused
- * plan's, for the passes or one kernel of the whole problem instead). */
-static void drop_kernel(clrs_plan *plan)
+/* plan's own kernel, the program before it, and its tap tables,
+ * released (each only if it was made) and cleared. */
+static void release_kernel(clrs_plan *plan)
 {
     cl_mem *bufs[] = {&plan->itab, &plan->ftab};
     size_t i;
 
-    plan->problem.fused = 0;
     if (plan->kernel)
         clReleaseKernel(plan->kernel);
     if (plan->program)
@@ -814,6 +818,14 @@ static void drop_kernel(clrs_plan *plan)
     plan->kernel = NULL;
     plan->program = NULL;
     plan->itab = plan->ftab = NULL;
+}
+
+/* A fused plan's kernel and build log, released (for the passes or one
+ * kernel of the whole problem instead). */
+static void drop_kernel(clrs_plan *plan)
+{
+    plan->problem.fused = 0;
+    release_kernel(plan);
     free(plan->build_log);
     plan->build_log = NULL;
 }
@@ -1043,16 +1055,9 @@ clrs_status clrs_plan_create_backward(clrs_plan **plan, clrs_context *ctx,
  * its program, the buffers, then the last backward pass's event. */
 static void release_cl_objects(clrs_plan *plan)
 {
-    cl_mem bufs[] = {plan->itab, plan->ftab, plan->scratch_index};
-    size_t i;
-
-    if (plan->kernel)
-        clReleaseKernel(plan->kernel);
-    if (plan->program)
-        clReleaseProgram(plan->program);
-    for (i = 0; i < sizeof bufs / sizeof bufs[0]; ++i)
-        if (bufs[i])
-            clReleaseMemObject(bufs[i]);
+    release_kernel(plan);
+    if (plan->scratch_index)
+        clReleaseMemObject(plan->scratch_index);
     if (plan->scratch_busy)
         clReleaseEvent(plan->scratch_busy);
 }
