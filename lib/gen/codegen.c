@@ -1,14 +1,16 @@
 /* The OpenCL C generator: composes one kernel per configuration, forward
  * or backward, from the embedded cl/ building blocks, the argument list
- * (gen_key.c), the offsets of a work-item (gen_body.c), and its body: the forward
- * reduction over the taps (gen_reduce.c) or the backward gather over the
- * transposed taps (gen_gather.c), on the span path through shuffles
- * (gen_span.c). Everything that varies per shape is a kernel argument.
+ * (gen_key.c), the offsets of a work-item (gen_body.c), and its body:
+ * the forward reduction over the taps (gen_reduce.c) or the backward
+ * gather over the transposed taps (gen_gather.c), on the span path
+ * through shuffles (gen_span.c). Everything that varies per shape is a
+ * kernel argument.
  * Data types and post-ops are rows (gen_rows.c, from feature_maps.h); the
  * one dtype named here is f16, for the cl_khr_fp16 pragma (a new dtype
  * also touches other files: lib/README.md, "Checklists"). */
 #include "gen/gen_emit.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 /* ---- source -------------------------------------------------------------- */
@@ -62,55 +64,65 @@ static void emit_args(sbuf *b, const clrs_gen_config *c)
     }
 }
 
+/* Kernel axis p's index as the kernel names it, and what multiplies the
+ * NDRange's index there: the roll variant's axis (rolled) is the first
+ * output of a run of c->roll, rb; another axis p is i<p>. */
+static void index_of(const clrs_gen_config *c, int p, int rolled, char *name,
+                     size_t n, char *mul, size_t m)
+{
+    if (p == rolled) {
+        snprintf(name, n, "rb");
+        snprintf(mul, m, " * %d", c->roll);
+    } else {
+        snprintf(name, n, "i%d", p);
+        mul[0] = '\0';
+    }
+}
+
 /* Work-item -> output index: kernel axes 0 and 1 are NDRange dimensions 0
  * and 1 (consecutive work-items write consecutive addresses), the rest
- * are unpacked from dimension 2. Unsigned division: sizes are >= 1. */
+ * are unpacked from dimension 2. Unsigned division: sizes are >= 1. The
+ * roll variant's axis counts runs of c->roll outputs there (nq). */
 static void emit_indices(sbuf *b, const clrs_gen_config *c)
 {
     const char *off = clrs__gen_off_type(c);
     const char *uoff = c->long_off ? "ulong" : "uint";
     const int rolled = c->roll ? clrs__gen_axis_of_slot(c, 0) : -1;
-    char roll[16], last[16];
+    char name[16], mul[16];
     int p;
 
-    snprintf(roll, sizeof roll, " * %d", c->roll);
-    snprintf(last, sizeof last, "i%d", c->rank - 1);
     if (c->vec > 1)
         clrs__gen_sb_add(
             b, "const %s i0 = (%s)get_global_id(0) * %d;\n", off, off,
             c->vec * clrs__gen_mvec_of(c, c->vec) * clrs__gen_walk_of(c));
     else
         clrs__gen_sb_add(b, "const %s i0 = (%s)get_global_id(0);\n", off, off);
-    /* The roll variant's axis (rolled): its first output, rb, of a run
-     * of c->roll; the NDRange counts runs there (nq). */
     if (c->roll)
         clrs__gen_sb_add(b, "const %s nq = ((%s)n%d + %d) / %d;\n", uoff, uoff,
                          rolled, c->roll - 1, c->roll);
-    if (c->rank > 1)
+    if (c->rank > 1) {
+        index_of(c, 1, rolled, name, sizeof name, mul, sizeof mul);
         clrs__gen_sb_add(b, "const %s %s = (%s)get_global_id(1)%s;\n", off,
-                         rolled == 1 ? "rb" : "i1", off,
-                         rolled == 1 ? roll : "");
+                         name, off, mul);
+    }
     if (c->rank > 2) {
         clrs__gen_sb_add(b, "%s r = (%s)get_global_id(2);\n", uoff, uoff);
         /* r - q * n rather than r % n: LLVM turns a div/rem pair into
          * a "freeze" instruction that Oclgrind's checker cannot run. */
         for (p = 2; p + 1 < c->rank; ++p) {
-            char n[32], i[16];
-            if (p == rolled) {
+            char n[32];
+            if (p == rolled)
                 snprintf(n, sizeof n, "nq");
-                snprintf(i, sizeof i, "rb");
-            } else {
+            else
                 snprintf(n, sizeof n, "(%s)n%d", uoff, p);
-                snprintf(i, sizeof i, "i%d", p);
-            }
+            index_of(c, p, rolled, name, sizeof name, mul, sizeof mul);
             clrs__gen_sb_add(b, "const %s q%d = r / %s;\n", uoff, p, n);
-            clrs__gen_sb_add(b, "const %s %s = (%s)(r - q%d * %s)%s;\n", off, i,
-                             off, p, n, p == rolled ? roll : "");
+            clrs__gen_sb_add(b, "const %s %s = (%s)(r - q%d * %s)%s;\n", off,
+                             name, off, p, n, mul);
             clrs__gen_sb_add(b, "r = q%d;\n", p);
         }
-        clrs__gen_sb_add(b, "const %s %s = (%s)r%s;\n", off,
-                         c->rank - 1 == rolled ? "rb" : last, off,
-                         c->rank - 1 == rolled ? roll : "");
+        index_of(c, c->rank - 1, rolled, name, sizeof name, mul, sizeof mul);
+        clrs__gen_sb_add(b, "const %s %s = (%s)r%s;\n", off, name, off, mul);
     }
 }
 

@@ -247,5 +247,7 @@ clrs_status clrs__gen_source(const clrs_gen_config *cfg, const char *key,
 clrs_status clrs__gen_supported(const clrs_gen_config *cfg);
 /* Whether dt can be the dst of a vector store. */
 int clrs__gen_dtype_vector_store(clrs_dtype dt);
+/* The kernel axis of resampled slot k (gen_text.c). */
+int clrs__gen_axis_of_slot(const clrs_gen_config *c, int k);
 
 #endif /* CLRS_CODEGEN_H */

@@ -105,8 +105,6 @@ int clrs__gen_span_var(const clrs_gen_config *c);
 int clrs__gen_has_none(const clrs_gen_config *c);
 /* "float16" for width 16, "float" for width 1. */
 void clrs__gen_vtype(char *buf, size_t n, const char *base, int w);
-/* The kernel axis of resampled slot k. */
-int clrs__gen_axis_of_slot(const clrs_gen_config *c, int k);
 /* "(type)(v[0], v[1], ...)": a constant vector of n lanes. */
 void clrs__gen_emit_lanes(sbuf *b, const char *type, const int *v, int n);
 

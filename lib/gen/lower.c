@@ -612,11 +612,8 @@ static void launch_shape(clrs_lowered *low, const clrs_device *dev,
     for (q = 2; q < c->rank; ++q)
         L->global[2] *= (size_t)n[q];
     if (c->roll) { /* runs of c->roll outputs on slot 0's axis */
-        int a = 1;
-        size_t runs;
-        while (a + 1 < c->rank && c->ax[a].slot != 0)
-            ++a;
-        runs = (size_t)((n[a] + c->roll - 1) / c->roll);
+        const int a = clrs__gen_axis_of_slot(c, 0);
+        const size_t runs = (size_t)((n[a] + c->roll - 1) / c->roll);
         if (a == 1)
             L->global[1] = runs;
         else
