@@ -8,6 +8,9 @@
 
 #include <time.h>
 
+/* The longest launch text the tuner tries, with its terminator. */
+#define CLRS_TUNE_TEXT_MAX 48
+
 /* Everything execute needs, resolved once at plan time (plan, then
  * execute). */
 struct clrs_plan {
@@ -28,7 +31,8 @@ struct clrs_plan {
 
     clrs_cache_source cache_source; /* for clrs_plan_get_info */
     int tuned_launches; /* distinct launches the tuner timed for it */
-    char tuned_text[48]; /* the tuner's winning launch text ("": none) */
+    char tuned_text[CLRS_TUNE_TEXT_MAX]; /* the tuner's winning launch
+                                            text ("": none) */
     double create_ms;
     /* The compiler's log of the program (of both passes' programs for a
      * two-pass plan, each under its kernel's name); NULL when empty. */

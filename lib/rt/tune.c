@@ -48,7 +48,7 @@ static const tune_knob tune_more[] = {
 /* Timed runs of each candidate, after one warm-up. */
 #define TUNE_RUNS 3
 /* The longest candidate's CLRS_LAUNCH text, with its terminator. */
-#define TUNE_TEXT_MAX 48
+#define TUNE_TEXT_MAX CLRS_TUNE_TEXT_MAX
 
 /* Scratch buffers for every role the plan uses, filled with the bytes
  * of 1.0f: memory can take lines of zeros faster than data, and the
