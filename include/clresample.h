@@ -168,10 +168,11 @@ CLRS_API const char *clrs_context_last_error(const clrs_context *ctx);
  * $CLRS_CACHE_DIR (an absolute path), else $XDG_CACHE_HOME/clresample,
  * else ~/.cache/clresample (at most CLRS_CACHE_MAX_MB megabytes, default
  * 256, least recently used entries evicted, also to make room on a full
- * disk). Entries carry a MAC keyed with a secret kept in the directory,
- * so only what this library wrote reaches the driver. A damaged, forged,
- * stale or foreign entry is rebuilt and replaced; a directory that cannot
- * be created or written, or a relative CLRS_CACHE_DIR, makes the context
+ * disk where that makes room; temp files of runs killed mid-write are
+ * removed by the next run). Entries carry a MAC keyed with a secret kept in the
+ * directory, so only what this library wrote reaches the driver. A damaged,
+ * forged, stale or foreign entry is rebuilt and replaced; a directory that
+ * cannot be created or written, or a relative CLRS_CACHE_DIR, makes the context
  * run without the disk layer, which the context's detail message
  * (clrs_context_last_error) then says once. */
 typedef struct clrs_cache_stats {

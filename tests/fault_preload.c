@@ -7,7 +7,10 @@
  *          after its report),
  *   abort  aborts (SIGABRT),
  *   kill   kills the process with SIGKILL, printing nothing first,
- *   fail   fails the build (CL_BUILD_PROGRAM_FAILURE). */
+ *   fail   fails the build (CL_BUILD_PROGRAM_FAILURE).
+ * Set to kill-write:PREFIX it instead kills the process (SIGKILL) in the
+ * fsync of a file whose name starts with PREFIX: a run killed with a
+ * temp file of the cache half-written, for tests/test_cli_faults.sh. */
 #define _GNU_SOURCE 1 /* RTLD_NEXT */
 
 #include <CL/cl.h>
@@ -22,6 +25,30 @@ typedef cl_int(CL_API_CALL *build_fn)(cl_program, cl_uint,
                                       const cl_device_id *, const char *,
                                       void(CL_CALLBACK *)(cl_program, void *),
                                       void *);
+
+int fsync(int fd)
+{
+    static const char tag[] = "kill-write:";
+    const char *how = getenv("CLRS_TEST_FAULT"), *base;
+    char link[64], name[4096];
+    ssize_t n;
+    int (*real)(int);
+
+    if (how && strncmp(how, tag, sizeof tag - 1) == 0) {
+        snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+        n = readlink(link, name, sizeof name - 1);
+        if (n > 0) {
+            name[n] = '\0';
+            base = strrchr(name, '/');
+            base = base ? base + 1 : name;
+            if (strncmp(base, how + sizeof tag - 1,
+                        strlen(how + sizeof tag - 1)) == 0)
+                kill(getpid(), SIGKILL);
+        }
+    }
+    *(void **)&real = dlsym(RTLD_NEXT, "fsync");
+    return real ? real(fd) : 0;
+}
 
 CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(
     cl_program program, cl_uint num_devices, const cl_device_id *devices,

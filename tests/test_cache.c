@@ -17,13 +17,14 @@
 
 #include <dirent.h>
 #include <dlfcn.h>
-#include <nettle/hmac.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <nettle/hmac.h>
 #include <pthread.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -71,6 +72,26 @@ ssize_t __wrap_write(int fd, const void *buf, size_t n)
         return -1;
     }
     return __real_write(fd, buf, n);
+}
+
+/* The same disk as statvfs sees it (with -Wl,--wrap=statvfs): blocks of
+ * one byte, full_limit of them, what the directory does not hold free. */
+int __real_statvfs(const char *path, struct statvfs *fs);
+int __wrap_statvfs(const char *path, struct statvfs *fs);
+
+int __wrap_statvfs(const char *path, struct statvfs *fs)
+{
+    uint64_t used;
+    int r = __real_statvfs(path, fs);
+
+    if (r != 0 || !full_dir[0])
+        return r;
+    used = dir_bytes(full_dir);
+    fs->f_bsize = fs->f_frsize = 1;
+    fs->f_blocks = (fsblkcnt_t)full_limit;
+    fs->f_bfree = fs->f_bavail =
+        (fsblkcnt_t)(full_limit > used ? full_limit - used : 0);
+    return 0;
 }
 
 /* ---- what reaches the driver ---------------------------------------------- */
@@ -872,11 +893,13 @@ static void eviction(void)
 /* ---- a full disk ----------------------------------------------------------- */
 
 /* Entries written straight through the cache's functions on a disk that
- * fills up (__wrap_write): the oldest entries make room for a new one. */
+ * fills up (__wrap_write, __wrap_statvfs): the oldest entries make room
+ * for a new one, but never for one that would not fit after all. */
 static void full_disk(void)
 {
     static const char key[] = "full disk test key";
     unsigned char secret[CLRS_CACHE_SECRET_BYTES], *payload, *got = NULL;
+    unsigned char *big;
     char dir[4096], path[4200], hash[4][65], c[2] = "a";
     size_t n = 10000, size = 0;
     listing l;
@@ -920,17 +943,100 @@ static void full_disk(void)
                size == n && got && memcmp(got, payload, n) == 0,
            "the new entry reads back");
     free(got);
-    snprintf(full_dir, sizeof full_dir, "%s", dir);
-    full_limit = n / 2;
-    err = clrs__cache_store(dir, hash[0], key, secret, payload, n,
-                            CLRS_CACHE_FORMAT);
-    full_dir[0] = '\0';
+    /* A full disk on which even every entry gone would leave too little
+     * room for the new one (four times an entry's size): it fails, and
+     * nothing is evicted for it. */
+    big = malloc(4 * n);
+    if (big) {
+        memset(big, 0xcd, 4 * n);
+        snprintf(full_dir, sizeof full_dir, "%s", dir);
+        full_limit = dir_bytes(dir) + n / 2;
+        err = clrs__cache_store(dir, hash[0], key, secret, big, 4 * n,
+                                CLRS_CACHE_FORMAT);
+        full_dir[0] = '\0';
+    }
     list_dir(dir, &l);
-    tap_ok(err == ENOSPC && !clrs__cache_entry_error(err) && l.temps == 0,
-           "a disk too small for one entry: ENOSPC, a failure of the "
-           "directory, no temp file left (%s)",
-           err ? strerror(err) : "ok");
+    tap_ok(big && err == ENOSPC && !clrs__cache_entry_error(err) &&
+               l.temps == 0 && l.entries == 3,
+           "an entry that cannot fit even after eviction: ENOSPC, a failure "
+           "of the directory, no entry evicted for it (%d left of 3), no "
+           "temp file left (%s)",
+           l.entries, err ? strerror(err) : "ok");
+    free(big);
     free(payload);
+}
+
+/* ---- temp files of dead writers -------------------------------------------
+ */
+
+/* dir/name with its times set sec seconds back, held open with an open
+ * file description write lock (as a live writer holds its temp file)
+ * where lock is set; returns that descriptor, or -1. */
+static int temp_file(const char *dir, const char *name, int sec, int lock)
+{
+    char path[4200];
+    struct timespec t[2];
+    int fd;
+
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return -1;
+    if (write(fd, "half", 4) != 4)
+        tap_diag("short write to %s", path);
+    clock_gettime(CLOCK_REALTIME, &t[0]);
+    t[0].tv_sec -= sec;
+    t[1] = t[0];
+    futimens(fd, t);
+    if (lock) {
+        struct flock lk;
+        memset(&lk, 0, sizeof lk);
+        lk.l_type = F_WRLCK;
+        lk.l_whence = SEEK_SET;
+        if (fcntl(fd, F_OFD_SETLK, &lk) != 0)
+            tap_diag("no lock on %s: %s", path, strerror(errno));
+        return fd;
+    }
+    close(fd);
+    return -1;
+}
+
+static int present(const char *dir, const char *name)
+{
+    char path[4200];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return lstat(path, &st) == 0;
+}
+
+/* The sweep removes a temp file once its writer's lock is gone and it is
+ * past the grace of a file not yet locked; an hour-old one whatever its
+ * lock; nothing else. */
+static void sweep(void)
+{
+    char dir[4096];
+    int live, stale;
+
+    use_dir(dir, sizeof dir, "sweep");
+    temp_file(dir, "tmp-dead-XXXXXX", 10, 0);
+    temp_file(dir, "tmp-fresh-XXXXXX", 0, 0);
+    live = temp_file(dir, "tmp-live-XXXXXX", 10, 1);
+    stale = temp_file(dir, "tmp-stale-XXXXXX", 7200, 1);
+    temp_file(dir, "not-a-temp", 7200, 0);
+    clrs__cache_sweep(dir);
+    tap_ok(!present(dir, "tmp-dead-XXXXXX"),
+           "sweep: an unlocked temp file ten seconds old is removed");
+    tap_ok(present(dir, "tmp-fresh-XXXXXX"),
+           "sweep: an unlocked temp file just made stays (not yet locked)");
+    tap_ok(present(dir, "tmp-live-XXXXXX"),
+           "sweep: a temp file its writer still locks stays");
+    tap_ok(!present(dir, "tmp-stale-XXXXXX"),
+           "sweep: an hour-old temp file goes, lock or not");
+    tap_ok(present(dir, "not-a-temp"), "sweep: other files stay");
+    if (live >= 0)
+        close(live);
+    if (stale >= 0)
+        close(stale);
 }
 
 /* ---- a lock that is never released ----------------------------------------- */
@@ -1164,6 +1270,7 @@ int main(void)
     entry_blocked();
     eviction();
     full_disk();
+    sweep();
     stuck_lock();
     secret_file();
     dump_source();

@@ -71,5 +71,106 @@ if [ "$rc" = 1 ] &&
 then ok "a failed build: the driver's output is shown with the FAILED status"
 else not_ok "failed build: exit $rc"; show; fi
 
+# Runs killed in the middle of writing a cache entry and the tuning
+# database leave their temp files; the next run removes them (their
+# writer's lock is gone), once they are two seconds old.
+cache="$tmp/litter"
+mkdir -p "$cache"
+litter() { ls "$cache" | grep '^tmp-'; }
+killed() { # PREFIX ARGS...: a run killed in the fsync of PREFIX*
+    pre=$1; shift
+    { LD_PRELOAD="$so" CLRS_TEST_FAULT="kill-write:$pre" \
+        CLRS_CACHE_DIR="$cache" "$tool" "$@"; echo $? >"$tmp/rc"; } \
+        >"$tmp/out" 2>&1
+    rc=$(cat "$tmp/rc")
+}
+CLRS_CACHE_DIR="$cache" "$tool" --mode=C $prb >"$tmp/out" 2>&1
+killed tmp- --mode=C --alg=nearest mb1ic3ih8oh16
+left=$(litter)
+if [ "$rc" = 137 ] && [ -n "$left" ]; then
+    ok "a run killed writing a cache entry leaves its temp file ($left)"
+else not_ok "killed mid-write: exit $rc, temp files '${left}'"; show; fi
+killed tmp-tuning --mode=T --tune-ms=20000 $prb
+tleft=$(litter | grep '^tmp-tuning')
+if [ "$rc" = 137 ] && [ -n "$tleft" ]; then
+    ok "a run killed writing the tuning database leaves its temp file ($tleft)"
+else not_ok "killed mid-write of the database: exit $rc, '${tleft}'"; show; fi
+sleep 3
+CLRS_CACHE_DIR="$cache" "$tool" --mode=C $prb >"$tmp/out" 2>&1
+rc=$?
+left=$(litter)
+if [ "$rc" = 0 ] && [ -z "$left" ]; then
+    ok "the next run (a cache hit, writing nothing) removes both"
+else not_ok "after the next run: exit $rc, temp files '${left}'"; show; fi
+# A full file system (a 2 MB tmpfs, where this runs as root and may
+# mount one): a new entry evicts old ones only where that makes room.
+# The evictable entries are stand-ins with entry names, old, of the size
+# each case needs; the rest of the file system is filled up.
+fs="$tmp/fs"
+mkdir -p "$fs"
+if mount -t tmpfs -o size=2m tmpfs "$fs" 2>/dev/null; then
+    trap 'umount "$fs" 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
+    fill() { # SIZE: two stand-ins of SIZE bytes, then the rest full
+        rm -rf "$fs/c" "$fs/filler"
+        mkdir -p "$fs/c"
+        CLRS_CACHE_DIR="$fs/c" "$tool" --mode=C --alg=nearest mb1ic1iw4ow8 \
+            >/dev/null 2>&1
+        rm -f "$fs"/c/*.clrs
+        for h in 1 2; do
+            f="$fs/c/$(printf '%064d' $h).clrs"
+            head -c "$1" /dev/zero >"$f"
+            touch -d '2001-01-01' "$f"
+        done
+        dd if=/dev/zero of="$fs/filler" bs=4096 >/dev/null 2>&1
+    }
+    stand_ins() { ls "$fs/c" | grep -c '^0*[12]\.clrs$'; }
+    entries() { ls "$fs/c" | grep -c '^[0-9a-f]\{64\}\.clrs$'; }
+    fill 4096
+    CLRS_CACHE_DIR="$fs/c" "$tool" --mode=C $prb >"$tmp/out" 2>&1
+    rc=$?
+    if [ "$rc" = 0 ] && [ "$(stand_ins)" = 2 ] && [ "$(entries)" = 2 ]; then
+        ok "a full disk where eviction cannot make room: the run passes uncached and evicts nothing"
+    else not_ok "full disk, too little to evict: exit $rc, $(stand_ins) of 2 stand-ins left, $(entries) entries"; show; fi
+    fill 262144
+    CLRS_CACHE_DIR="$fs/c" "$tool" --mode=C $prb >"$tmp/out" 2>&1
+    rc=$?
+    if [ "$rc" = 0 ] && [ "$(stand_ins)" -lt 2 ] && [ "$(entries)" -ge 1 ] &&
+        [ "$(entries)" -gt "$(stand_ins)" ]; then
+        ok "a full disk where eviction makes room: old entries go, the new one is stored"
+    else not_ok "full disk, room by eviction: exit $rc, $(stand_ins) of 2 stand-ins left, $(entries) entries"; show; fi
+    umount "$fs"
+    trap 'rm -rf "$tmp"' EXIT INT TERM
+else
+    skip "a full disk where eviction cannot make room (cannot mount a tmpfs)"
+    skip "a full disk where eviction makes room (cannot mount a tmpfs)"
+fi
+
+# A live writer's temp file stays: one held open and locked by a
+# process that sleeps (flock(1) would take a lock of another kind).
+if ! command -v python3 >/dev/null 2>&1; then
+    skip "a temp file its writer still locks stays (needs python3)"
+    echo "1..$n"
+    exit $failed
+fi
+python3 - "$cache/tmp-live-test" <<'PY' &
+import fcntl, os, struct, sys, time
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o600)
+fcntl.fcntl(fd, 37, struct.pack("hhqqi", fcntl.F_WRLCK, 0, 0, 0, 0))  # F_OFD_SETLK
+os.utime(fd, (time.time() - 60, time.time() - 60))
+open(sys.argv[1] + ".ready", "w").close()
+time.sleep(60)
+PY
+holder=$!
+i=0
+while [ ! -f "$cache/tmp-live-test.ready" ] && [ $i -lt 100 ]; do
+    sleep 0.1; i=$((i + 1)); done
+rm -f "$cache/tmp-live-test.ready"
+CLRS_CACHE_DIR="$cache" "$tool" --mode=C $prb >"$tmp/out" 2>&1
+left=$(litter)
+kill $holder 2>/dev/null; wait $holder 2>/dev/null
+if [ "$left" = tmp-live-test ]; then
+    ok "a temp file its writer still locks stays"
+else not_ok "a live writer's temp file: '${left}'"; fi
+
 echo "1..$n"
 exit $failed

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -377,15 +378,22 @@ static int replace(const char *from, const char *to)
 static int write_atomic(char *tmpl, const char *path, const void *const *part,
                         const size_t *len, int nparts, int exclusive)
 {
+    struct flock lk;
     int fd = mkstemp(tmpl), err = 0, i;
 
     if (fd < 0)
         return errno;
+    /* The temp file stays locked while its name exists, so that a sweep
+     * (clrs__cache_sweep) can tell a live writer's file from a dead
+     * one's. Without a lock (a file system that has none) the file is
+     * swept only once it is an hour old. */
+    memset(&lk, 0, sizeof lk);
+    lk.l_type = F_WRLCK;
+    lk.l_whence = SEEK_SET;
+    (void)fcntl(fd, F_OFD_SETLK, &lk);
     for (i = 0; i < nparts && !err; ++i)
         err = clrs__write_all(fd, part[i], len[i]);
     if (!err && fsync(fd) != 0)
-        err = errno;
-    if (close(fd) != 0 && !err)
         err = errno;
     if (!err && exclusive)
         err = link(tmpl, path) == 0 ? 0 : errno;
@@ -393,6 +401,9 @@ static int write_atomic(char *tmpl, const char *path, const void *const *part,
         err = replace(tmpl, path);
     if (err || exclusive)
         unlink(tmpl);
+    /* The name is gone: the lock goes with the descriptor. */
+    if (close(fd) != 0 && !err)
+        err = errno;
     return err;
 }
 
@@ -508,7 +519,8 @@ int clrs__cache_store(const char *dir, const char *hash, const char *key,
 
     /* A full disk: make room by evicting the oldest entries (the entry's
      * size, then twice and four times that, for the file system's blocks)
-     * and try again; nothing left to evict is a real failure. */
+     * and try again; nothing left to evict, or too little to make room
+     * (then nothing is evicted), is a real failure. */
     for (i = 0; i < 3 && (err == ENOSPC || err == EDQUOT); ++i) {
         if (evict_to(dir, UINT64_MAX, need << i, hash) == 0)
             break;
@@ -558,8 +570,35 @@ typedef struct evict_list {
     uint64_t total;
 } evict_list;
 
+/* Whether temp file `name` (st its lstat) belongs to a writer that is
+ * gone: no lock on it (write_atomic holds one while the name exists) and
+ * at least TEMP_GRACE_S old, so that a file between its creation and its
+ * lock is never taken; or an hour old, whatever its lock (a writer
+ * finishes in well under a minute; a file system without locks). */
+#define TEMP_GRACE_S 2
+static int temp_abandoned(int dfd, const char *name, const struct stat *st,
+                          time_t now)
+{
+    struct flock lk;
+    int fd, free_of_lock;
+
+    if (now - st->st_mtime > 3600)
+        return 1;
+    if (now - st->st_mtime < TEMP_GRACE_S)
+        return 0;
+    fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    memset(&lk, 0, sizeof lk);
+    lk.l_type = F_RDLCK;
+    lk.l_whence = SEEK_SET;
+    free_of_lock = fcntl(fd, F_OFD_SETLK, &lk) == 0;
+    close(fd);
+    return free_of_lock;
+}
+
 /* The directory's entries with their sizes and times; temp files a
- * crashed writer left behind are removed on the way. */
+ * dead writer left behind are removed on the way. */
 static void list_entries(DIR *dp, evict_list *l)
 {
     int dfd = dirfd(dp);
@@ -572,9 +611,7 @@ static void list_entries(DIR *dp, evict_list *l)
             !S_ISREG(st.st_mode))
             continue;
         if (strncmp(d->d_name, "tmp-", 4) == 0) {
-            /* A writer finishes in well under a minute; an hour-old temp
-             * file belongs to a process that died mid-write. */
-            if (now - st.st_mtime > 3600)
+            if (temp_abandoned(dfd, d->d_name, &st, now))
                 unlinkat(dfd, d->d_name, 0);
             continue;
         }
@@ -597,9 +634,33 @@ static void list_entries(DIR *dp, evict_list *l)
     }
 }
 
+/* Whether removing every entry but keep_name of l would leave room for
+ * need bytes on dir's file system (each file counted in whole blocks).
+ * Unknown (no statvfs) counts as yes; a quota (EDQUOT) is not seen
+ * here, so there the eviction simply goes ahead. */
+static int room_after(const char *dir, const evict_list *l, uint64_t need,
+                      const char *keep_name)
+{
+    struct statvfs fs;
+    uint64_t bs, have;
+    size_t i;
+
+    if (statvfs(dir, &fs) != 0)
+        return 1;
+    bs = fs.f_frsize ? (uint64_t)fs.f_frsize : (uint64_t)fs.f_bsize;
+    if (!bs)
+        return 1;
+    have = (uint64_t)fs.f_bavail * bs;
+    for (i = 0; i < l->n && have < need; ++i)
+        if (strcmp(l->v[i].name, keep_name) != 0)
+            have += (l->v[i].bytes + bs - 1) / bs * bs;
+    return have >= (need + bs - 1) / bs * bs;
+}
+
 /* Deletes the least recently used entries but keep until the total is at
- * most max_bytes and at least need bytes were freed; returns the bytes
- * freed. */
+ * most max_bytes and at least need bytes were freed, where that would
+ * make room for need bytes (nothing is deleted that leaves the new entry
+ * without room); returns the bytes freed. */
 static uint64_t evict_to(const char *dir, uint64_t max_bytes, uint64_t need,
                          const char *keep)
 {
@@ -615,6 +676,11 @@ static uint64_t evict_to(const char *dir, uint64_t max_bytes, uint64_t need,
     if (!dp)
         return 0;
     list_entries(dp, &l);
+    if (need && !room_after(dir, &l, need, keep_name)) {
+        closedir(dp);
+        free(l.v);
+        return 0;
+    }
     target = l.total > need ? l.total - need : 0;
     if (target > max_bytes)
         target = max_bytes;
@@ -637,6 +703,25 @@ void clrs__cache_evict(const char *dir, uint64_t max_bytes,
                        const char *keep)
 {
     evict_to(dir, max_bytes, 0, keep);
+}
+
+void clrs__cache_sweep(const char *dir)
+{
+    time_t now = time(NULL);
+    struct dirent *d;
+    DIR *dp = opendir(dir);
+
+    if (!dp)
+        return;
+    while ((d = readdir(dp)) != NULL) {
+        struct stat st;
+        if (strncmp(d->d_name, "tmp-", 4) == 0 &&
+            fstatat(dirfd(dp), d->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+            S_ISREG(st.st_mode) &&
+            temp_abandoned(dirfd(dp), d->d_name, &st, now))
+            unlinkat(dirfd(dp), d->d_name, 0);
+    }
+    closedir(dp);
 }
 
 /* ---- cross-process lock ------------------------------------------------ */

@@ -129,10 +129,14 @@ int clrs__cache_store(const char *dir, const char *hash, const char *key,
 int clrs__cache_entry_error(int err);
 
 /* Deletes the least recently used entries until the total is at most
- * max_bytes, never the entry named keep; also removes temp files a
- * crashed writer left behind more than an hour ago. */
+ * max_bytes, never the entry named keep; also sweeps as below. */
 void clrs__cache_evict(const char *dir, uint64_t max_bytes,
                        const char *keep);
+
+/* Removes the temp files (tmp-*) of writers that died mid-write: no
+ * longer locked by their writer and at least two seconds old, or an hour
+ * old. */
+void clrs__cache_sweep(const char *dir);
 
 /* A lock on the key among processes sharing dir (an open file description
  * lock on one byte of dir/lock, so different keys build in parallel).

@@ -241,6 +241,9 @@ static void disk_setup(clrs_context *ctx, char *note, size_t note_size)
                  c->dir, strerror(err));
         return;
     }
+    /* Temp files of runs killed mid-write go before this one adds its
+     * own. */
+    clrs__cache_sweep(c->dir);
     ctx->disk_device = device_fields(ctx);
     if (!ctx->disk_device)
         c->enabled = 0; /* out of memory: just uncached */

@@ -417,6 +417,7 @@ int clrs__tunedb_store(const clrs_context *ctx, const clrs_tune_key *k,
                  strerror(err));
         return err;
     }
+    clrs__cache_sweep(cfg.dir);
     /* Read, merge and rename under the lock, or not at all: two stores
      * at once without it would each rename their own merge, and the
      * first one's line would be lost. */
