@@ -38,35 +38,35 @@ extern "C" {
 /* ------------------------------------------------------------------ */
 /* Status codes: one list, expanded into the enum and into
  * clrs_status_name() / clrs_status_string(). Negative means error. */
-#define CLRS_STATUS_MAP(X)                                                   \
-    X(SUCCESS, 0, "success")                                                 \
-    X(ERR_NULL_POINTER, -1, "a required pointer argument is NULL")           \
-    X(ERR_INVALID_VALUE, -2, "an argument has an invalid value")             \
-    X(ERR_INVALID_ENUM, -3, "unknown enumeration value")                     \
-    X(ERR_BAD_RANK, -4, "tensor rank is outside 1..6")                       \
-    X(ERR_BAD_DIMS, -5, "a tensor dimension is zero or negative")            \
-    X(ERR_BAD_STRIDES, -6, "tensor strides are negative or overlap")         \
-    X(ERR_OVERFLOW, -7, "a size computation overflows")                      \
-    X(ERR_BAD_DTYPE, -8, "data type not allowed here")                       \
-    X(ERR_BAD_SCALE, -9, "scale is zero, negative, NaN or infinite")         \
-    X(ERR_BAD_FRACTION, -10, "fraction has a zero denominator")              \
-    X(ERR_BAD_WINDOW, -11, "window or stride is zero or negative")           \
-    X(ERR_SHAPE_MISMATCH, -12, "tensor shapes do not fit the operation")     \
-    X(ERR_BAD_INDEX_TENSOR, -13, "index tensor has the wrong shape or type") \
-    X(ERR_BAD_AXES, -14, "resampled axes are invalid for the tensor")        \
-    X(ERR_PARAM_COUNT, -15,                                                  \
-      "per-axis parameter count differs from the resampled axis count")      \
-    X(ERR_INVALID_COMBINATION, -16, "options conflict with each other")      \
-    X(ERR_MISSING_INPUT, -17, "a required input is missing")                 \
-    X(ERR_UNSUPPORTED, -18, "not supported on this device")                  \
-    X(ERR_NOT_IMPLEMENTED, -19, "not implemented in this version")           \
-    X(ERR_OUT_OF_MEMORY, -20, "host memory allocation failed")               \
-    X(ERR_OPENCL, -21, "an OpenCL call failed")                              \
-    X(ERR_NO_DEVICE, -22, "no OpenCL device found")                          \
-    X(ERR_BUILD_FAILED, -23, "OpenCL program build failed")                  \
-    X(ERR_BUFFER_TOO_SMALL, -24, "buffer is smaller than the tensor")        \
-    X(ERR_ALIASING, -25, "input and output buffers alias")                   \
-    X(ERR_TOO_LARGE, -26, "tensor exceeds the device's address space")
+#define CLRS_STATUS_MAP(X)                                                     \
+    X(SUCCESS, 0, "success")                                                   \
+    X(ERR_NULL_POINTER, -1, "a required pointer argument is NULL")             \
+    X(ERR_INVALID_VALUE, -2, "an argument has an invalid value")               \
+    X(ERR_INVALID_ENUM, -3, "unknown enumeration value")                       \
+    X(ERR_BAD_RANK, -4, "tensor rank is outside 1..6")                         \
+    X(ERR_BAD_DIMS, -5, "a tensor dimension is zero or negative")              \
+    X(ERR_BAD_STRIDES, -6, "tensor strides are negative or overlap")           \
+    X(ERR_OVERFLOW, -7, "a size computation overflows")                        \
+    X(ERR_BAD_DTYPE, -8, "data type not allowed here")                         \
+    X(ERR_BAD_SCALE, -9, "scale is zero, negative, NaN or infinite")           \
+    X(ERR_BAD_FRACTION, -10, "fraction has a zero denominator")                \
+    X(ERR_BAD_WINDOW, -11, "window or stride is zero or negative")             \
+    X(ERR_SHAPE_MISMATCH, -12, "tensor shapes do not fit the operation")       \
+    X(ERR_BAD_INDEX_TENSOR, -13, "index tensor has the wrong shape or type")   \
+    X(ERR_BAD_AXES, -14, "resampled axes are invalid for the tensor")          \
+    X(ERR_PARAM_COUNT, -15,                                                    \
+      "per-axis parameter count differs from the resampled axis count")        \
+    X(ERR_INVALID_COMBINATION, -16, "options conflict with each other")        \
+    X(ERR_MISSING_INPUT, -17, "a required input is missing")                   \
+    X(ERR_UNSUPPORTED, -18, "not supported on this device")                    \
+    X(ERR_NOT_IMPLEMENTED, -19, "not implemented in this version")             \
+    X(ERR_OUT_OF_MEMORY, -20, "host memory allocation failed")                 \
+    X(ERR_OPENCL, -21, "an OpenCL call failed")                                \
+    X(ERR_NO_DEVICE, -22, "no OpenCL device found")                            \
+    X(ERR_BUILD_FAILED, -23, "OpenCL program build failed")                    \
+    X(ERR_BUFFER_TOO_SMALL, -24, "buffer is smaller than the tensor")          \
+    X(ERR_ALIASING, -25, "input and output buffers alias")                     \
+    X(ERR_TOO_LARGE, -26, "tensor exceeds the device's memory")
 
 typedef enum clrs_status {
 #define CLRS_STATUS_ENUM_(name, code, msg) CLRS_##name = code,

@@ -69,6 +69,51 @@ static clrs_status check_bytes(const clrs_context *ctx,
     return CLRS_SUCCESS;
 }
 
+/* The plan's buffers together, the caller's tensors (as check_device
+ * sized them) and `extra` bytes of its own intermediates (`what`), against
+ * the device's global memory: a kernel needs them all resident at once. */
+static clrs_status check_total(const clrs_plan *plan, uint64_t extra,
+                               const char *what)
+{
+    const uint64_t global = plan->ctx->dev.info.global_mem_size;
+    const uint64_t part[5] = {plan->need_src, plan->need_diff_src,
+                              plan->need_dst, plan->need_diff_dst,
+                              plan->need_index};
+    static const char *const name[5] = {"src", "diff_src", "dst", "diff_dst",
+                                        "index"};
+    uint64_t total = extra, post = 0;
+    char list[256];
+    size_t at = 0;
+    int i;
+
+    for (i = 0; i < CLRS_MAX_POST_OPS; ++i)
+        post += plan->need_post[i];
+    for (i = 0; i < 5; ++i)
+        total += part[i];
+    total += post;
+    if (!global || total <= global)
+        return CLRS_SUCCESS;
+    list[0] = '\0';
+    for (i = 0; i < 5; ++i)
+        if (part[i] && at < sizeof list)
+            at += (size_t)snprintf(list + at, sizeof list - at, "%s%s %llu",
+                                   at ? ", " : "", name[i],
+                                   (unsigned long long)part[i]);
+    if (post && at < sizeof list)
+        at += (size_t)snprintf(list + at, sizeof list - at,
+                               ", binary operands %llu",
+                               (unsigned long long)post);
+    if (extra && at < sizeof list)
+        snprintf(list + at, sizeof list - at, ", %s %llu", what,
+                 (unsigned long long)extra);
+    return clrs__error(CLRS_ERR_TOO_LARGE,
+                       "the plan's buffers need %llu bytes together (%s); "
+                       "the device's global memory "
+                       "(CL_DEVICE_GLOBAL_MEM_SIZE) is %llu bytes",
+                       (unsigned long long)total, list,
+                       (unsigned long long)global);
+}
+
 static clrs_status check_fp64(const clrs_context *ctx,
                               const struct clrs_tensor_desc *t,
                               const char *what)
@@ -112,7 +157,7 @@ static clrs_status check_device(clrs_plan *plan)
         if (p->post_ops[i].kind == CLRS_POST_BINARY)
             CLRS_TRY(check_bytes(ctx, &p->post_ops[i].operand,
                                  "binary operand", &plan->need_post[i]));
-    return CLRS_SUCCESS;
+    return check_total(plan, 0, NULL);
 }
 
 /* ---- kernel -------------------------------------------------------------- */
@@ -387,7 +432,8 @@ static int want_two_pass(const clrs_plan *plan, size_t *index_bytes,
     clrs__tensor_dense_like(
         &p->out, p->window_volume <= CLRS_S8_INDEX_MAX ? CLRS_S8 : CLRS_S32,
         sidx);
-    if (check_bytes(plan->ctx, sidx, "scratch index", index_bytes) < 0) {
+    if (check_bytes(plan->ctx, sidx, "scratch index", index_bytes) < 0 ||
+        check_total(plan, *index_bytes, "scratch index") < 0) {
         clrs__clear_error();
         return 0;
     }
@@ -480,6 +526,11 @@ static clrs_status workspace_layout(clrs_plan *plan)
     plan->ws_off = off;
     plan->need_workspace =
         plan->work_bytes[1] ? off + plan->work_bytes[1] : plan->work_bytes[0];
+    CLRS_CHECK(plan->need_workspace <= plan->ctx->max_alloc, CLRS_ERR_TOO_LARGE,
+               "the separable intermediates need a workspace of %zu bytes; "
+               "the device's max allocation "
+               "(CL_DEVICE_MAX_MEM_ALLOC_SIZE) is %llu bytes",
+               plan->need_workspace, (unsigned long long)plan->ctx->max_alloc);
     return CLRS_SUCCESS;
 }
 
@@ -764,6 +815,9 @@ static clrs_status plan_separable(clrs_plan *plan,
                 plan->work_bytes[i % 2] = bytes;
         }
     }
+    CLRS_TRY(check_total(plan,
+                         (uint64_t)plan->work_bytes[0] + plan->work_bytes[1],
+                         "separable intermediates"));
     if (p->user_workspace)
         CLRS_TRY(workspace_layout(plan));
     else
