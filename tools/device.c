@@ -34,7 +34,20 @@ int device_setup(job *j)
                        role_names[i], (int)err);
             return -1;
         }
-        /* Outputs start poisoned on the device too. */
+        if (t->poisoned) {
+            /* An output starts poisoned: one element's poison repeated
+             * (every size a type has is a valid fill pattern). */
+            unsigned char pat[8];
+            size_t es = clrs_dtype_size(t->dt);
+            poison(pat, t->dt, es);
+            err = clEnqueueFillBuffer(q, t->mem, pat, es, 0, t->bytes, 0, NULL,
+                                      NULL);
+            if (err == CL_SUCCESS)
+                err = clFinish(q);
+            if (err != CL_SUCCESS)
+                return cl_fail(j, err, "clEnqueueFillBuffer");
+            continue;
+        }
         err = clEnqueueWriteBuffer(q, t->mem, CL_TRUE, 0, t->bytes, t->host,
                                    0, NULL, NULL);
         if (err != CL_SUCCESS)

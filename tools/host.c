@@ -232,7 +232,12 @@ int fill_inputs(job *j)
         if (!t->used)
             continue;
         if (t->is_output && !(i == T_DST && has_sum(j))) {
-            poison(t->host, t->dt, t->bytes);
+            /* A device run poisons its buffer itself (device_setup); the
+             * host copy is written whole when read back, and untouched
+             * until then (no memory of a run that reads nothing back). */
+            if (p->g.engine == ENGINE_REF)
+                poison(t->host, t->dt, t->bytes);
+            t->poisoned = 1;
             continue;
         }
         if (i == T_SRC)

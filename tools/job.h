@@ -29,6 +29,8 @@ typedef struct tensor {
     void *init;  /* dst under a sum post-op: its values before the run */
     cl_mem mem;
     int used, is_output;
+    int poisoned; /* an output that starts as poison alone (not an input
+                     too): device_setup fills it on the device */
 } tensor;
 
 typedef struct job {

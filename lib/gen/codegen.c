@@ -55,6 +55,16 @@ static void emit_args(sbuf *b, const clrs_gen_config *c)
         case CLRS_ARG_ACC:
             clrs__gen_sb_add(b, "    const %s %s%s\n", acc, args[i].name, sep);
             break;
+        case CLRS_ARG_CRD:
+            clrs__gen_sb_add(b, "    const %s %s%s\n",
+                             c->calc_f64 ? "double" : "float", args[i].name,
+                             sep);
+            break;
+        case CLRS_ARG_WGT:
+            clrs__gen_sb_add(b, "    const %s %s%s\n",
+                             c->calc_f64 || c->calc_wf64 ? "double" : "float",
+                             args[i].name, sep);
+            break;
         case CLRS_ARG_POST:
             clrs__gen_sb_add(b, "    __global const %s *restrict %s%s\n",
                              clrs__gen_row_of(c->post[args[i].i].dt)->ctype,
@@ -167,6 +177,8 @@ static void emit_header(sbuf *b, const clrs_gen_config *c, const char *key,
         (c->recompute && clrs__gen_row_of(c->x)->fp64))
         clrs__gen_sb_add(b, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
                             "#define CLRS_ACC_F64 1\n");
+    else if (c->calc && (c->calc_f64 || c->calc_wf64))
+        clrs__gen_sb_add(b, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
     if (c->f16_native)
         clrs__gen_sb_add(b, "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
                             "#define CLRS_F16_NATIVE 1\n");

@@ -96,6 +96,25 @@ typedef struct clrs_gen_config {
      * positions are then o * K: no start lookup, a constant trip count the
      * compiler unrolls and vectorises across work-items); 0: variable. */
     int fixed[CLRS_MAX_RANK];
+    /* Slots (bit k) whose taps the kernel computes from the coordinate
+     * x(o) = ((o + a) * r) - b, in three rounded steps, as the reference
+     * does (clrs_problem.calc; forward, fixed[k] taps), from the
+     * arguments zr, za, zb (the coordinate's type), zn (the input size),
+     * zs (src's stride) and zp (a padding tap's offset) of slot k.
+     * calc_kind: 1 nearest, 2 linear, 4 cubic; calc_edge: clamped at the
+     * edges (else padding taps); calc_round: nearest's clrs_rounding;
+     * calc_f64: the coordinate in double (f64 data), else float;
+     * calc_wf64: its fraction and the weights in double, exact as the
+     * tables hold them (the device has fp64), else in the coordinate's
+     * type (within the error bound); calc_a: the cubic coefficient. */
+    unsigned calc;
+    int calc_kind, calc_edge, calc_round, calc_f64, calc_wf64;
+    double calc_a;
+    /* Antialiased computed taps (fixed[k] 0): every pixel under the
+     * filter stretched by zaa<k> (the weights' type) around x, normalised
+     * to sum 1, the edge pixel where none is; calc_restrict: only pixels
+     * inside the axis (PyTorch's rule, exclude_outside). */
+    int calc_aa, calc_restrict;
     clrs_dtype src, dst;
     int acc_f64; /* accumulate in double (f64 tensors) */
     /* Forward copy: every output has one tap of weight 1 on each slot
@@ -176,6 +195,8 @@ typedef enum clrs_arg_kind {
     CLRS_ARG_FTAB, /* weights, accumulator type */
     CLRS_ARG_OFF,  /* scalar of the offset type */
     CLRS_ARG_ACC,  /* scalar of the accumulator type */
+    CLRS_ARG_CRD,  /* scalar of the computed taps' coordinate type */
+    CLRS_ARG_WGT,  /* scalar of the computed taps' weight type */
     CLRS_ARG_POST  /* binary post-op operand buffer (i: its post-op) */
 } clrs_arg_kind;
 
@@ -200,6 +221,12 @@ typedef struct clrs_gen_values {
     int64_t of[CLRS_MAX_RANK]; /* itab position of slot k's src offsets */
     int64_t cd[CLRS_MAX_RANK]; /* itab position of slot k's index codes */
     int64_t fw[CLRS_MAX_RANK]; /* ftab position of slot k's weights */
+    /* Slots whose taps the kernel computes (clrs_gen_config.calc): the
+     * coordinate's constants, the input size, src's stride and a padding
+     * tap's offset. */
+    double cr[CLRS_MAX_RANK], ca[CLRS_MAX_RANK], cb[CLRS_MAX_RANK];
+    int64_t cn[CLRS_MAX_RANK], cs[CLRS_MAX_RANK], cz[CLRS_MAX_RANK];
+    double cfs[CLRS_MAX_RANK]; /* antialiased: the filter's stretch */
     /* Backward only (st, of, cd, fw then hold the transposed tables:
      * starts by input index, diff_dst offsets, window codes or output
      * indices, weights). */
@@ -223,7 +250,7 @@ typedef struct clrs_gen_values {
 } clrs_gen_values;
 
 #define CLRS_GEN_MAX_ARGS                                                      \
-    (6 + 6 * CLRS_MAX_RANK + 9 * CLRS_MAX_RANK + 2 +                           \
+    (6 + 6 * CLRS_MAX_RANK + 16 * CLRS_MAX_RANK + 2 +                          \
      CLRS_MAX_POST_OPS * (3 + CLRS_MAX_RANK) + 1)
 
 /* The kernel's arguments in declaration order; vals may be NULL (values

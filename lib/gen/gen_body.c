@@ -112,7 +112,11 @@ void clrs__gen_emit_offsets(sbuf *b, const clrs_gen_config *c)
      * (crop extrapolation, or an average window without pixels). */
     for (k = 0; k < c->nslots - (skip_last ? 1 : 0); ++k) {
         p = clrs__gen_axis_of_slot(c, k);
-        if (!c->fixed[k])
+        if (!c->fixed[k] && (c->calc & (1u << k))) {
+            char ip[16];
+            snprintf(ip, sizeof ip, "i%d", p);
+            clrs__gen_emit_calc_range(b, c, k, ip);
+        } else if (!c->fixed[k])
             clrs__gen_sb_add(b,
                              "const %s b%d = itab[st%d + i%d], "
                              "e%d = itab[st%d + i%d + 1];\n",

@@ -112,6 +112,14 @@ clrs_status clrs__gen_key(const clrs_gen_config *c, char **key)
         clrs__gen_sb_add(&b, " walk=%d", c->walk);
     if (c->roll)
         clrs__gen_sb_add(&b, " roll=%d", c->roll);
+    if (c->calc)
+        clrs__gen_sb_add(&b, " calc=%u/k%d/e%d/r%d/c%s/w%s/a%.17g%s", c->calc,
+                         c->calc_kind, c->calc_edge, c->calc_round,
+                         c->calc_f64 ? "f64" : "f32",
+                         c->calc_wf64 ? "f64" : "f32", c->calc_a,
+                         !c->calc_aa        ? ""
+                         : c->calc_restrict ? "/aa_in"
+                                            : "/aa");
     if (c->span)
         key_span(&b, c);
     key_posts(&b, c);
@@ -210,6 +218,17 @@ int clrs__gen_args(const clrs_gen_config *c, const clrs_gen_values *v,
             arg(args, &n, CLRS_ARG_OFF, "fw", k, v->fw[k], 0);
         if (bwd && ((c->has_index && c->plane) || c->recompute))
             arg(args, &n, CLRS_ARG_OFF, "pl", k, v->pl[k], 0);
+        if (c->calc & (1u << k)) {
+            arg(args, &n, CLRS_ARG_CRD, "zr", k, 0, v->cr[k]);
+            arg(args, &n, CLRS_ARG_CRD, "za", k, 0, v->ca[k]);
+            arg(args, &n, CLRS_ARG_CRD, "zb", k, 0, v->cb[k]);
+            arg(args, &n, CLRS_ARG_OFF, "zn", k, v->cn[k], 0);
+            arg(args, &n, CLRS_ARG_OFF, "zs", k, v->cs[k], 0);
+            if (c->pad_taps)
+                arg(args, &n, CLRS_ARG_OFF, "zp", k, v->cz[k], 0);
+            if (c->calc_aa)
+                arg(args, &n, CLRS_ARG_WGT, "zaa", k, 0, v->cfs[k]);
+        }
         if (c->recompute) {
             arg(args, &n, CLRS_ARG_OFF, "fst", k, v->fst[k], 0);
             arg(args, &n, CLRS_ARG_OFF, "fof", k, v->fof[k], 0);

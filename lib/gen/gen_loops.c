@@ -27,6 +27,309 @@ static void emit_entry(sbuf *b, char v, const char *type, int k,
     clrs__gen_sb_add(b, "%s[%s%d + %c%d];\n", table, seg, k, x, k);
 }
 
+/* Computed taps (clrs_gen_config.calc): tap m of slot k, input index
+ * `i`, as the src offset zo<k>_<m>: EDGE clamped into the axis,
+ * otherwise a padding tap's offset zp<k> outside it. Scalars, not an
+ * array: PoCL vectorises the work-item loop over them and not over a
+ * private array (a third of the speed). */
+static void calc_offset(sbuf *b, const clrs_gen_config *c, int k, int m,
+                        const char *i)
+{
+    const char *off = clrs__gen_off_type(c);
+
+    if (c->calc_edge)
+        clrs__gen_sb_add(b,
+                         "const %s zo%d_%d = (%s < 0 ? 0 : %s > zn%d - 1 ? "
+                         "zn%d - 1 : %s) * zs%d;\n",
+                         off, k, m, i, i, k, k, i, k);
+    else
+        clrs__gen_sb_add(b,
+                         "const %s zo%d_%d = %s >= 0 && %s < zn%d ? %s * zs%d "
+                         ": zp%d;\n",
+                         off, k, m, i, i, k, i, k, k);
+}
+
+/* Weight m of slot k, zg<k>_<m>, from the expression w. */
+static void calc_weight(sbuf *b, const clrs_gen_config *c, int k, int m,
+                        const char *w)
+{
+    const char *acc = clrs__gen_acc_type(c);
+    clrs__gen_sb_add(b, "const %s zg%d_%d = (%s)(%s);\n", acc, k, m, acc, w);
+}
+
+/* Keys' cubic kernel on u (an expression) with coefficient A, |u| < 1
+ * (near) or 1 <= |u| < 2, as the reference evaluates it (taps.c). */
+static void calc_cubic_weight(sbuf *b, const clrs_gen_config *c, int k, int m,
+                              const char *wt, const char *u, int near)
+{
+    char w[160];
+
+    clrs__gen_sb_add(b, "const %s zc%d_%d = %s;\n", wt, k, m, u);
+    if (near)
+        snprintf(w, sizeof w,
+                 "((zA%d + 2) * zc%d_%d - (zA%d + 3)) * zc%d_%d * zc%d_%d + 1",
+                 k, k, m, k, k, m, k, m);
+    else
+        snprintf(w, sizeof w,
+                 "((zA%d * zc%d_%d - 5 * zA%d) * zc%d_%d + 8 * zA%d) * "
+                 "zc%d_%d - 4 * zA%d",
+                 k, k, m, k, k, m, k, k, m, k);
+    calc_weight(b, c, k, m, w);
+}
+
+/* Slot k's taps computed from output index ip into zo<k>_<m> (src
+ * offsets) and, for a weighted sum, zg<k>_<m> (weights), exactly as the
+ * reference's tap lists hold them (taps.c, coords.c): x = ((ip + a) * r)
+ * - b in three rounded steps (contraction is off), its floor and
+ * fraction, then the mode's rule. */
+static void emit_calc(sbuf *b, const clrs_gen_config *c, int k, const char *ip)
+{
+    const char *off = clrs__gen_off_type(c);
+    const char *crd = c->calc_f64 ? "double" : "float";
+    /* The fraction and the weights: exact in double (float's x - floor(x)
+     * rounds for x in (-1, 0)), as the reference holds them. */
+    const char *ft = c->calc_wf64 ? "double" : crd;
+    const int K = c->calc_kind, wsum = c->cls == CLRS_GEN_WSUM && !c->raw;
+    char i[32], w[64];
+
+    clrs__gen_sb_add(b, "const %s zt%d = (%s)(%s) + za%d;\n", crd, k, crd, ip,
+                     k);
+    clrs__gen_sb_add(b, "const %s zu%d = zt%d * zr%d;\n", crd, k, k, k);
+    clrs__gen_sb_add(b, "const %s zx%d = zu%d - zb%d;\n", crd, k, k, k);
+    /* floor(x) as truncation corrected below 0: |x| stays far inside
+     * 32 bits (clrs__calc_slot_ok), and as a float it is exact (a float
+     * past 2^24 is an integer). */
+    clrs__gen_sb_add(b, "const %s zq%d = (%s)zx%d;\n", off, k, off, k);
+    clrs__gen_sb_add(b, "const %s zl%d = (%s)zq%d > zx%d ? zq%d - 1 : zq%d;\n",
+                     off, k, crd, k, k, k, k);
+    clrs__gen_sb_add(b, "const %s zw%d = (%s)zx%d - (%s)zl%d;\n", ft, k, ft, k,
+                     ft, k);
+    if (K == 1) {
+        switch (c->calc_round) {
+        case CLRS_ROUND_PREFER_FLOOR: /* ceil(x - 0.5) */
+            clrs__gen_sb_add(b,
+                             "const %s zi%d = zw%d > (%s)0.5 ? zl%d + 1 : "
+                             "zl%d;\n",
+                             off, k, k, ft, k, k);
+            break;
+        case CLRS_ROUND_PREFER_CEIL: /* floor(x + 0.5) */
+            clrs__gen_sb_add(b,
+                             "const %s zi%d = zw%d >= (%s)0.5 ? zl%d + 1 : "
+                             "zl%d;\n",
+                             off, k, k, ft, k, k);
+            break;
+        case CLRS_ROUND_CEIL:
+            clrs__gen_sb_add(b, "const %s zi%d = zw%d > 0 ? zl%d + 1 : zl%d;\n",
+                             off, k, k, k, k);
+            break;
+        default: /* CLRS_ROUND_FLOOR */
+            clrs__gen_sb_add(b, "const %s zi%d = zl%d;\n", off, k, k);
+            break;
+        }
+        snprintf(i, sizeof i, "zi%d", k);
+        calc_offset(b, c, k, 0, i);
+        if (wsum)
+            calc_weight(b, c, k, 0, "1");
+        return;
+    }
+    if (K == 2 && c->calc_edge) {
+        /* Clamped: x below 0 or beyond I - 1 reads the edge pixel with
+         * weight 1. */
+        clrs__gen_sb_add(b, "const int zlo%d = zl%d < 0;\n", k, k);
+        clrs__gen_sb_add(b,
+                         "const int zhi%d = !zlo%d && (zl%d > zn%d - 1 || "
+                         "(zl%d == zn%d - 1 && zw%d > 0));\n",
+                         k, k, k, k, k, k, k);
+        clrs__gen_sb_add(
+            b, "const %s zi%d = zlo%d ? 0 : zhi%d ? zn%d - 1 : zl%d;\n", off, k,
+            k, k, k, k);
+        clrs__gen_sb_add(b,
+                         "const %s zy%d = zlo%d || zhi%d ? (%s)(0) : zw%d;\n",
+                         ft, k, k, k, ft, k);
+        clrs__gen_sb_add(b, "const %s zo%d_0 = zi%d * zs%d;\n", off, k, k, k);
+        clrs__gen_sb_add(b,
+                         "const %s zo%d_1 = (zi%d + 1 < zn%d - 1 ? zi%d + 1 : "
+                         "zn%d - 1) * zs%d;\n",
+                         off, k, k, k, k, k, k);
+        if (wsum) {
+            snprintf(w, sizeof w, "(%s)(1) - zy%d", ft, k);
+            calc_weight(b, c, k, 0, w);
+            snprintf(w, sizeof w, "zy%d", k);
+            calc_weight(b, c, k, 1, w);
+        }
+        return;
+    }
+    if (K == 2) {
+        snprintf(i, sizeof i, "zl%d", k);
+        calc_offset(b, c, k, 0, i);
+        snprintf(i, sizeof i, "(zl%d + 1)", k);
+        calc_offset(b, c, k, 1, i);
+        if (wsum) {
+            snprintf(w, sizeof w, "(%s)(1) - zw%d", ft, k);
+            calc_weight(b, c, k, 0, w);
+            snprintf(w, sizeof w, "zw%d", k);
+            calc_weight(b, c, k, 1, w);
+        }
+        return;
+    }
+    { /* cubic: pixels floor - 1 .. floor + 2 */
+        char u[48];
+        int m;
+        for (m = 0; m < 4; ++m) {
+            if (m == 1)
+                snprintf(i, sizeof i, "zl%d", k);
+            else
+                snprintf(i, sizeof i, "(zl%d %c %d)", k, m ? '+' : '-',
+                         m ? m - 1 : 1);
+            calc_offset(b, c, k, m, i);
+        }
+        if (!wsum)
+            return;
+        if (c->calc_wf64 || c->calc_f64)
+            clrs__gen_sb_add(b, "const double zA%d = %.17g;\n", k, c->calc_a);
+        else
+            clrs__gen_sb_add(b, "const float zA%d = %.9gf;\n", k,
+                             (double)(float)c->calc_a);
+        clrs__gen_sb_add(b, "const %s zT%d = (%s)zw%d;\n", ft, k, ft, k);
+        snprintf(u, sizeof u, "zT%d + 1", k);
+        calc_cubic_weight(b, c, k, 0, ft, u, 0);
+        snprintf(u, sizeof u, "zT%d", k);
+        calc_cubic_weight(b, c, k, 1, ft, u, 1);
+        snprintf(u, sizeof u, "1 - zT%d", k);
+        calc_cubic_weight(b, c, k, 2, ft, u, 1);
+        snprintf(u, sizeof u, "2 - zT%d", k);
+        calc_cubic_weight(b, c, k, 3, ft, u, 0);
+    }
+}
+
+/* Computed tap t<k> of slot k among its K scalars (`zo` or `zg`): a
+ * chain of selects, which the unrolled loop folds to one. */
+static void calc_pick(sbuf *b, const char *v, int k, int K)
+{
+    int m;
+    clrs__gen_sb_add(b, "(");
+    for (m = 0; m < K - 1; ++m)
+        clrs__gen_sb_add(b, "t%d == %d ? %s%d_%d : ", k, m, v, k, m);
+    clrs__gen_sb_add(b, "%s%d_%d)", v, k, K - 1);
+}
+
+/* The weight type of computed taps: double where the reference's
+ * values are exact only there. */
+static const char *calc_ft(const clrs_gen_config *c)
+{
+    return c->calc_wf64 || c->calc_f64 ? "double" : "float";
+}
+
+/* Antialiased computed taps: the filter's value at zv<k> (the distance
+ * over the stretch) into const zk<k>, as taps.c's linear_kernel and
+ * cubic_kernel. */
+static void emit_aa_kernel(sbuf *b, const clrs_gen_config *c, int k)
+{
+    const char *ft = calc_ft(c);
+
+    clrs__gen_sb_add(b, "const %s zm%d = fabs(zv%d);\n", ft, k, k);
+    if (c->calc_kind == 2) {
+        clrs__gen_sb_add(b, "const %s zk%d = zm%d < 1 ? 1 - zm%d : (%s)(0);\n",
+                         ft, k, k, k, ft);
+        return;
+    }
+    clrs__gen_sb_add(b,
+                     "const %s zkn%d = ((zA%d + 2) * zm%d - (zA%d + 3)) * "
+                     "zm%d * zm%d + 1;\n",
+                     ft, k, k, k, k, k, k);
+    clrs__gen_sb_add(b,
+                     "const %s zkf%d = ((zA%d * zm%d - 5 * zA%d) * zm%d + 8 * "
+                     "zA%d) * zm%d - 4 * zA%d;\n",
+                     ft, k, k, k, k, k, k, k, k);
+    clrs__gen_sb_add(b,
+                     "const %s zk%d = zm%d < 1 ? zkn%d : zm%d < 2 ? zkf%d : "
+                     "(%s)(0);\n",
+                     ft, k, k, k, k, k, ft);
+}
+
+void clrs__gen_emit_calc_range(sbuf *b, const clrs_gen_config *c, int k,
+                               const char *ip)
+{
+    const char *off = clrs__gen_off_type(c), *ft = calc_ft(c);
+    const char *crd = c->calc_f64 ? "double" : "float";
+
+    clrs__gen_sb_add(b, "const %s zt%d = (%s)(%s) + za%d;\n", crd, k, crd, ip,
+                     k);
+    clrs__gen_sb_add(b, "const %s zu%d = zt%d * zr%d;\n", crd, k, k, k);
+    clrs__gen_sb_add(b, "const %s zX%d = (%s)(zu%d - zb%d);\n", ft, k, ft, k,
+                     k);
+    if (c->calc_kind == 4) {
+        if (!strcmp(ft, "double"))
+            clrs__gen_sb_add(b, "const double zA%d = %.17g;\n", k, c->calc_a);
+        else
+            clrs__gen_sb_add(b, "const float zA%d = %.9gf;\n", k,
+                             (double)(float)c->calc_a);
+    }
+    clrs__gen_sb_add(b, "const %s zS%d = (%s)(%d) * zaa%d;\n", ft, k, ft,
+                     c->calc_kind == 4 ? 2 : 1, k);
+    clrs__gen_sb_add(b, "%s zlo%d = (%s)floor(zX%d - zS%d) + 1;\n", off, k, off,
+                     k, k);
+    clrs__gen_sb_add(b, "%s zhi%d = -(%s)floor(-(zX%d + zS%d)) - 1;\n", off, k,
+                     off, k, k);
+    if (c->calc_restrict) {
+        clrs__gen_sb_add(b, "if (zlo%d < 0)\n    zlo%d = 0;\n", k, k);
+        clrs__gen_sb_add(b, "if (zhi%d > zn%d - 1)\n    zhi%d = zn%d - 1;\n", k,
+                         k, k, k);
+    }
+    /* The sum of the nonzero weights, in the reference's order. */
+    clrs__gen_sb_add(b, "%s zsum%d = 0;\n", ft, k);
+    clrs__gen_sb_open(b, "for (%s t%d = zlo%d; t%d <= zhi%d; ++t%d)", off, k, k,
+                      k, k, k);
+    clrs__gen_sb_add(b, "const %s zv%d = ((%s)t%d - zX%d) / zaa%d;\n", ft, k,
+                     ft, k, k, k);
+    emit_aa_kernel(b, c, k);
+    clrs__gen_sb_add(b, "if (zk%d != 0)\n    zsum%d += zk%d;\n", k, k, k);
+    clrs__gen_sb_close(b);
+    /* No pixel under the filter: the nearest edge pixel, weight 1. */
+    clrs__gen_sb_add(b, "const int zone%d = zsum%d == 0;\n", k, k);
+    clrs__gen_sb_add(b,
+                     "const %s b%d = zone%d ? (zX%d < 0 ? 0 : zn%d - 1) : "
+                     "zlo%d;\n",
+                     off, k, k, k, k, k);
+    clrs__gen_sb_add(b, "const %s e%d = zone%d ? b%d + 1 : zhi%d + 1;\n", off,
+                     k, k, k, k);
+}
+
+/* The step of antialiased computed taps inside slot k's loop over
+ * t<k>: a pixel of weight 0 is no tap; the offset (edge clamped, or a
+ * padding tap) and the normalised weight. */
+static void emit_aa_entry(sbuf *b, const clrs_gen_config *c, int k,
+                          const char *so, int wsum)
+{
+    const char *off = clrs__gen_off_type(c), *acc = clrs__gen_acc_type(c);
+    const char *ft = calc_ft(c);
+
+    clrs__gen_sb_add(b, "const %s zv%d = ((%s)t%d - zX%d) / zaa%d;\n", ft, k,
+                     ft, k, k, k);
+    emit_aa_kernel(b, c, k);
+    clrs__gen_sb_add(b, "if (!zone%d && zk%d == 0)\n    continue;\n", k, k);
+    clrs__gen_sb_add(b, "const %s o%d = ", off, k);
+    if (k > 0)
+        clrs__gen_sb_add(b, "o%d + ", k - 1);
+    else if (so)
+        clrs__gen_sb_add(b, "%s + ", so);
+    if (c->calc_edge)
+        clrs__gen_sb_add(b,
+                         "(t%d < 0 ? 0 : t%d > zn%d - 1 ? zn%d - 1 : t%d) * "
+                         "zs%d;\n",
+                         k, k, k, k, k, k);
+    else
+        clrs__gen_sb_add(b, "(t%d >= 0 && t%d < zn%d ? t%d * zs%d : zp%d);\n",
+                         k, k, k, k, k, k);
+    if (!wsum)
+        return;
+    clrs__gen_sb_add(b, "const %s w%d = ", acc, k);
+    if (k > 0)
+        clrs__gen_sb_add(b, "w%d * ", k - 1);
+    clrs__gen_sb_add(b, "(zone%d ? (%s)(1) : (%s)(zk%d / zsum%d));\n", k, acc,
+                     acc, k, k);
+}
+
 void clrs__gen_emit_loops(sbuf *b, const clrs_gen_config *c, const char *so,
                           const char *io, int nloops, const char *i0name)
 {
@@ -43,6 +346,16 @@ void clrs__gen_emit_loops_from(sbuf *b, const clrs_gen_config *c,
     const char x = bwd ? 't' : 'x'; /* the entry's table position */
     int k;
 
+    for (k = k0; k < nloops; ++k) { /* computed taps first, once */
+        char ip[16];
+        if (!(c->calc & (1u << k)) || !c->fixed[k])
+            continue; /* antialiased: clrs__gen_emit_calc_range */
+        if (clrs__gen_axis_of_slot(c, k) == 0)
+            snprintf(ip, sizeof ip, "%s", i0name);
+        else
+            snprintf(ip, sizeof ip, "i%d", clrs__gen_axis_of_slot(c, k));
+        emit_calc(b, c, k, ip);
+    }
     for (k = k0; k < nloops; ++k) {
         char ip[16];
         if (clrs__gen_axis_of_slot(c, k) == 0)
@@ -60,6 +373,25 @@ void clrs__gen_emit_loops_from(sbuf *b, const clrs_gen_config *c,
          * vector that then blocks vectorising the work-item loop). O is
          * the axis' real size (nr) where the written tensor blocks it:
          * n then counts the padding lanes, which have no taps. */
+        if ((c->calc & (1u << k)) && c->fixed[k]) {
+            clrs__gen_sb_open(b, "for (%s t%d = 0; t%d < %d; ++t%d)", off, k, k,
+                              c->fixed[k], k);
+            clrs__gen_sb_add(b, "const %s o%d = ", off, k);
+            if (k > 0)
+                clrs__gen_sb_add(b, "o%d + ", k - 1);
+            else if (so)
+                clrs__gen_sb_add(b, "%s + ", so);
+            calc_pick(b, "zo", k, c->fixed[k]);
+            clrs__gen_sb_add(b, ";\n");
+            if (wsum && !c->raw) {
+                clrs__gen_sb_add(b, "const %s w%d = ", acc, k);
+                if (k > 0)
+                    clrs__gen_sb_add(b, "w%d * ", k - 1);
+                calc_pick(b, "zg", k, c->fixed[k]);
+                clrs__gen_sb_add(b, ";\n");
+            }
+            continue;
+        }
         if (c->fixed[k]) {
             clrs__gen_sb_open(b, "for (%s t%d = 0; t%d < %d; ++t%d)", off, k, k,
                               c->fixed[k], k);
@@ -70,6 +402,10 @@ void clrs__gen_emit_loops_from(sbuf *b, const clrs_gen_config *c,
         } else {
             clrs__gen_sb_open(b, "for (%s t%d = b%d; t%d < e%d; ++t%d)", off, k,
                               k, k, k, k);
+            if (c->calc & (1u << k)) {
+                emit_aa_entry(b, c, k, so, wsum && !c->raw);
+                continue;
+            }
         }
         if (!c->fixed[k] && !bwd)
             clrs__gen_sb_add(b, "const %s x%d = t%d;\n", off, k, k);

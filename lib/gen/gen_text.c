@@ -176,8 +176,8 @@ int clrs__gen_has_none(const clrs_gen_config *c)
     int k, n = c->nslots - (clrs__gen_span_var(c) ? 1 : 0);
     if (c->backward)
         return 0;
-    for (k = 0; k < n; ++k)
-        if (!c->fixed[k])
+    for (k = 0; k < n; ++k) /* computed taps are never none */
+        if (!c->fixed[k] && !(c->calc & (1u << k)))
             return 1;
     return 0;
 }

@@ -119,6 +119,7 @@ void clrs__launch_defaults(const clrs_launch_facts *f, int acc_f64,
     r->nt = -1;
     r->sep = -1;
     r->roll = -1;
+    r->calc = -1;
     r->source = CLRS_LAUNCH_DEFAULT;
     if (dc->vector_bytes)
         r->vmax = pow2_floor((cl_uint)(dc->vector_bytes / esize), cap);
@@ -179,7 +180,8 @@ static clrs_status parse_item(const char *item, int acc_f64,
                  {"span", "01", "0 or 1", &r->span},
                  {"nt", "01", "0 or 1", &r->nt},
                  {"sep", "01", "0 or 1", &r->sep},
-                 {"roll", "01", "0 or 1", &r->roll}};
+                 {"roll", "01", "0 or 1", &r->roll},
+                 {"calc", "01", "0 or 1", &r->calc}};
 
     for (i = 0; i < sizeof digit / sizeof digit[0]; ++i)
         if (strlen(digit[i].key) == klen &&
@@ -212,10 +214,11 @@ static clrs_status parse_item(const char *item, int acc_f64,
                    "1..65536)",
                    v);
     } else {
-        return clrs__error(CLRS_ERR_INVALID_VALUE,
-                           "CLRS_LAUNCH: unknown item \"%s\" (vec=, mv=, "
-                           "span=, spanv=, walk=, nt=, sep=, roll=, local=)",
-                           item);
+        return clrs__error(
+            CLRS_ERR_INVALID_VALUE,
+            "CLRS_LAUNCH: unknown item \"%s\" (vec=, mv=, "
+            "span=, spanv=, walk=, nt=, sep=, roll=, calc=, local=)",
+            item);
     }
     return CLRS_SUCCESS;
 }

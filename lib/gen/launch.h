@@ -46,6 +46,9 @@ typedef struct clrs_launch_request {
                          mode factorises (plan.c) */
     int roll;         /* 0: a separable plan runs its passes; -1 or 1: as
                          one kernel (the roll variant) where it can */
+    int calc;         /* taps the kernel computes instead of tables: -1
+                         on axes of CLRS_CALC_MIN_TAPS taps or more, 1
+                         wherever it can, 0 nowhere (clrs__calc_slot_ok) */
     size_t local[3];  /* forced local size; all 0: the device default */
     int local_driver; /* local=driver: the driver chooses, on any device */
     clrs_launch_source source;

@@ -285,7 +285,7 @@ static int nt_aligned(const clrs_device *dev, const direction *d,
  * from vectorising PoCL's work-item loop into AVX-512 gathers, which is
  * faster, not slower. */
 static int want_nt(const clrs_device *dev, const direction *d, size_t bytes,
-                   const kaxis *k, int m, int vec, int raw,
+                   const kaxis *k, int m, int vec, int raw, unsigned calc,
                    const clrs_launch_request *r)
 {
     int want = r->nt >= 0 ? r->nt : !r->generic && bytes >= CLRS_NT_MIN_BYTES;
@@ -299,6 +299,12 @@ static int want_nt(const clrs_device *dev, const direction *d, size_t bytes,
      * at any width.) */
     if (r->nt < 0 && raw && vec > 1 &&
         ((size_t)vec * clrs_dtype_size(d->dst->dtype) < 16 || k[0].dblk))
+        want = 0;
+    /* A scalar work-item computing its taps (clrs_gen_config.calc)
+     * stores ordinarily: LLVM does not vectorise a work-item loop with a
+     * non-temporal store, and the taps' arithmetic needs the vectors
+     * (PoCL, f32 linear 2x up 1-D, 5.6M outputs: 33 ms, 16 without). */
+    if (r->nt < 0 && calc && vec == 1)
         want = 0;
     return want && nt_aligned(dev, d, k, m, vec);
 }
@@ -390,6 +396,20 @@ static void config_basics(clrs_lowered *low, const clrs_device *dev,
                     p->nan_policy == CLRS_NAN_IGNORE;
     c->pad_taps = (!d->gather || d->has_x) && p->padding != CLRS_PAD_EDGE;
     low->vals.pad = p->pad_value;
+    c->calc = p->calc;
+    if (p->calc) {
+        c->calc_kind = clrs__calc_count(p);
+        c->calc_edge = p->padding == CLRS_PAD_EDGE;
+        c->calc_round = c->calc_kind == 1 ? (int)p->rounding : 0;
+        c->calc_f64 = p->ax[0].f64;
+        c->calc_wf64 = dev->info.has_fp64 != 0;
+        c->calc_aa = clrs__mode_antialiased((int)p->mode, p->antialias);
+        if (c->calc_aa) /* the mode's taps at the filter's ends */
+            c->calc_kind = p->mode == CLRS_MODE_CUBIC ? 4 : 2;
+        c->calc_restrict =
+            c->calc_aa && (p->aa_rule == CLRS_AA_PYTORCH || p->exclude_outside);
+        c->calc_a = c->calc_kind == 4 ? p->cubic_a : 0.0;
+    }
     if (!d->gather)
         low->vals.empty = c->cls == CLRS_GEN_MAX ? (double)NAN
                           : p->coord == CLRS_COORD_TF_CROP_AND_RESIZE
@@ -407,6 +427,10 @@ static void fixed_counts(clrs_gen_config *c, const clrs_problem *p,
     for (k = 0; k < p->naxes && !p->backward; ++k) {
         const int64_t *s = st->tl[k].start;
         c->fixed[k] = 0;
+        if (p->calc & (1u << k)) { /* computed: the mode's count */
+            c->fixed[k] = clrs__calc_count(p);
+            continue;
+        }
         if (r->generic || s[1] <= 0 || s[1] > 8)
             continue;
         c->fixed[k] = (int)s[1];
@@ -426,7 +450,7 @@ static int copy_config(const clrs_gen_config *c, const clrs_problem *p,
     size_t j;
 
     if (c->backward || c->cls != CLRS_GEN_WSUM || c->src != c->dst ||
-        p->n_post_ops > 0 || c->pad_taps)
+        p->n_post_ops > 0 || c->pad_taps || p->calc)
         return 0;
     for (k = 0; k < p->naxes; ++k) {
         const clrs_taplist *tl = &st->tl[k];
@@ -499,6 +523,17 @@ static void layout_slot(clrs_lowered *low, const clrs_problem *p,
     int64_t plane = 1;
     clrs_lists s;
 
+    if (p->calc & (1u << k)) { /* no tables: the coordinate's constants */
+        const clrs_axis_map *ax = &p->ax[k];
+        v->cr[k] = ax->f64 ? ax->dr : (double)ax->r;
+        v->ca[k] = ax->f64 ? ax->da : (double)ax->a;
+        v->cb[k] = ax->f64 ? ax->db : (double)ax->b;
+        v->cn[k] = ax->in;
+        v->cs[k] = d->src->strides[ax->axis];
+        v->cz[k] = -clrs__tensor_span(d->src);
+        v->cfs[k] = ax->aa_scale;
+        return;
+    }
     /* The plane index's multiplier of slot k: row-major, the later
      * slots' sizes; column-major, the earlier ones'. */
     for (j = 0; j < p->naxes; ++j)
@@ -744,7 +779,8 @@ static clrs_status lower_once(const clrs_device *dev, const clrs_problem *p,
     bytes = index_only ? 0
                        : (size_t)clrs__tensor_span(w.d.dst) *
                              clrs_dtype_size(w.d.dst->dtype);
-    c->nt = want_nt(dev, &w.d, bytes, w.k, w.m, c->vec, c->raw, &w.req);
+    c->nt =
+        want_nt(dev, &w.d, bytes, w.k, w.m, c->vec, c->raw, c->calc, &w.req);
     config_posts(low, p, w.k, w.m);
     layout_tables(low, p, st, &w.d);
     launch_shape(low, dev, &w.req);

@@ -266,9 +266,10 @@ static int span_width(const clrs_problem *p, const direction *d, const kaxis *k,
     const clrs_axis_map *last = &p->ax[p->naxes > 0 ? p->naxes - 1 : 0];
     int V = r->vmax, a = k0->axis;
 
-    if (r->generic || !r->span || V < 2 || clrs__lower_blocked_beyond_0(k, m) ||
-        d->has_x || p->naxes < 1 || k0->slot != p->naxes - 1 || k0->dblk ||
-        k0->ds != 1 || d->src->strides[a] != 1 || d->src->block_axis == a ||
+    if (r->generic || !r->span || V < 2 || p->calc ||
+        clrs__lower_blocked_beyond_0(k, m) || d->has_x || p->naxes < 1 ||
+        k0->slot != p->naxes - 1 || k0->dblk || k0->ds != 1 ||
+        d->src->strides[a] != 1 || d->src->block_axis == a ||
         (p->has_index &&
          (p->index.strides[a] != 1 || p->index.block_axis == a)) ||
         !clrs__gen_dtype_vector_store(d->dst->dtype) || k0->n < V ||

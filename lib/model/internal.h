@@ -196,7 +196,29 @@ typedef struct clrs_problem {
     int64_t window_volume;         /* product of taps (pooling) */
     int fused; /* a separable plan's passes as one kernel: the lowering
                   takes the roll variant or fails (plan.c) */
+    /* Slots (bit k) whose taps the kernel computes from the coordinate
+     * instead of reading tables (clrs__calc_slot_ok; the plan sets it):
+     * clrs__slot_taps leaves their lists empty. */
+    unsigned calc;
 } clrs_problem;
+
+/* Taps of an axis (outputs times taps per output) from which a plan
+ * computes them in the kernel by default instead of keeping tables
+ * (CLRS_LAUNCH calc=1: wherever it can; calc=0: never): tables of 2^26
+ * taps take seconds and about 4 GB of host memory to build. Below it
+ * the tables stay: their kernels (the span path) run 4 to 30 times
+ * faster than computed taps on PoCL (lib/README.md, "Computed taps"). */
+#define CLRS_CALC_MIN_TAPS (INT64_C(1) << 26)
+
+/* Whether the kernel can compute slot k's taps as the reference does
+ * (taps.c): forward nearest, linear or cubic, antialiased or not,
+ * without a crop box or (cubic, not antialiased) exclude_outside, in the
+ * float arithmetic (double for f64 data), no index tensor, the axis
+ * unblocked, every index within 32 bits. The count is then
+ * clrs__calc_count(p): 1, 2 or 4, or 0 for antialiased taps (the
+ * filter's width). */
+int clrs__calc_slot_ok(const clrs_problem *p, int k);
+int clrs__calc_count(const clrs_problem *p);
 
 /* ---- errors (status.c) ------------------------------------------------ */
 

@@ -458,6 +458,8 @@ clrs_status clrs__slot_taps(const clrs_problem *p, clrs_slot_taps *st)
     for (k = 0; k < p->naxes; ++k) {
         const clrs_axis_map *ax = &p->ax[k];
         st->n = k + 1;
+        if (p->calc & (1u << k))
+            continue; /* the kernel computes them */
         CLRS_TRY(clrs__axis_taps(p, ax->axis, &st->tl[k]));
         if (p->backward)
             CLRS_TRY(clrs__taplist_transpose(&st->tl[k], ax->out, ax->in,
@@ -494,4 +496,37 @@ void clrs__lists_of(const clrs_problem *p, const clrs_slot_taps *st, int k,
         l->nread = ax->in;
         l->n = st->tl[k].n;
     }
+}
+
+int clrs__calc_count(const clrs_problem *p)
+{
+    if (clrs__mode_antialiased((int)p->mode, p->antialias))
+        return 0; /* the filter's width, pixel by pixel */
+    return p->mode == CLRS_MODE_NEAREST  ? 1
+           : p->mode == CLRS_MODE_LINEAR ? 2
+           : p->mode == CLRS_MODE_CUBIC  ? 4
+                                         : 0;
+}
+
+int clrs__calc_slot_ok(const clrs_problem *p, int k)
+{
+    const clrs_axis_map *ax = &p->ax[k];
+    const int aa = clrs__mode_antialiased((int)p->mode, p->antialias);
+    /* Every index the kernel forms (x and the filter's reach around it,
+     * x monotonic in o) well within 32 bits. */
+    const double reach = (aa ? 2.0 * ax->aa_scale : 2.0) + 16.0;
+    clrs_xval lo, hi;
+
+    if (p->backward || ax->out < 1 || ax->arith != CLRS_ARITH_FLOAT ||
+        ax->crop || p->has_index || p->in.block_axis == ax->axis ||
+        p->out.block_axis == ax->axis ||
+        (p->mode != CLRS_MODE_NEAREST && p->mode != CLRS_MODE_LINEAR &&
+         p->mode != CLRS_MODE_CUBIC) ||
+        (p->mode == CLRS_MODE_CUBIC && p->exclude_outside && !aa))
+        return 0;
+    clrs__coord(ax, 0, &lo);
+    clrs__coord(ax, ax->out - 1, &hi);
+    return fabs(lo.x) + reach < 1073741824.0 &&
+           fabs(hi.x) + reach < 1073741824.0 &&
+           (double)ax->in + reach < 1073741824.0;
 }

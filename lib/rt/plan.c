@@ -220,6 +220,28 @@ static clrs_status set_fixed_args(clrs_plan *plan)
                     clrs__set_arg(plan->kernel, at, sizeof v, &v, a->name));
             }
             break;
+        case CLRS_ARG_WGT:
+            if (c->calc_f64 || c->calc_wf64) {
+                cl_double v = a->d;
+                CLRS_TRY(
+                    clrs__set_arg(plan->kernel, at, sizeof v, &v, a->name));
+            } else {
+                cl_float v = (cl_float)a->d;
+                CLRS_TRY(
+                    clrs__set_arg(plan->kernel, at, sizeof v, &v, a->name));
+            }
+            break;
+        case CLRS_ARG_CRD:
+            if (c->calc_f64) {
+                cl_double v = a->d;
+                CLRS_TRY(
+                    clrs__set_arg(plan->kernel, at, sizeof v, &v, a->name));
+            } else {
+                cl_float v = (cl_float)a->d;
+                CLRS_TRY(
+                    clrs__set_arg(plan->kernel, at, sizeof v, &v, a->name));
+            }
+            break;
         case CLRS_ARG_ACC:
             if (c->acc_f64) {
                 cl_double v = a->d;
@@ -234,6 +256,40 @@ static clrs_status set_fixed_args(clrs_plan *plan)
         }
     }
     return CLRS_SUCCESS;
+}
+
+/* The slots whose taps the kernel computes (clrs_problem.calc): where
+ * it can (clrs__calc_slot_ok), on axes of CLRS_CALC_MIN_TAPS taps or
+ * more unless the launch's calc= says 1 (all) or 0 (none). Not for the
+ * generic kernel or a fused plan. */
+static unsigned calc_slots(const clrs_plan *plan,
+                           const clrs_launch_text *launch)
+{
+    const clrs_problem *p = &plan->problem;
+    clrs_launch_request r;
+    unsigned m = 0;
+    int k;
+
+    if (clrs__launch_request(&plan->ctx->dev, 0, launch, &r) < 0) {
+        clrs__clear_error(); /* the lowering reports it */
+        return 0;
+    }
+    if (r.generic || r.calc == 0 || p->fused)
+        return 0;
+    for (k = 0; k < p->naxes; ++k) {
+        const clrs_axis_map *ax = &p->ax[k];
+        /* antialiased: the filter's reach, 2 * support + 1 pixels */
+        double per = clrs__calc_count(p)
+                         ? clrs__calc_count(p)
+                         : 2.0 * (p->mode == CLRS_MODE_CUBIC ? 2.0 : 1.0) *
+                                   ax->aa_scale +
+                               1.0;
+        if (clrs__calc_slot_ok(p, k) &&
+            (r.calc == 1 ||
+             (double)ax->out * per >= (double)CLRS_CALC_MIN_TAPS))
+            m |= 1u << k;
+    }
+    return m;
 }
 
 /* The taps, the lowering and the tables, then the program (from the
@@ -253,8 +309,9 @@ clrs_status clrs__plan_build_kernel(clrs_plan *plan,
     int is_fused = 0;
 
     memset(&img, 0, sizeof img);
+    plan->problem.calc = calc_slots(plan, launch);
     st = clrs__slot_taps(p, &taps);
-    if (st >= 0)
+    if (st >= 0 && !p->calc)
         st = clrs__fuse_channels(p, &taps, &fused, &is_fused);
     if (is_fused) { /* the kernel's view: small channels in their row */
         if (clrs__lower(&plan->ctx->dev, &fused, &taps, plan->index_only,
@@ -594,6 +651,10 @@ static clrs_status slot_taps_max(const clrs_problem *p, int k, int64_t *n)
     clrs_taplist tl;
     clrs_status st;
 
+    if (clrs__calc_slot_ok(p, k)) { /* the mode's count, exactly */
+        *n = clrs__calc_count(p);
+        return CLRS_SUCCESS;
+    }
     memset(&tl, 0, sizeof tl);
     st = clrs__axis_taps(p, p->ax[k].axis, &tl);
     *n = st >= 0 ? clrs__taplist_max(&tl, p->ax[k].out) : 0;

@@ -1,0 +1,126 @@
+#!/bin/sh
+# Taps the kernel computes from the coordinate instead of reading tables
+# (CLRS_LAUNCH=calc=1 wherever it can; by default on axes of more than
+# 65536 outputs): forward nearest, linear and cubic, antialiased or not.
+# A matrix of dtypes, layouts, coordinate modes, roundings, paddings,
+# upsampling and downsampling must pass --mode=C under calc=1; where the
+# device has fp64 (the fraction and the weights in double, as the
+# reference's tables hold them) every output of the matrix and of the
+# conformance batches is byte-identical to the tables' (calc=0, SHA-256
+# digests). An axis of 2^26 outputs plans and runs within 1 GiB of
+# address space, as do antialiased ones of 2^26 inputs.
+
+tap_name=calc
+. "${top_srcdir:-.}/tests/tap.sh"
+
+"$tool" --mode=C mb1ic1iw2ow4 >"$tmp/dev.out" 2>&1
+if [ $? -eq 3 ]; then
+    echo "1..0 # SKIP no OpenCL device"
+    exit 0
+fi
+fp64=$(device_fp64)
+
+cat >"$tmp/matrix" <<'EOF'
+--reset --dir=FWD_D
+--alg=nearest,linear,cubic
+--tag=abx --sdt=f32,f16,bf16,f64,s32,s8,u8
+mb2ic3ih9iw11oh13ow6 mb1ic3id4ih5iw6od7oh3ow9 mb1ic1iw3ow20 mb1ic2iw40ow7
+--tag=axb,aBx8b --sdt=f32,u8
+mb2ic3ih9iw11oh13ow6 mb1ic11ih7iw5oh3ow12 mb1ic3id4ih5iw6od7oh3ow9
+--reset --dir=FWD_D --sdt=f32
+--alg=linear,cubic --antialias=true --aa-rule=pytorch,onnx
+--pad-mode=edge,zero
+mb2ic3ih19iw11oh5ow3 mb1ic2iw40ow7 mb1ic2iw40ow39 mb1ic2iw5ow9
+--reset --dir=FWD_D --sdt=f32,u8
+--alg=linear,cubic --pad-mode=edge,zero,constant --pad-value=3
+--coord=half_pixel,pytorch_half_pixel,align_corners,asymmetric,half_pixel_symmetric
+mb1ic3ih9iw11oh13ow6 mb1ic2iw1ow5 mb1ic2iw40ow7
+--reset --dir=FWD_D --sdt=f32,u8 --alg=nearest
+--nearest=round_prefer_floor,round_prefer_ceil,floor,ceil
+--coord=half_pixel,asymmetric,tf_half_pixel_for_nn,align_corners
+--pad-mode=edge,zero
+mb1ic3ih9iw11oh13ow6 mb1ic2iw7ow14 mb1ic2iw14ow7 mb1ic2iw5ow8
+--reset --dir=FWD_D --sdt=f32 --alg=linear,cubic --scales=1.7x0.45
+mb1ic3ih9iw11oh15ow5
+--reset --dir=FWD_D --sdt=f32 --alg=cubic --cubic-a=-0.5 --vendor=pytorch
+mb1ic3ih9iw11oh13ow6
+EOF
+[ -n "$quick" ] && cat >"$tmp/matrix" <<'EOF'
+--reset --dir=FWD_D
+--alg=nearest,linear,cubic
+--tag=abx,axb,aBx8b --sdt=f32
+mb2ic3ih9iw11oh13ow6 mb1ic3id4ih5iw6od7oh3ow9 mb1ic1iw3ow20
+--tag=abx --sdt=f16,f64,s32,u8 mb2ic3ih9iw11oh13ow6
+--reset --dir=FWD_D --sdt=f32
+--alg=linear,cubic --antialias=true --aa-rule=pytorch,onnx
+--pad-mode=edge,zero
+mb2ic3ih19iw11oh5ow3 mb1ic2iw5ow9
+--reset --dir=FWD_D --sdt=u8
+--alg=linear,cubic --pad-mode=edge,zero
+--coord=half_pixel,align_corners,asymmetric
+mb1ic2iw1ow5 mb1ic2iw40ow7
+--reset --dir=FWD_D --sdt=f32 --alg=nearest
+--nearest=round_prefer_floor,round_prefer_ceil,floor,ceil
+--coord=half_pixel,asymmetric --pad-mode=edge,zero
+mb1ic2iw7ow14 mb1ic2iw14ow7
+EOF
+
+# calc=1: every problem agrees with the reference.
+CLRS_LAUNCH=calc=1 "$tool" --mode=C --perf-template=json \
+    --batch="$tmp/matrix" >"$tmp/c1" 2>&1
+rc=$?
+total=$(sed -n 's/^tests:\([0-9]*\) .*/\1/p' "$tmp/c1")
+if all_passed "$tmp/c1" $rc; then
+    ok "calc=1: the $total problems of the matrix agree with the reference"
+else
+    not_ok "calc=1: the matrix fails (exit $rc)"
+    grep -v '"status":"PASSED"' "$tmp/c1" | head -n 20 | cut -c1-300 |
+        sed 's/^/# /'
+fi
+
+# Byte-identical to the tables, where the device has fp64.
+same() { # NAME BATCH: digests under calc=0 and calc=1
+    for v in 0 1; do
+        CLRS_LAUNCH=calc=$v "$tool" --mode=R --perf-template=json \
+            --batch="$2" >"$tmp/d$v.json" 2>"$tmp/d$v.err"
+        digests "$tmp/d$v.json" >"$tmp/d$v"
+    done
+    cnt=$(wc -l <"$tmp/d0")
+    if [ "$fp64" != yes ]; then
+        skip "$1: byte-identical to the tables (the device has no fp64)"
+    elif [ "$cnt" -gt 0 ] && cmp -s "$tmp/d0" "$tmp/d1"; then
+        ok "$1: the $cnt problems' outputs are byte-identical under calc=1 and calc=0"
+    else
+        not_ok "$1: outputs differ under calc=1 ($cnt problems)"
+        diff "$tmp/d0" "$tmp/d1" | head -n 10 | sed 's/^/# /'
+    fi
+}
+same "the matrix" "$tmp/matrix"
+batches="test_resampling_ci test_axes_ci test_options_ci test_vendor_ci"
+[ -n "$quick" ] && batches="test_resampling_ci"
+for b in $batches; do
+    same "$b" "$top_srcdir/tests/inputs/$b"
+done
+
+# Long axes: their plans compute the taps by default, so that a plan's
+# memory does not grow with the axis: 2^26 outputs (64 MiB of u8 out,
+# tables of 1 GiB or more) and antialiased 2^26 inputs (tables of
+# 2^27 taps) plan and run under a 1 GiB address-space limit.
+for prb in "--alg=nearest mb1ic1iw1000ow67108864" \
+    "--alg=linear mb1ic1iw1000ow67108864" \
+    "--alg=cubic mb1ic1iw1000ow67108864" \
+    "--alg=linear --antialias=true mb1ic1iw67108864ow1000" \
+    "--alg=cubic --antialias=true mb1ic1iw67108864ow1000"; do
+    (ulimit -v 1048576
+        "$tool" --mode=R --sdt=u8 --ddt=u8 $prb >"$tmp/long" 2>&1)
+    rc=$?
+    if [ $rc -eq 0 ] && grep -q 'passed:1 ' "$tmp/long"; then
+        ok "u8 $prb runs under a 1 GiB address-space limit"
+    else
+        not_ok "u8 $prb under a 1 GiB address-space limit: exit $rc"
+        tail -n 5 "$tmp/long" | sed 's/^/# /'
+    fi
+done
+
+echo "1..$n"
+exit $failed
