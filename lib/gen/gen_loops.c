@@ -57,6 +57,19 @@ static void calc_weight(sbuf *b, const clrs_gen_config *c, int k, int m,
     clrs__gen_sb_add(b, "const %s zg%d_%d = (%s)(%s);\n", acc, k, m, acc, w);
 }
 
+/* Linear weights 1 - f and f of slot k from its fraction f<k> (in the
+ * weights' type ft), as the reference rounds them: once, from double. */
+static void calc_linear_weights(sbuf *b, const clrs_gen_config *c, int k,
+                                const char *ft, const char *f)
+{
+    char w[64];
+
+    snprintf(w, sizeof w, "(%s)(1) - %s%d", ft, f, k);
+    calc_weight(b, c, k, 0, w);
+    snprintf(w, sizeof w, "%s%d", f, k);
+    calc_weight(b, c, k, 1, w);
+}
+
 /* Keys' cubic kernel on u (an expression) with coefficient A, |u| < 1
  * (near) or 1 <= |u| < 2, as the reference evaluates it (taps.c). */
 static void calc_cubic_weight(sbuf *b, const clrs_gen_config *c, int k, int m,
@@ -90,7 +103,7 @@ static void emit_calc(sbuf *b, const clrs_gen_config *c, int k, const char *ip)
      * rounds for x in (-1, 0)), as the reference holds them. */
     const char *ft = c->calc_wf64 ? "double" : crd;
     const int K = c->calc_kind, wsum = c->cls == CLRS_GEN_WSUM && !c->raw;
-    char i[32], w[64];
+    char i[32];
 
     clrs__gen_sb_add(b, "const %s zt%d = (%s)(%s) + za%d;\n", crd, k, crd, ip,
                      k);
@@ -151,12 +164,8 @@ static void emit_calc(sbuf *b, const clrs_gen_config *c, int k, const char *ip)
                          "const %s zo%d_1 = (zi%d + 1 < zn%d - 1 ? zi%d + 1 : "
                          "zn%d - 1) * zs%d;\n",
                          off, k, k, k, k, k, k);
-        if (wsum) {
-            snprintf(w, sizeof w, "(%s)(1) - zy%d", ft, k);
-            calc_weight(b, c, k, 0, w);
-            snprintf(w, sizeof w, "zy%d", k);
-            calc_weight(b, c, k, 1, w);
-        }
+        if (wsum)
+            calc_linear_weights(b, c, k, ft, "zy");
         return;
     }
     if (K == 2) {
@@ -164,12 +173,8 @@ static void emit_calc(sbuf *b, const clrs_gen_config *c, int k, const char *ip)
         calc_offset(b, c, k, 0, i);
         snprintf(i, sizeof i, "(zl%d + 1)", k);
         calc_offset(b, c, k, 1, i);
-        if (wsum) {
-            snprintf(w, sizeof w, "(%s)(1) - zw%d", ft, k);
-            calc_weight(b, c, k, 0, w);
-            snprintf(w, sizeof w, "zw%d", k);
-            calc_weight(b, c, k, 1, w);
-        }
+        if (wsum)
+            calc_linear_weights(b, c, k, ft, "zw");
         return;
     }
     { /* cubic: pixels floor - 1 .. floor + 2 */

@@ -182,6 +182,19 @@ static cl_uint *buffer_position(clrs_plan *plan, const clrs_gen_arg *a)
     }
 }
 
+/* A real scalar argument as a double (dbl) or a float. */
+static clrs_status set_real(clrs_plan *plan, cl_uint at, const clrs_gen_arg *a,
+                            int dbl)
+{
+    if (dbl) {
+        cl_double v = a->d;
+        return clrs__set_arg(plan->kernel, at, sizeof v, &v, a->name);
+    } else {
+        cl_float v = (cl_float)a->d;
+        return clrs__set_arg(plan->kernel, at, sizeof v, &v, a->name);
+    }
+}
+
 /* Every argument but the caller's buffers is set once, here; execute sets
  * src, dst, index, x and the binary operands only. */
 static clrs_status set_fixed_args(clrs_plan *plan)
@@ -221,37 +234,13 @@ static clrs_status set_fixed_args(clrs_plan *plan)
             }
             break;
         case CLRS_ARG_WGT:
-            if (c->calc_f64 || c->calc_wf64) {
-                cl_double v = a->d;
-                CLRS_TRY(
-                    clrs__set_arg(plan->kernel, at, sizeof v, &v, a->name));
-            } else {
-                cl_float v = (cl_float)a->d;
-                CLRS_TRY(
-                    clrs__set_arg(plan->kernel, at, sizeof v, &v, a->name));
-            }
+            CLRS_TRY(set_real(plan, at, a, c->calc_f64 || c->calc_wf64));
             break;
         case CLRS_ARG_CRD:
-            if (c->calc_f64) {
-                cl_double v = a->d;
-                CLRS_TRY(
-                    clrs__set_arg(plan->kernel, at, sizeof v, &v, a->name));
-            } else {
-                cl_float v = (cl_float)a->d;
-                CLRS_TRY(
-                    clrs__set_arg(plan->kernel, at, sizeof v, &v, a->name));
-            }
+            CLRS_TRY(set_real(plan, at, a, c->calc_f64));
             break;
         case CLRS_ARG_ACC:
-            if (c->acc_f64) {
-                cl_double v = a->d;
-                CLRS_TRY(
-                    clrs__set_arg(plan->kernel, at, sizeof v, &v, a->name));
-            } else {
-                cl_float v = (cl_float)a->d;
-                CLRS_TRY(
-                    clrs__set_arg(plan->kernel, at, sizeof v, &v, a->name));
-            }
+            CLRS_TRY(set_real(plan, at, a, c->acc_f64));
             break;
         }
     }
