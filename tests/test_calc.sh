@@ -1,14 +1,16 @@
 #!/bin/sh
 # Taps the kernel computes from the coordinate instead of reading tables
-# (CLRS_LAUNCH=calc=1 wherever it can; by default on axes of more than
-# 65536 outputs): forward nearest, linear and cubic, antialiased or not.
-# A matrix of dtypes, layouts, coordinate modes, roundings, paddings,
-# upsampling and downsampling must pass --mode=C under calc=1; where the
-# device has fp64 (the fraction and the weights in double, as the
-# reference's tables hold them) every output of the matrix and of the
-# conformance batches is byte-identical to the tables' (calc=0, SHA-256
-# digests). An axis of 2^26 outputs plans and runs within 1 GiB of
-# address space, as do antialiased ones of 2^26 inputs.
+# (CLRS_LAUNCH=calc=1 wherever it can; by default on axes of 2^26 taps or
+# more): forward nearest, linear and cubic, antialiased or not, on a
+# device with fp64 (the fraction and the weights in double, as the
+# reference's tables hold them; without it the tables stay). A matrix of
+# dtypes, layouts, coordinate modes, roundings, paddings, upsampling and
+# downsampling must pass --mode=C under calc=1, and every output of the
+# matrix and of the conformance batches is byte-identical to the tables'
+# (calc=0, SHA-256 digests). An axis of 2^26 outputs plans and runs
+# within 1 GiB of address space, as do antialiased ones of 2^26 inputs
+# (where the tool runs under such a limit at all: not under
+# AddressSanitizer, whose shadow memory is terabytes of it).
 
 tap_name=calc
 . "${top_srcdir:-.}/tests/tap.sh"
@@ -66,6 +68,11 @@ mb1ic2iw7ow14 mb1ic2iw14ow7
 EOF
 
 # calc=1: every problem agrees with the reference.
+if [ "$fp64" != yes ]; then
+    echo "# the device has no fp64: every plan keeps its tables"
+    echo "1..0 # SKIP computed taps need fp64"
+    exit 0
+fi
 CLRS_LAUNCH=calc=1 "$tool" --mode=C --perf-template=json \
     --batch="$tmp/matrix" >"$tmp/c1" 2>&1
 rc=$?
@@ -78,7 +85,7 @@ else
         sed 's/^/# /'
 fi
 
-# Byte-identical to the tables, where the device has fp64.
+# Byte-identical to the tables.
 same() { # NAME BATCH: digests under calc=0 and calc=1
     for v in 0 1; do
         CLRS_LAUNCH=calc=$v "$tool" --mode=R --perf-template=json \
@@ -86,9 +93,7 @@ same() { # NAME BATCH: digests under calc=0 and calc=1
         digests "$tmp/d$v.json" >"$tmp/d$v"
     done
     cnt=$(wc -l <"$tmp/d0")
-    if [ "$fp64" != yes ]; then
-        skip "$1: byte-identical to the tables (the device has no fp64)"
-    elif [ "$cnt" -gt 0 ] && cmp -s "$tmp/d0" "$tmp/d1"; then
+    if [ "$cnt" -gt 0 ] && cmp -s "$tmp/d0" "$tmp/d1"; then
         ok "$1: the $cnt problems' outputs are byte-identical under calc=1 and calc=0"
     else
         not_ok "$1: outputs differ under calc=1 ($cnt problems)"
@@ -106,13 +111,22 @@ done
 # memory does not grow with the axis: 2^26 outputs (64 MiB of u8 out,
 # tables of 1 GiB or more) and antialiased 2^26 inputs (tables of
 # 2^27 taps) plan and run under a 1 GiB address-space limit.
+limited() { (ulimit -v 1048576; "$tool" --mode=R "$@") >"$tmp/long" 2>&1; }
+long=yes
+if ! limited mb1ic1iw4ow8 || ! grep -q 'passed:1 ' "$tmp/long"; then
+    long="the tool does not run under a 1 GiB address-space limit here"
+    sed 's/^/# /' "$tmp/long" | head -n 3
+fi
 for prb in "--alg=nearest mb1ic1iw1000ow67108864" \
     "--alg=linear mb1ic1iw1000ow67108864" \
     "--alg=cubic mb1ic1iw1000ow67108864" \
     "--alg=linear --antialias=true mb1ic1iw67108864ow1000" \
     "--alg=cubic --antialias=true mb1ic1iw67108864ow1000"; do
-    (ulimit -v 1048576
-        "$tool" --mode=R --sdt=u8 --ddt=u8 $prb >"$tmp/long" 2>&1)
+    if [ "$long" != yes ]; then
+        skip "u8 $prb under a 1 GiB address-space limit: $long"
+        continue
+    fi
+    limited --sdt=u8 --ddt=u8 $prb
     rc=$?
     if [ $rc -eq 0 ] && grep -q 'passed:1 ' "$tmp/long"; then
         ok "u8 $prb runs under a 1 GiB address-space limit"

@@ -105,8 +105,9 @@ typedef struct clrs_gen_config {
      * edges (else padding taps); calc_round: nearest's clrs_rounding;
      * calc_f64: the coordinate in double (f64 data), else float;
      * calc_wf64: its fraction and the weights in double, exact as the
-     * tables hold them (the device has fp64), else in the coordinate's
-     * type (within the error bound); calc_a: the cubic coefficient. */
+     * tables hold them (the device has fp64, which the plan requires
+     * for computed taps), else in the coordinate's type; calc_a: the
+     * cubic coefficient. */
     unsigned calc;
     int calc_kind, calc_edge, calc_round, calc_f64, calc_wf64;
     double calc_a;

@@ -121,13 +121,13 @@ static void emit_calc(sbuf *b, const clrs_gen_config *c, int k, const char *ip)
         switch (c->calc_round) {
         case CLRS_ROUND_PREFER_FLOOR: /* ceil(x - 0.5) */
             clrs__gen_sb_add(b,
-                             "const %s zi%d = zw%d > (%s)0.5 ? zl%d + 1 : "
+                             "const %s zi%d = zw%d > (%s)(0.5f) ? zl%d + 1 : "
                              "zl%d;\n",
                              off, k, k, ft, k, k);
             break;
         case CLRS_ROUND_PREFER_CEIL: /* floor(x + 0.5) */
             clrs__gen_sb_add(b,
-                             "const %s zi%d = zw%d >= (%s)0.5 ? zl%d + 1 : "
+                             "const %s zi%d = zw%d >= (%s)(0.5f) ? zl%d + 1 : "
                              "zl%d;\n",
                              off, k, k, ft, k, k);
             break;

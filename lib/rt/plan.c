@@ -250,7 +250,7 @@ static clrs_status set_fixed_args(clrs_plan *plan)
 /* The slots whose taps the kernel computes (clrs_problem.calc): where
  * it can (clrs__calc_slot_ok), on axes of CLRS_CALC_MIN_TAPS taps or
  * more unless the launch's calc= says 1 (all) or 0 (none). Not for the
- * generic kernel or a fused plan. */
+ * generic kernel, a fused plan or a device without fp64. */
 static unsigned calc_slots(const clrs_plan *plan,
                            const clrs_launch_text *launch)
 {
@@ -263,7 +263,10 @@ static unsigned calc_slots(const clrs_plan *plan,
         clrs__clear_error(); /* the lowering reports it */
         return 0;
     }
-    if (r.generic || r.calc == 0 || p->fused)
+    /* Without fp64 the fraction and the weights would be float: a tie of
+     * nearest could round the other way and cubic weights leave the
+     * error bound (measured on Mesa rusticl), so the tables stay. */
+    if (r.generic || r.calc == 0 || p->fused || !plan->ctx->dev.info.has_fp64)
         return 0;
     for (k = 0; k < p->naxes; ++k) {
         const clrs_axis_map *ax = &p->ax[k];
