@@ -289,8 +289,45 @@ typedef enum clrs_mode {
      * [floor(o I / O), ceil((o + 1) I / O)) of each resampled axis with
      * equal weights; the sizes alone decide (no window, coordinates or
      * scales) */
-    CLRS_MODE_AVG_ADAPTIVE = 6
+    CLRS_MODE_AVG_ADAPTIVE = 6,
+    /* A separable filter K of radius R (clrs_resample_desc_set_filter:
+     * Lanczos, Gaussian, box, triangle, Hamming, Keys cubic,
+     * Mitchell-Netravali): output o reads the input pixels i with
+     * |i - x| <= R f, weighted K((i - x) / f) and normalised to sum 1,
+     * f = 1, or with antialias the stretch of the antialias rule. Under
+     * CLRS_AA_PYTORCH (the default) or exclude_outside, the taps are
+     * restricted to the input (Pillow, TensorFlow); under CLRS_AA_ONNX
+     * without exclude_outside, out-of-range taps follow the padding rule
+     * (OpenCV's border) */
+    CLRS_MODE_FILTER = 7
 } clrs_mode;
+
+/* The filters of CLRS_MODE_FILTER, K(u) on the distance u in input pixels
+ * (stretched by f); p and q are clrs_resample_desc_set_filter's
+ * parameters, NaN for the default. */
+typedef enum clrs_filter {
+    /* sinc(u) sinc(u / a), |u| < a; p = a > 0, default 3 (Pillow's
+     * LANCZOS; TensorFlow's lanczos3 and lanczos5; OpenCV's
+     * INTER_LANCZOS4 is a = 4) */
+    CLRS_FILTER_LANCZOS = 0,
+    /* exp(-u^2 / (2 s^2)), |u| < 3 s; p = s > 0, default 0.5
+     * (TensorFlow's gaussian: radius 1.5) */
+    CLRS_FILTER_GAUSSIAN = 1,
+    /* 1 for |u| < 1/2, 1/2 at |u| = 1/2 (TensorFlow's box; Pillow's BOX
+     * differs at the ties) */
+    CLRS_FILTER_BOX = 2,
+    /* 1 - |u|, |u| < 1 (bilinear; TensorFlow's triangle) */
+    CLRS_FILTER_TRIANGLE = 3,
+    /* sinc(u) (0.54 + 0.46 cos(pi u)), |u| < 1 (Pillow's HAMMING) */
+    CLRS_FILTER_HAMMING = 4,
+    /* Keys' cubic with coefficient p = A, |u| < 2; default -0.5
+     * (Pillow's BICUBIC, TensorFlow's keyscubic) */
+    CLRS_FILTER_KEYS = 5,
+    /* Mitchell-Netravali with p = B, q = C, |u| < 2; default
+     * B = C = 1/3 (TensorFlow's mitchellcubic); B = 0, C = 1/2 is
+     * Catmull-Rom, B = 1, C = 0 the cubic B-spline */
+    CLRS_FILTER_MITCHELL = 6
+} clrs_filter;
 
 /* Out-of-range taps. DEFAULT resolves to EDGE for interpolation, ZERO for
  * average pooling and NEG_INF for max pooling. */
@@ -342,7 +379,7 @@ typedef enum clrs_arith {
     CLRS_ARITH_EXACT = 2
 } clrs_arith;
 
-/* Antialias semantics (linear and cubic with antialias set). */
+/* Antialias semantics (linear, cubic and filter with antialias set). */
 typedef enum clrs_antialias_rule {
     /* PyTorch antialias=True: filter stretch f and centre as PyTorch
      * computes them for each of its coordinate modes (align_corners:
@@ -476,6 +513,12 @@ CLRS_API clrs_status clrs_resample_desc_set_rounding(clrs_resample_desc *op,
 /* Cubic coefficient A (finite); default -0.75. */
 CLRS_API clrs_status clrs_resample_desc_set_cubic_a(clrs_resample_desc *op,
                                                     double a);
+/* The filter of CLRS_MODE_FILTER and its parameters (see clrs_filter;
+ * NaN: the filter's default; a parameter the filter has not must be NaN
+ * or 0); sets the mode to CLRS_MODE_FILTER. Default: Lanczos, a = 3. */
+CLRS_API clrs_status clrs_resample_desc_set_filter(clrs_resample_desc *op,
+                                                   clrs_filter filter, double p,
+                                                   double q);
 /* Every option of the vendor's semantics at once (see clrs_vendor). */
 CLRS_API clrs_status clrs_resample_desc_set_vendor(clrs_resample_desc *op,
                                                    clrs_vendor vendor);
@@ -483,7 +526,7 @@ CLRS_API clrs_status clrs_resample_desc_set_arith(clrs_resample_desc *op,
                                                   clrs_arith arith);
 CLRS_API clrs_status clrs_resample_desc_set_antialias_rule(
     clrs_resample_desc *op, clrs_antialias_rule rule);
-/* Cubic, and antialiased linear or cubic under CLRS_AA_ONNX. */
+/* Cubic, filter, and antialiased linear or cubic under CLRS_AA_ONNX. */
 CLRS_API clrs_status clrs_resample_desc_set_exclude_outside(
     clrs_resample_desc *op, int enable);
 CLRS_API clrs_status clrs_resample_desc_set_antialias(clrs_resample_desc *op,

@@ -9,9 +9,14 @@
 #include <string.h>
 
 #define NCASES 660
+/* Seeds from FILTER_SEED on take the filter variants (every filter,
+ * plain and antialiased): NFILTER_CASES of them. */
+#define FILTER_SEED UINT64_C(1000000)
+#define NFILTER_CASES 200
 #define MAX_ELEMS 1500
 
-/* Case seed S uses linear variant S % TU_NLINEAR and, for interpolation,
+/* Case seed S uses linear variant S % TU_NLINEAR (filter variant
+ * S % TU_NFILTERS from FILTER_SEED on) and, for interpolation,
  * coordinate option (S / TU_NLINEAR) % TU_NCOORDS: consecutive seeds cover
  * every pair. Seeds divisible by 25 also check accumulate. */
 typedef struct config {
@@ -21,9 +26,12 @@ typedef struct config {
 
 static void gen_config(config *c, uint64_t seed, tu_rng *r)
 {
-    const tu_variant *v = &tu_variants[seed % TU_NLINEAR];
-    tu_op_random(&c->op, r, v, tu_coords[(seed / TU_NLINEAR) % TU_NCOORDS],
-                 0, MAX_ELEMS);
+    const int filter = seed >= FILTER_SEED;
+    const int n = filter ? TU_NFILTERS : TU_NLINEAR;
+    const tu_variant *v = filter ? &tu_filter_variants[seed % TU_NFILTERS]
+                                 : &tu_variants[seed % TU_NLINEAR];
+    tu_op_random(&c->op, r, v, tu_coords[(seed / (uint64_t)n) % TU_NCOORDS], 0,
+                 MAX_ELEMS);
     /* Constant padding and extrapolation make the map affine, not linear:
      * keep both at 0 here (tu_op_random does). */
     c->op.pad_value = 0;
@@ -317,5 +325,9 @@ int main(void)
              base, base + NCASES - 1);
     for (i = 0; i < NCASES; ++i)
         run_case(base + (uint64_t)i);
+    tap_diag("filter seeds %" PRIu64 "..%" PRIu64, FILTER_SEED + base,
+             FILTER_SEED + base + NFILTER_CASES - 1);
+    for (i = 0; i < NFILTER_CASES; ++i)
+        run_case(FILTER_SEED + base + (uint64_t)i);
     return tap_done();
 }

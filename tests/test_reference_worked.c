@@ -882,6 +882,101 @@ static void case23(void)
     clrs_tensor_desc_destroy(o1);
 }
 
+/* 24. The filters of CLRS_MODE_FILTER, half_pixel, 1-D. The values come
+ * from the formulas of clrs_filter evaluated in double by a separate
+ * Python script (weights K((i - x)/f) over |i - x| <= R f, restricted
+ * to the input unless the ONNX rule says otherwise, normalised). */
+static void filter_1d(clrs_filter filter, double p, double q, int aa, int onnx,
+                      int n, const double *src, int m, const double *want,
+                      const char *what)
+{
+    double y[16];
+    clrs_resample_desc *op = mkop(CLRS_MODE_NEAREST);
+    if (clrs_resample_desc_set_filter(op, filter, p, q) != CLRS_SUCCESS)
+        tap_diag("set_filter: %s", clrs_last_error());
+    clrs_resample_desc_set_antialias(op, aa);
+    if (onnx)
+        clrs_resample_desc_set_antialias_rule(op, CLRS_AA_ONNX);
+    fwd(op, n, 0, src, m, 0, y);
+    check(what, y, want, m, 1e-12);
+    clrs_resample_desc_destroy(op);
+}
+
+static void case24(void)
+{
+    static const double ramp[] = {0, 1, 2, 3, 4, 5};
+    static const double ends[] = {1, 0, 0, 0, 0, 0, 0, 2};
+    static const double lz3[] = {0.37163814180929094, 2.5, 4.6283618581907096};
+    static const double lz4[] = {
+        -0.086568462749863781, 0.17788359284729263, 0.6949110297945954,
+        1.2897926914903772,    1.7590744622437291,  2.2533684972435397,
+        2.7466315027564603,    3.24092553775627,    3.7102073085096223,
+        4.3050889702054054,    4.8221164071527074,  5.086568462749864};
+    static const double lz2aa[] = {0.11953263194445134, 1.2854008781606852, 2.5,
+                                   3.7145991218393148, 4.8804673680555481};
+    static const double ham[] = {0.27727037360645768, 1.75, 3.25,
+                                 4.7227296263935425};
+    static const double mit[] = {0.65367754505601416, 2.5, 4.3463224549439854};
+    static const double crom[] = {0.28802588996763667, 1.7090352220520668,
+                                  3.2909647779479334, 4.7119741100323633};
+    static const double keys[] = {-0.088235294117647065,
+                                  0.16788321167883211,
+                                  0.70992366412213737,
+                                  1.25,
+                                  1.75,
+                                  2.25,
+                                  2.75,
+                                  3.25,
+                                  3.75,
+                                  4.2900763358778624,
+                                  4.8321167883211675,
+                                  5.0882352941176467};
+    static const double gau[] = {0.29134544442723082, 0.028690712163689951,
+                                 0.58269088885446174};
+    static const double tri[] = {1.25, 3.75}, box[] = {1.0 / 3, 0, 2.0 / 3};
+    static const double dy[] = {1, 2};
+    static const double tri_dx[] = {0.25, 0.375, 0.5, 0.625, 0.75, 0.5};
+    const double nan = NAN;
+    double dx[6];
+    clrs_resample_desc *op = mkop(CLRS_MODE_FILTER);
+
+    filter_1d(CLRS_FILTER_LANCZOS, nan, nan, 0, 0, 6, ramp, 3, lz3,
+              "24: Lanczos-3 6 -> 3 restricted to the input");
+    filter_1d(CLRS_FILTER_LANCZOS, 4, nan, 0, 1, 6, ramp, 12, lz4,
+              "24: Lanczos-4 6 -> 12, ONNX rule: edge taps (OpenCV's)");
+    filter_1d(CLRS_FILTER_LANCZOS, 2, nan, 1, 0, 6, ramp, 5, lz2aa,
+              "24: Lanczos-2 antialiased 6 -> 5");
+    filter_1d(CLRS_FILTER_HAMMING, nan, nan, 1, 0, 6, ramp, 4, ham,
+              "24: Hamming antialiased 6 -> 4");
+    filter_1d(CLRS_FILTER_MITCHELL, nan, nan, 1, 0, 6, ramp, 3, mit,
+              "24: Mitchell B = C = 1/3 antialiased 6 -> 3");
+    filter_1d(CLRS_FILTER_MITCHELL, 0, 0.5, 1, 0, 6, ramp, 4, crom,
+              "24: Catmull-Rom (B = 0, C = 1/2) antialiased 6 -> 4");
+    filter_1d(CLRS_FILTER_KEYS, nan, nan, 0, 0, 6, ramp, 12, keys,
+              "24: Keys A = -0.5 6 -> 12");
+    filter_1d(CLRS_FILTER_GAUSSIAN, nan, nan, 1, 0, 8, ends, 3, gau,
+              "24: Gaussian s = 0.5 antialiased 8 -> 3");
+    filter_1d(CLRS_FILTER_TRIANGLE, nan, nan, 1, 0, 6, ramp, 2, tri,
+              "24: triangle antialiased 6 -> 2: weights 3:2:1 around x");
+    filter_1d(CLRS_FILTER_BOX, nan, nan, 1, 0, 8, ends, 3, box,
+              "24: box antialiased 8 -> 3: the mean of 3 pixels");
+    clrs_resample_desc_set_filter(op, CLRS_FILTER_TRIANGLE, nan, nan);
+    clrs_resample_desc_set_antialias(op, 1);
+    bwd(op, 6, 0, dx, 2, 0, dy);
+    check("24: triangle antialiased 6 -> 2 backward of [1, 2]", dx, tri_dx, 6,
+          1e-15);
+    tap_ok(clrs_resample_desc_set_filter(op, CLRS_FILTER_BOX, 1, nan) ==
+               CLRS_ERR_INVALID_VALUE,
+           "24: a parameter the box filter has not is refused");
+    tap_ok(clrs_resample_desc_set_filter(op, CLRS_FILTER_LANCZOS, 0, nan) ==
+               CLRS_ERR_INVALID_VALUE,
+           "24: Lanczos a = 0 is refused");
+    tap_ok(clrs_resample_desc_set_filter(op, (clrs_filter)7, nan, nan) ==
+               CLRS_ERR_INVALID_ENUM,
+           "24: an unknown filter is refused");
+    clrs_resample_desc_destroy(op);
+}
+
 int main(void)
 {
     case1();
@@ -903,5 +998,6 @@ int main(void)
     case21();
     case22();
     case23();
+    case24();
     return tap_done();
 }

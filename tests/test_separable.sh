@@ -243,6 +243,9 @@ for b in $batches; do
     run "$b-1" sep=1 "$top_srcdir/tests/inputs/$b"
     [ -n "$quick" ] || run "$b-0" sep=0 "$top_srcdir/tests/inputs/$b"
 done
+# The filters, passes forced (their whole kernels: test_cli_batches.sh).
+[ -n "$quick" ] ||
+    run test_filter_ci-1 sep=1 "$top_srcdir/tests/inputs/test_filter_ci"
 
 # Max pooling with an index (test_pooling_ci's FWD_D) stays whole.
 nmax=$(grep '"status":"PASSED"' "$tmp/test_pooling_ci-1.out" |

@@ -724,18 +724,42 @@ int64_t tu_count_nonzero(const tu_buf *b)
 /* ---- random resample operations ---------------------------------------- */
 
 const tu_variant tu_variants[TU_NVARIANTS] = {
-    {"nearest/prefer_floor", CLRS_MODE_NEAREST, CLRS_ROUND_PREFER_FLOOR, 0, 0},
-    {"nearest/prefer_ceil", CLRS_MODE_NEAREST, CLRS_ROUND_PREFER_CEIL, 0, 0},
-    {"nearest/floor", CLRS_MODE_NEAREST, CLRS_ROUND_FLOOR, 0, 0},
-    {"nearest/ceil", CLRS_MODE_NEAREST, CLRS_ROUND_CEIL, 0, 0},
-    {"linear", CLRS_MODE_LINEAR, 0, 0, 0},
-    {"cubic", CLRS_MODE_CUBIC, 0, 0, 0},
-    {"cubic/exclude_outside", CLRS_MODE_CUBIC, 0, 1, 0},
-    {"linear/antialias", CLRS_MODE_LINEAR, 0, 0, 1},
-    {"cubic/antialias", CLRS_MODE_CUBIC, 0, 0, 1},
-    {"avg/include", CLRS_MODE_AVG_INCLUDE_PADDING, 0, 0, 0},
-    {"avg/exclude", CLRS_MODE_AVG_EXCLUDE_PADDING, 0, 0, 0},
-    {"max", CLRS_MODE_MAX, 0, 0, 0},
+    {"nearest/prefer_floor", CLRS_MODE_NEAREST, CLRS_ROUND_PREFER_FLOOR, 0, 0,
+     0, 0, 0, 0},
+    {"nearest/prefer_ceil", CLRS_MODE_NEAREST, CLRS_ROUND_PREFER_CEIL, 0, 0, 0,
+     0, 0, 0},
+    {"nearest/floor", CLRS_MODE_NEAREST, CLRS_ROUND_FLOOR, 0, 0, 0, 0, 0, 0},
+    {"nearest/ceil", CLRS_MODE_NEAREST, CLRS_ROUND_CEIL, 0, 0, 0, 0, 0, 0},
+    {"linear", CLRS_MODE_LINEAR, 0, 0, 0, 0, 0, 0, 0},
+    {"cubic", CLRS_MODE_CUBIC, 0, 0, 0, 0, 0, 0, 0},
+    {"cubic/exclude_outside", CLRS_MODE_CUBIC, 0, 1, 0, 0, 0, 0, 0},
+    {"linear/antialias", CLRS_MODE_LINEAR, 0, 0, 1, 0, 0, 0, 0},
+    {"cubic/antialias", CLRS_MODE_CUBIC, 0, 0, 1, 0, 0, 0, 0},
+    {"avg/include", CLRS_MODE_AVG_INCLUDE_PADDING, 0, 0, 0, 0, 0, 0, 0},
+    {"avg/exclude", CLRS_MODE_AVG_EXCLUDE_PADDING, 0, 0, 0, 0, 0, 0, 0},
+    {"max", CLRS_MODE_MAX, 0, 0, 0, 0, 0, 0, 0},
+};
+
+const tu_variant tu_filter_variants[TU_NFILTERS] = {
+    {"filter/lanczos3", CLRS_MODE_FILTER, 0, 0, 0, CLRS_FILTER_LANCZOS, 3, 0,
+     0},
+    {"filter/lanczos4/onnx", CLRS_MODE_FILTER, 0, 0, 0, CLRS_FILTER_LANCZOS, 4,
+     0, 1},
+    {"filter/lanczos2/antialias", CLRS_MODE_FILTER, 0, 0, 1,
+     CLRS_FILTER_LANCZOS, 2, 0, 0},
+    {"filter/gaussian/antialias", CLRS_MODE_FILTER, 0, 0, 1,
+     CLRS_FILTER_GAUSSIAN, 0.5, 0, 0},
+    {"filter/box/antialias", CLRS_MODE_FILTER, 0, 0, 1, CLRS_FILTER_BOX, 0, 0,
+     0},
+    {"filter/triangle/onnx", CLRS_MODE_FILTER, 0, 0, 1, CLRS_FILTER_TRIANGLE, 0,
+     0, 1},
+    {"filter/hamming/antialias", CLRS_MODE_FILTER, 0, 0, 1, CLRS_FILTER_HAMMING,
+     0, 0, 0},
+    {"filter/keys", CLRS_MODE_FILTER, 0, 0, 0, CLRS_FILTER_KEYS, -0.75, 0, 0},
+    {"filter/mitchell/antialias", CLRS_MODE_FILTER, 0, 0, 1,
+     CLRS_FILTER_MITCHELL, 1.0 / 3, 1.0 / 3, 0},
+    {"filter/bspline/onnx", CLRS_MODE_FILTER, 0, 1, 1, CLRS_FILTER_MITCHELL, 1,
+     0, 1},
 };
 
 const clrs_coord tu_coords[TU_NCOORDS] = {
@@ -1132,6 +1156,11 @@ clrs_resample_desc *tu_op_build(const tu_op *c)
     if (c->v->mode == CLRS_MODE_NEAREST)
         SET(clrs_resample_desc_set_rounding(op,
                                             (clrs_rounding)c->v->rounding));
+    if (c->v->mode == CLRS_MODE_FILTER)
+        SET(clrs_resample_desc_set_filter(op, (clrs_filter)c->v->filter,
+                                          c->v->fp, c->v->fq));
+    if (c->v->onnx)
+        SET(clrs_resample_desc_set_antialias_rule(op, CLRS_AA_ONNX));
     if (c->v->exclude_outside)
         SET(clrs_resample_desc_set_exclude_outside(op, 1));
     if (c->v->antialias)

@@ -158,6 +158,9 @@ typedef struct tu_variant {
     int rounding; /* nearest only (clrs_rounding) */
     int exclude_outside;
     int antialias;
+    int filter;    /* CLRS_MODE_FILTER only (clrs_filter) */
+    double fp, fq; /* its parameters */
+    int onnx;      /* CLRS_AA_ONNX: out-of-range taps read the border */
 } tu_variant;
 
 /* The TU_NLINEAR modes that are linear in the input come first, then max
@@ -165,6 +168,10 @@ typedef struct tu_variant {
 #define TU_NLINEAR 11
 #define TU_NVARIANTS 12
 extern const tu_variant tu_variants[TU_NVARIANTS];
+/* CLRS_MODE_FILTER: every filter, plain and antialiased, taps restricted
+ * to the input or reading the border. */
+#define TU_NFILTERS 10
+extern const tu_variant tu_filter_variants[TU_NFILTERS];
 
 /* Every interpolation coordinate option (not DEFAULT). */
 #define TU_NCOORDS 9

@@ -88,6 +88,10 @@ static int set_sampling(job *j)
     if (!isnan(o->cubic_a))
         TRY_SET(clrs_resample_desc_set_cubic_a(j->op, o->cubic_a),
                 "set_cubic_a");
+    if (o->filter >= 0)
+        TRY_SET(clrs_resample_desc_set_filter(j->op, (clrs_filter)o->filter,
+                                              o->filter_p, o->filter_q),
+                "set_filter");
     if (o->exclude_outside)
         TRY_SET(clrs_resample_desc_set_exclude_outside(j->op, 1),
                 "set_exclude_outside");

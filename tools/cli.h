@@ -62,6 +62,8 @@ typedef struct cli_opts {
     int aa_rule;  /* clrs_antialias_rule, -1: as rounding */
     int keep_aspect; /* clrs_keep_aspect: descriptor outputs are sizes */
     double cubic_a;  /* NaN: as rounding */
+    int filter;      /* --filter: clrs_filter, -1: none given */
+    double filter_p, filter_q; /* NaN: the filter's default */
     int exclude_outside, antialias;
     int scratchpad; /* --attr-scratchpad: 0 library, 1 user (the tool's
                        workspace, poisoned before each run) */

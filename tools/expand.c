@@ -98,7 +98,14 @@ int expand(state *s, const char *tok, const cli_desc_raw *raw)
             if (knob_apply(&knobs[i], parts[i][pick[i]], &p.o, err) != 0)
                 return usage_error(s, tok, err); /* checked earlier */
         if (p.o.alg == ALG_AUTO)
-            p.o.alg = cli_desc_raw_has_window(raw) ? ALG_MAX : ALG_NEAREST;
+            p.o.alg = p.o.filter >= 0                ? ALG_FILTER
+                      : cli_desc_raw_has_window(raw) ? ALG_MAX
+                                                     : ALG_NEAREST;
+        if (p.o.filter >= 0 && p.o.alg != ALG_FILTER) {
+            snprintf(err, sizeof err, "--filter is for --alg=filter, not %s",
+                     cli_alg_name(p.o.alg));
+            return usage_error(s, tok, err);
+        }
         if (cli_desc_resolve(raw, &p.o, &p.d, err, sizeof err) != 0)
             return usage_error(s, tok, err);
         p.g = s->g;

@@ -202,6 +202,47 @@ static int roi_part(const char *part, int i, cli_opts *o, char *err)
     return pair(part, &o->roi_s[i], &o->roi_e[i], err);
 }
 
+/* --filter: "none" or NAME[:P[:Q]], a filter of CLRS_FILTER_MAP and as
+ * many parameters as it takes (missing ones: the filter's defaults). */
+static int set_filter(const char *v, cli_opts *o, char *err)
+{
+    char buf[128], *save = NULL, *part;
+    int f, n = 0;
+
+    o->filter = -1;
+    o->filter_p = o->filter_q = NAN;
+    if (strcmp(v, "none") == 0)
+        return 0;
+    if (strlen(v) >= sizeof buf)
+        return fail(err, "'%s' is too long", v);
+    strcpy(buf, v);
+    part = strtok_r(buf, ":", &save);
+    for (f = 0; f < CLRS_FILTER_COUNT; ++f)
+        if (part && strcmp(part, clrs__filter_name(f)) == 0)
+            break;
+    if (f == CLRS_FILTER_COUNT) {
+        size_t used =
+            (size_t)snprintf(err, ERRSZ, "unknown filter '%s' (one of", v);
+        for (f = 0; f < CLRS_FILTER_COUNT && used < ERRSZ; ++f)
+            used += (size_t)snprintf(err + used, ERRSZ - used, " %s",
+                                     clrs__filter_name(f));
+        if (used < ERRSZ)
+            snprintf(err + used, ERRSZ - used, ")");
+        return -1;
+    }
+    o->filter = f;
+    while ((part = strtok_r(NULL, ":", &save)) != NULL) {
+        if (n >= clrs__filter_nparams(f))
+            return fail(err, "'%s': the %s filter takes %d parameter%s", v,
+                        clrs__filter_name(f), clrs__filter_nparams(f),
+                        clrs__filter_nparams(f) == 1 ? "" : "s");
+        if (parse_double(part, n ? &o->filter_q : &o->filter_p, err) != 0)
+            return -1;
+        ++n;
+    }
+    return 0;
+}
+
 /* ---- the problem knob table ---- */
 
 /* A data type's name v into *dt. */
@@ -356,11 +397,12 @@ const knob knobs[] = {
     {"nearest", "default", K_ENUM, OFF(rounding), roundings, NULL, 0, 0},
     {"arith", "default", K_ENUM, OFF(arith), ariths, NULL, 0, 0},
     {"aa-rule", "default", K_ENUM, OFF(aa_rule), aa_rules, NULL, 0, 0},
-    {"keep-aspect", "stretch", K_ENUM, OFF(keep_aspect), keep_aspects, NULL,
-     0, 0},
+    {"keep-aspect", "stretch", K_ENUM, OFF(keep_aspect), keep_aspects, NULL, 0,
+     0},
     {"cubic-a", "default", K_DOUBLE, OFF(cubic_a), NULL, NULL, 0, 0},
-    {"exclude-outside", "false", K_ENUM, OFF(exclude_outside), bools, NULL,
-     0, 0},
+    {"filter", "none", K_CUSTOM, 0, NULL, set_filter, 0, 0},
+    {"exclude-outside", "false", K_ENUM, OFF(exclude_outside), bools, NULL, 0,
+     0},
     {"antialias", "false", K_ENUM, OFF(antialias), bools, NULL, 0, 0},
     {"pad-mode", "default", K_ENUM, OFF(pad_mode), pads, NULL, 0, 0},
     {"pad-value", "0", K_DOUBLE, OFF(pad_value), NULL, NULL, 0, 0},

@@ -387,6 +387,9 @@ clrs_status clrs_resample_desc_create(clrs_resample_desc **op, clrs_mode mode)
     (*op)->coord = CLRS_COORD_DEFAULT;
     (*op)->rounding = CLRS_ROUND_PREFER_FLOOR;
     (*op)->cubic_a = -0.75;
+    (*op)->filter = CLRS_FILTER_LANCZOS;
+    (*op)->filter_p = NAN; /* the filter's default */
+    (*op)->filter_q = NAN;
     (*op)->aa_rule = CLRS_AA_PYTORCH;
     (*op)->arith = CLRS_ARITH_FLOAT;
     (*op)->vendor = -1; /* no preset: the options as set */
@@ -632,6 +635,38 @@ clrs_status clrs_resample_desc_set_cubic_a(clrs_resample_desc *op, double a)
     CLRS_CHECK(isfinite(a), CLRS_ERR_INVALID_VALUE,
                "cubic coefficient A is not finite");
     op->cubic_a = a;
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs_resample_desc_set_filter(clrs_resample_desc *op,
+                                          clrs_filter filter, double p,
+                                          double q)
+{
+    const double v[2] = {p, q};
+    int i;
+    CLRS_CHECK_PTR(op);
+    CLRS_CHECK(clrs__filter_valid((int)filter), CLRS_ERR_INVALID_ENUM,
+               "filter %d is unknown", (int)filter);
+    for (i = 0; i < 2; ++i) {
+        CLRS_CHECK(!isinf(v[i]), CLRS_ERR_INVALID_VALUE,
+                   "%s filter: parameter %d is infinite",
+                   clrs__filter_name((int)filter), i + 1);
+        CLRS_CHECK(
+            i < clrs__filter_nparams((int)filter) || isnan(v[i]) || v[i] == 0,
+            CLRS_ERR_INVALID_VALUE,
+            "%s filter takes %d parameter%s, parameter %d is %g",
+            clrs__filter_name((int)filter), clrs__filter_nparams((int)filter),
+            clrs__filter_nparams((int)filter) == 1 ? "" : "s", i + 1, v[i]);
+    }
+    CLRS_CHECK(
+        !(filter == CLRS_FILTER_LANCZOS || filter == CLRS_FILTER_GAUSSIAN) ||
+            isnan(p) || (p > 0 && p <= 64),
+        CLRS_ERR_INVALID_VALUE, "%s filter: parameter %g must be in (0, 64]",
+        clrs__filter_name((int)filter), p);
+    op->mode = CLRS_MODE_FILTER;
+    op->filter = filter;
+    op->filter_p = p;
+    op->filter_q = q;
     return CLRS_SUCCESS;
 }
 

@@ -57,7 +57,24 @@
       taps_avg, 0, 0u, 0)                                                    \
     X(MAX, "max", "max", MAX, 1, NEG_INF, taps_max, 0, CLRS_MOPT_INDEX, 1)  \
     X(AVG_ADAPTIVE, "avg_adaptive", "avg_adaptive", WSUM, 0, EDGE,           \
-      taps_adaptive, 0, 0u, 0)
+      taps_adaptive, 0, 0u, 0)                                               \
+    X(FILTER, "filter", "filter", WSUM, 0, EDGE, taps_filter, 0,             \
+      CLRS_MOPT_ANTIALIAS | CLRS_MOPT_EXCLUDE_OUTSIDE | CLRS_MOPT_CROP, 0)
+
+/* ---- filters of CLRS_MODE_FILTER ------------------------------------------
+ * X(ENUM, name, np, p, q)
+ *   ENUM  CLRS_FILTER_<ENUM>
+ *   name  the library's and the tool's name (--filter=NAME:p:q)
+ *   np    how many parameters it takes (0, 1 or 2)
+ *   p, q  their defaults (lib/model/taps.c evaluates the filters) */
+#define CLRS_FILTER_MAP(X)                                                   \
+    X(LANCZOS, "lanczos", 1, 3.0, 0.0)                                       \
+    X(GAUSSIAN, "gaussian", 1, 0.5, 0.0)                                     \
+    X(BOX, "box", 0, 0.0, 0.0)                                               \
+    X(TRIANGLE, "triangle", 0, 0.0, 0.0)                                     \
+    X(HAMMING, "hamming", 0, 0.0, 0.0)                                       \
+    X(KEYS, "keys", 1, -0.5, 0.0)                                            \
+    X(MITCHELL, "mitchell", 2, 1.0 / 3.0, 1.0 / 3.0)
 
 /* Kernel classes: the values of clrs_gen_class (lib/codegen.h, which
  * checks that they agree). */
@@ -171,7 +188,8 @@ enum {
     CLRS_MODE_COUNT = 0 CLRS_MODE_MAP(CLRS__PLUS_ONE_),
     CLRS_ELTWISE_COUNT = 0 CLRS_ELTWISE_MAP(CLRS__PLUS_ONE_),
     CLRS_BINARY_COUNT = 0 CLRS_BINARY_MAP(CLRS__PLUS_ONE_),
-    CLRS_DTYPE_COUNT = 0 CLRS_DTYPE_MAP(CLRS__PLUS_ONE_)
+    CLRS_DTYPE_COUNT = 0 CLRS_DTYPE_MAP(CLRS__PLUS_ONE_),
+    CLRS_FILTER_COUNT = 0 CLRS_FILTER_MAP(CLRS__PLUS_ONE_)
 };
 #define CLRS__CHECK_MODE_(e, ...)                                              \
     clrs__mode_in_range_##e =                                                  \
@@ -185,15 +203,20 @@ enum {
 #define CLRS__CHECK_DTYPE_(e, ...)                                             \
     clrs__dtype_in_range_##e =                                                 \
         sizeof(char[(int)CLRS_##e < (int)CLRS_DTYPE_COUNT ? 1 : -1]),
+#define CLRS__CHECK_FILTER_(e, ...)                                          \
+    clrs__filter_in_range_##e =                                              \
+        sizeof(char[(int)CLRS_FILTER_##e < (int)CLRS_FILTER_COUNT ? 1 : -1]),
 enum {
     CLRS_MODE_MAP(CLRS__CHECK_MODE_) CLRS_ELTWISE_MAP(CLRS__CHECK_ELTWISE_)
         CLRS_BINARY_MAP(CLRS__CHECK_BINARY_)
-            CLRS_DTYPE_MAP(CLRS__CHECK_DTYPE_) clrs__features_checked_
+            CLRS_DTYPE_MAP(CLRS__CHECK_DTYPE_)
+                CLRS_FILTER_MAP(CLRS__CHECK_FILTER_) clrs__features_checked_
 };
 #undef CLRS__CHECK_MODE_
 #undef CLRS__CHECK_ELTWISE_
 #undef CLRS__CHECK_BINARY_
 #undef CLRS__CHECK_DTYPE_
+#undef CLRS__CHECK_FILTER_
 
 /* ---- mode helpers ---------------------------------------------------------
  * Unknown values: valid 0, names "?", every property 0. */
@@ -256,6 +279,38 @@ CLRS__MODE_COLUMN_(clrs__mode_exact, int, exact, 0)
 
 #undef CLRS__MODE_COLUMN_
 
+/* ---- filter helpers -------------------------------------------------------
+ * Unknown values: valid 0, name "?", no parameters. */
+static inline int clrs__filter_valid(int f)
+{
+    return f >= 0 && f < CLRS_FILTER_COUNT;
+}
+
+#define CLRS__FILTER_COLUMN_(fname, rtype, col, unknown)                     \
+    static inline rtype fname(int f)                                         \
+    {                                                                        \
+        if (!clrs__filter_valid(f))                                          \
+            return unknown;                                                  \
+        switch ((clrs_filter)f) {                                            \
+            CLRS_FILTER_MAP(CLRS__FILTER_##col##_)                           \
+        }                                                                    \
+        return unknown;                                                      \
+    }
+#define CLRS__FILTER_name_(e, name, ...) case CLRS_FILTER_##e: return name;
+#define CLRS__FILTER_np_(e, name, np, ...) case CLRS_FILTER_##e: return np;
+#define CLRS__FILTER_p_(e, name, np, p, q) case CLRS_FILTER_##e: return p;
+#define CLRS__FILTER_q_(e, name, np, p, q) case CLRS_FILTER_##e: return q;
+
+/* "lanczos": the library's and the tool's name. */
+CLRS__FILTER_COLUMN_(clrs__filter_name, const char *, name, "?")
+/* How many parameters (p, q) the filter takes. */
+CLRS__FILTER_COLUMN_(clrs__filter_nparams, int, np, 0)
+/* Their defaults. */
+CLRS__FILTER_COLUMN_(clrs__filter_default_p, double, p, 0.0)
+CLRS__FILTER_COLUMN_(clrs__filter_default_q, double, q, 0.0)
+
+#undef CLRS__FILTER_COLUMN_
+
 /* Whether mode m allows the CLRS_MOPT_* option opt. */
 static inline int clrs__mode_allows(int m, unsigned opt)
 {
@@ -263,7 +318,7 @@ static inline int clrs__mode_allows(int m, unsigned opt)
 }
 
 /* The antialias rule, in one place: the antialiased kernel is used when
- * antialias is set and the mode allows it (linear, cubic); validation
+ * antialias is set and the mode allows it (linear, cubic, filter); validation
  * rejects antialias on the other modes. */
 static inline int clrs__mode_antialiased(int m, int antialias)
 {

@@ -56,6 +56,9 @@ typedef struct clrs_post_op {
     X(clrs_coord, coord, )                                                   \
     X(clrs_rounding, rounding, )                                             \
     X(double, cubic_a, )                                                     \
+    X(clrs_filter, filter, )                                                 \
+    X(double, filter_p, )                                                    \
+    X(double, filter_q, )                                                    \
     X(int, exclude_outside, )                                                \
     X(int, antialias, )                                                      \
     X(clrs_antialias_rule, aa_rule, )                                        \
@@ -219,6 +222,8 @@ typedef struct clrs_problem {
  * filter's width). */
 int clrs__calc_slot_ok(const clrs_problem *p, int k);
 int clrs__calc_count(const clrs_problem *p);
+/* The radius R of CLRS_MODE_FILTER's filter (before any stretch). */
+double clrs__filter_radius(const clrs_problem *p);
 
 /* ---- errors (status.c) ------------------------------------------------ */
 

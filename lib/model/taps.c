@@ -154,32 +154,103 @@ static clrs_status taps_cubic(const clrs_problem *p, const clrs_axis_map *ax,
     return CLRS_SUCCESS;
 }
 
-/* Antialiased linear or cubic: the kernel is stretched by f and every
- * pixel i under it gets K((i - x)/f). Restricted (PyTorch; ONNX with
- * exclude_outside): only in-range pixels, renormalised to sum 1.
- * Otherwise (ONNX's default): the weights are normalised over the whole
- * filter and out-of-range taps read the padding rule's pixel (the edge). */
-static clrs_status taps_antialias(const clrs_problem *p,
-                                  const clrs_axis_map *ax,
-                                  const clrs_xval *xv, clrs_taplist *tl)
+#define CLRS_PI 3.14159265358979323846
+
+static double sinc(double u)
+{
+    if (u == 0)
+        return 1.0;
+    u *= CLRS_PI;
+    return sin(u) / u;
+}
+
+/* Mitchell-Netravali with parameters B and C, u >= 0. */
+static double mitchell_kernel(double B, double C, double u)
+{
+    if (u < 1)
+        return ((12 - 9 * B - 6 * C) * u * u * u +
+                (-18 + 12 * B + 6 * C) * u * u + (6 - 2 * B)) /
+               6;
+    if (u < 2)
+        return ((-B - 6 * C) * u * u * u + (6 * B + 30 * C) * u * u +
+                (-12 * B - 48 * C) * u + (8 * B + 24 * C)) /
+               6;
+    return 0.0;
+}
+
+double clrs__filter_radius(const clrs_problem *p)
+{
+    switch (p->filter) {
+    case CLRS_FILTER_LANCZOS:
+        return p->filter_p;
+    case CLRS_FILTER_GAUSSIAN:
+        return 3 * p->filter_p;
+    case CLRS_FILTER_BOX:
+        return 0.5;
+    case CLRS_FILTER_TRIANGLE:
+    case CLRS_FILTER_HAMMING:
+        return 1.0;
+    case CLRS_FILTER_KEYS:
+    case CLRS_FILTER_MITCHELL:
+        return 2.0;
+    }
+    return 0.0;
+}
+
+/* The filter of CLRS_MODE_FILTER (clrs_filter documents each). */
+static double filter_kernel(const clrs_problem *p, double u)
+{
+    const double a = p->filter_p, b = p->filter_q;
+    u = fabs(u);
+    switch (p->filter) {
+    case CLRS_FILTER_LANCZOS:
+        return u < a ? sinc(u) * sinc(u / a) : 0.0;
+    case CLRS_FILTER_GAUSSIAN:
+        return u < 3 * a ? exp(-u * u / (2 * a * a)) : 0.0;
+    case CLRS_FILTER_BOX:
+        return u < 0.5 ? 1.0 : u == 0.5 ? 0.5 : 0.0;
+    case CLRS_FILTER_TRIANGLE:
+        return linear_kernel(u);
+    case CLRS_FILTER_HAMMING: /* Pillow's constants, which are floats */
+        return u < 1 ? sinc(u) * (0.54f + 0.46f * cos(CLRS_PI * u)) : 0.0;
+    case CLRS_FILTER_KEYS:
+        return cubic_kernel(a, u);
+    case CLRS_FILTER_MITCHELL:
+        return mitchell_kernel(a, b, u);
+    }
+    return 0.0;
+}
+
+/* A filter stretched by f (1 without antialias): every pixel i under it
+ * gets K((i - x)/f); antialiased linear and cubic are the triangle and
+ * Keys' cubic. Restricted (PyTorch's rule; ONNX's with exclude_outside):
+ * only in-range pixels, renormalised to sum 1. Otherwise (ONNX's
+ * default): the weights are normalised over the whole filter and
+ * out-of-range taps read the padding rule's pixel (the edge). The filter
+ * mode takes the pixels at exactly R f too (the box's ties); linear and
+ * cubic have none there. */
+static clrs_status taps_filter(const clrs_problem *p, const clrs_axis_map *ax,
+                               const clrs_xval *xv, clrs_taplist *tl)
 {
     double f = ax->aa_scale, x = xv->x, support, sum = 0;
-    int cubic = p->mode == CLRS_MODE_CUBIC;
+    int cubic = p->mode == CLRS_MODE_CUBIC, any = p->mode == CLRS_MODE_FILTER;
     int restrict_in = p->aa_rule == CLRS_AA_PYTORCH || p->exclude_outside;
     int64_t lo, hi, i;
     size_t first = tl->n, k;
 
-    support = (cubic ? 2.0 : 1.0) * f;
-    /* Nonzero weights need |i - x| < support. */
-    lo = clrs__ifloor(x - support) + 1;
-    hi = -clrs__ifloor(-(x + support)) - 1;
+    support = (any ? clrs__filter_radius(p) : cubic ? 2.0 : 1.0) * f;
+    /* Nonzero weights need |i - x| < support (<= for the filter mode). */
+    lo = any ? -clrs__ifloor(-(x - support)) : clrs__ifloor(x - support) + 1;
+    hi = any ? clrs__ifloor(x + support) : -clrs__ifloor(-(x + support)) - 1;
     if (restrict_in && lo < 0)
         lo = 0;
     if (restrict_in && hi > ax->in - 1)
         hi = ax->in - 1;
     for (i = lo; i <= hi; ++i) {
         double u = ((double)i - x) / f;
-        double w = cubic ? cubic_kernel(p->cubic_a, u) : linear_kernel(u);
+        double w = any     ? filter_kernel(p, u)
+                   : cubic ? cubic_kernel(p->cubic_a, u)
+                           : linear_kernel(u);
         if (w != 0) {
             CLRS_TRY(push(tl, resolve(p, i, ax->in), w, (int)(i - lo)));
             sum += w;
@@ -333,7 +404,7 @@ static clrs_status build_resampled(const clrs_problem *p,
     tap_fn fn = mode_taps[p->mode];
     int64_t o;
     if (clrs__mode_antialiased((int)p->mode, p->antialias))
-        fn = taps_antialias;
+        fn = taps_filter;
     for (o = 0; o < ax->out; ++o) {
         clrs_xval xv;
         clrs__coord(ax, o, &xv);

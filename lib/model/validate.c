@@ -215,17 +215,17 @@ static clrs_status check_mode_options(const clrs_problem *p,
     CLRS_CHECK(!op->antialias ||
                    clrs__mode_antialiased((int)op->mode, op->antialias),
                CLRS_ERR_INVALID_COMBINATION,
-               "antialias is for linear and cubic modes, mode is %s",
+               "antialias is for linear, cubic and filter modes, mode is %s",
                mode_name(op->mode));
-    CLRS_CHECK(!op->exclude_outside ||
-                   clrs__mode_allows((int)op->mode,
-                                     CLRS_MOPT_EXCLUDE_OUTSIDE) ||
-                   (clrs__mode_antialiased((int)op->mode, op->antialias) &&
-                    op->aa_rule == CLRS_AA_ONNX),
-               CLRS_ERR_INVALID_COMBINATION,
-               "exclude_outside is for cubic mode and ONNX-rule "
-               "antialiasing, mode is %s",
-               mode_name(op->mode));
+    CLRS_CHECK(
+        !op->exclude_outside ||
+            clrs__mode_allows((int)op->mode, CLRS_MOPT_EXCLUDE_OUTSIDE) ||
+            (clrs__mode_antialiased((int)op->mode, op->antialias) &&
+             op->aa_rule == CLRS_AA_ONNX),
+        CLRS_ERR_INVALID_COMBINATION,
+        "exclude_outside is for cubic and filter modes and "
+        "ONNX-rule antialiasing, mode is %s",
+        mode_name(op->mode));
     CLRS_CHECK(op->divisor_override == 0 ||
                    op->mode == CLRS_MODE_AVG_INCLUDE_PADDING ||
                    op->mode == CLRS_MODE_AVG_EXCLUDE_PADDING,
@@ -252,6 +252,10 @@ static clrs_status resolve_options(clrs_problem *p,
         p->coord = default_coord(op);
     if (isnan(p->cubic_a)) /* a preset's: PyTorch's antialias uses PIL's */
         p->cubic_a = op->antialias ? -0.5 : -0.75;
+    if (isnan(p->filter_p) || clrs__filter_nparams((int)p->filter) < 1)
+        p->filter_p = clrs__filter_default_p((int)p->filter);
+    if (isnan(p->filter_q) || clrs__filter_nparams((int)p->filter) < 2)
+        p->filter_q = clrs__filter_default_q((int)p->filter);
     CLRS_TRY(check_windows(p, op));
     return check_mode_options(p, op);
 }

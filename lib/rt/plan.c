@@ -689,7 +689,7 @@ static clrs_status slot_taps_max(const clrs_problem *p, int k, int64_t *n)
 static int sep_by_tuning(const clrs_plan *plan, int by_cost);
 
 /* Whether p's output is a sum of per-axis factors (or a max of
- * maxima): linear and cubic, antialiased or not, and average pooling
+ * maxima): linear, cubic and filters, antialiased or not, and average pooling
  * (each axis's window, its divisor a product of per-axis counts: the
  * window's, the clipped window's or the valid taps'; an adaptive window
  * the same), whose out-of-range taps read 0; not a divisor override (one
@@ -705,6 +705,7 @@ static int factorises(const clrs_problem *p)
     switch (p->mode) {
     case CLRS_MODE_LINEAR:
     case CLRS_MODE_CUBIC:
+    case CLRS_MODE_FILTER:
         return zero_pad;
     case CLRS_MODE_AVG_INCLUDE_PADDING:
     case CLRS_MODE_AVG_EXCLUDE_PADDING:

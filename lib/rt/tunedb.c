@@ -71,11 +71,14 @@ void clrs__tune_key(const clrs_problem *p, int index_only, clrs_tune_key *k)
     for (a = 0; a < p->naxes; ++a)
         axes[a] = (char)('0' + p->ax[a].axis);
     axes[p->naxes] = '\0';
-    snprintf(k->cls, sizeof k->cls, "%s%s%s%s/%s%s/%s>%s/w%s,r%s/a%s",
+    snprintf(k->cls, sizeof k->cls, "%s%s%s%s/%s%s%s%s/%s>%s/w%s,r%s/a%s",
              p->backward ? "bwd" : "fwd", p->has_index ? "+idx" : "",
              index_only ? "-only" : "",
              p->backward && p->has_x && !p->has_index ? "+x" : "",
              clrs__mode_cli_name((int)p->mode),
+             p->mode == CLRS_MODE_FILTER ? "-" : "",
+             p->mode == CLRS_MODE_FILTER ? clrs__filter_name((int)p->filter)
+                                         : "",
              clrs__mode_antialiased((int)p->mode, p->antialias) ? "+aa" : "",
              clrs_dtype_name(src->dtype), clrs_dtype_name(dst->dtype),
              dst_layout, src_layout, axes);
