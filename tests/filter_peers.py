@@ -1,0 +1,116 @@
+#!/usr/bin/python3
+"""The f32 filters against Pillow's and OpenCV's float paths.
+
+Usage: filter_peers.py TOOL TMPDIR [quick]
+
+Pillow resizes 'F' images (float32) with its filters, antialiased when
+downscaling (the support stretched by the scale), taps restricted to the
+image and normalised: the library's filter mode under the pytorch rule
+with antialias (BILINEAR = triangle, BICUBIC = Keys A = -0.5, HAMMING,
+LANCZOS = Lanczos a = 3). OpenCV's INTER_LANCZOS4 on float32 is a = 4
+without antialias on its fixed 8-tap window, the border replicated: the
+onnx rule with edge padding. Pillow's BOX is left out: it weighs the
+pixel at exactly half the support 1 on one side and 0 on the other, where
+the library's box gives both 1/2. Each case prints one TAP line; the
+peers sum in double (Pillow) or float in another order, so outputs agree
+within 3e-5 of the image's range of [0, 1] (OpenCV's x is rounded
+otherwise: its bound grows with the size). Exit 77 when Pillow, OpenCV
+or NumPy is missing."""
+import os
+import subprocess
+import sys
+
+try:
+    import numpy as np
+    import cv2
+    from PIL import Image
+except ImportError as e:  # pragma: no cover
+    print("# %s" % e)
+    sys.exit(77)
+
+tool, tmp = sys.argv[1], sys.argv[2]
+quick = len(sys.argv) > 3 and sys.argv[3] == "quick"
+TOL = 3e-5
+
+PIL_FILTERS = [
+    ("BILINEAR", Image.BILINEAR, "triangle"),
+    ("BICUBIC", Image.BICUBIC, "keys"),
+    ("HAMMING", Image.HAMMING, "hamming"),
+    ("LANCZOS", Image.LANCZOS, "lanczos"),
+]
+# (H, W) -> (OH, OW): up and down, integer and fractional, 1-pixel ends.
+SHAPES = [
+    ((37, 29), (11, 64)),
+    ((64, 48), (32, 24)),
+    ((100, 81), (33, 27)),
+    ((20, 30), (47, 45)),
+    ((1, 40), (1, 13)),
+    ((9, 1), (25, 1)),
+    ((300, 200), (200, 300)),
+    ((1000, 7), (224, 3)),
+]
+if quick:
+    SHAPES = SHAPES[:4]
+
+n = 0
+failed = 0
+
+
+def tap(ok, what):
+    global n, failed
+    n += 1
+    if not ok:
+        failed += 1
+    print("%s %d - %s" % ("ok" if ok else "not ok", n, what))
+
+
+def ours(src, oh, ow, args):
+    h, w = src.shape
+    fin = os.path.join(tmp, "in.npy")
+    fout = os.path.join(tmp, "out.npy")
+    np.save(fin, src.reshape(1, 1, h, w).astype(np.float32))
+    cmd = [tool, "--mode=R", "--alg=filter"] + args + [
+        "--src-file=" + fin, "--dst-file=" + fout,
+        "mb1ic1ih%diw%doh%dow%d" % (h, w, oh, ow)]
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       universal_newlines=True)
+    if r.returncode != 0:
+        print("# " + " ".join(cmd))
+        for line in r.stdout.splitlines()[-5:]:
+            print("# " + line)
+        return None
+    return np.load(fout).reshape(oh, ow)
+
+
+def compare(got, want, what, tol=TOL):
+    if got is None:
+        tap(False, what + ": the tool failed")
+        return
+    err = float(np.max(np.abs(got.astype(np.float64) - want)))
+    tap(err <= tol, "%s: max |difference| %.2g (bound %.2g)" % (what, err,
+                                                               tol))
+
+
+rng = np.random.default_rng(20261128)
+for (h, w), (oh, ow) in SHAPES:
+    src = rng.random((h, w), dtype=np.float32)
+    for name, flt, ours_name in PIL_FILTERS:
+        want = np.asarray(Image.fromarray(src, mode="F").resize((ow, oh),
+                                                                 flt))
+        got = ours(src, oh, ow, ["--filter=" + ours_name,
+                                 "--antialias=true"])
+        compare(got, want, "Pillow %s %dx%d -> %dx%d" % (name, h, w, oh, ow))
+    want = cv2.resize(src, (ow, oh), interpolation=cv2.INTER_LANCZOS4)
+    got = ours(src, oh, ow, ["--filter=lanczos:4", "--aa-rule=onnx",
+                             "--pad-mode=edge"])
+    # OpenCV rounds x to float once, the library (PyTorch's float order)
+    # step by step: x differs by up to an ulp of the size, and an output
+    # by about that times the filter's slope.
+    compare(got, want, "OpenCV INTER_LANCZOS4 %dx%d -> %dx%d" % (h, w, oh, ow),
+            TOL + 4 * max(h, w) * 2.0 ** -24)
+
+print("# Pillow %s, OpenCV %s" % (Image.__version__ if hasattr(
+    Image, "__version__") else __import__("PIL").__version__,
+    cv2.__version__))
+print("1..%d" % n)
+sys.exit(1 if failed else 0)
