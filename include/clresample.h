@@ -313,8 +313,8 @@ typedef enum clrs_filter {
     /* exp(-u^2 / (2 s^2)), |u| < 3 s; p = s > 0, default 0.5
      * (TensorFlow's gaussian: radius 1.5) */
     CLRS_FILTER_GAUSSIAN = 1,
-    /* 1 for |u| < 1/2, 1/2 at |u| = 1/2 (TensorFlow's box; Pillow's BOX
-     * differs at the ties) */
+    /* 1 for |u| < 1/2; p at u = -1/2 and q at u = 1/2, default 1/2 each
+     * (TensorFlow's box); p = 0, q = 1 is Pillow's BOX */
     CLRS_FILTER_BOX = 2,
     /* 1 - |u|, |u| < 1 (bilinear; TensorFlow's triangle) */
     CLRS_FILTER_TRIANGLE = 3,
@@ -326,7 +326,11 @@ typedef enum clrs_filter {
     /* Mitchell-Netravali with p = B, q = C, |u| < 2; default
      * B = C = 1/3 (TensorFlow's mitchellcubic); B = 0, C = 1/2 is
      * Catmull-Rom, B = 1, C = 0 the cubic B-spline */
-    CLRS_FILTER_MITCHELL = 6
+    CLRS_FILTER_MITCHELL = 6,
+    /* The area of pixel i ([i - 1/2, i + 1/2]) the output pixel covers,
+     * [x - w/2, x + w/2] with w = 1/scale, up or down, antialias or not
+     * (OpenCV's INTER_AREA, TensorFlow's area) */
+    CLRS_FILTER_AREA = 7
 } clrs_filter;
 
 /* Out-of-range taps. DEFAULT resolves to EDGE for interpolation, ZERO for
@@ -376,7 +380,15 @@ typedef enum clrs_arith {
      * and ties land where exact arithmetic puts them, as the ONNX
      * specification and its reference evaluator. Falls back to long
      * double only where a numerator would need more than 127 bits. */
-    CLRS_ARITH_EXACT = 2
+    CLRS_ARITH_EXACT = 2,
+    /* Pillow's: nearest's centre accumulated output by output in double
+     * (I/(2O), then + I/O each) and truncated, as its resize; filters
+     * under CLRS_AA_PILLOW; otherwise as EXACT */
+    CLRS_ARITH_PILLOW = 3,
+    /* OpenCV's bit-exact nearest (INTER_NEAREST_EXACT, as OpenCV 4.6):
+     * source index min((f o + f / 2 - 1) >> 16, I - 1),
+     * f = round(2^16 I / O); otherwise as FLOAT */
+    CLRS_ARITH_OPENCV_EXACT = 4
 } clrs_arith;
 
 /* Antialias semantics (linear, cubic and filter with antialias set). */
@@ -391,7 +403,13 @@ typedef enum clrs_antialias_rule {
      * gives out-of-range taps the padding value (edge) with the weights
      * normalised over the whole filter, exclude_outside = 1 restricts the
      * taps to the input and renormalises */
-    CLRS_AA_ONNX = 1
+    CLRS_AA_ONNX = 1,
+    /* Pillow's resize, in its double arithmetic: f = max(1, I/O) (with
+     * antialias; 1 without), centres c = (o + 0.5) I/O whatever the
+     * coordinate mode, taps [(int)(c - R f + 0.5), (int)(c + R f + 0.5))
+     * within the input, weights K((i - c + 0.5) / f) renormalised to sum
+     * 1; the Pillow preset's */
+    CLRS_AA_PILLOW = 2
 } clrs_antialias_rule;
 
 /* Vendor presets: clrs_resample_desc_set_vendor sets the coordinate mode
@@ -415,7 +433,22 @@ typedef enum clrs_vendor {
      * stride and pre-padding (the window coordinate mode, DEFAULT once a
      * stride is set); it documents no rounding or arithmetic, so the
      * preset keeps the library's defaults: FLOAT, ROUND_PREFER_FLOOR */
-    CLRS_VENDOR_CUDNN = 4
+    CLRS_VENDOR_CUDNN = 4,
+    /* The image libraries, whose users name a method
+     * (clrs_resample_desc_set_method) after the preset. Pillow's resize:
+     * EXACT, CLRS_AA_PILLOW, half_pixel; methods nearest, box, bilinear,
+     * hamming, bicubic, lanczos, antialiased as Pillow always is */
+    CLRS_VENDOR_PILLOW = 5,
+    /* OpenCV's cv::resize: FLOAT, A = -0.75, out-of-range taps reading
+     * the replicated border (CLRS_AA_ONNX); methods nearest, linear,
+     * cubic, area, lanczos4, linear_exact, nearest_exact (the INTER_
+     * flags in lower case), never antialiased */
+    CLRS_VENDOR_OPENCV = 6,
+    /* TensorFlow's tf.image.resize: FLOAT, taps restricted to the input
+     * (CLRS_AA_PYTORCH), half_pixel; methods bilinear, nearest, bicubic,
+     * area, lanczos3, lanczos5, gaussian, mitchellcubic, antialiased as
+     * set_antialias says (scale_and_translate's kernels) */
+    CLRS_VENDOR_TENSORFLOW = 7
 } clrs_vendor;
 
 typedef enum clrs_index_format {
@@ -522,6 +555,12 @@ CLRS_API clrs_status clrs_resample_desc_set_filter(clrs_resample_desc *op,
 /* Every option of the vendor's semantics at once (see clrs_vendor). */
 CLRS_API clrs_status clrs_resample_desc_set_vendor(clrs_resample_desc *op,
                                                    clrs_vendor vendor);
+/* After an image library's preset, its method by the library's name
+ * ("lanczos", "area", "mitchellcubic"...): sets the mode, filter,
+ * coordinate mode, rounding, antialias rule and antialias as that
+ * library does; CLRS_ERR_INVALID_VALUE for a name the vendor has not. */
+CLRS_API clrs_status clrs_resample_desc_set_method(clrs_resample_desc *op,
+                                                   const char *name);
 CLRS_API clrs_status clrs_resample_desc_set_arith(clrs_resample_desc *op,
                                                   clrs_arith arith);
 CLRS_API clrs_status clrs_resample_desc_set_antialias_rule(

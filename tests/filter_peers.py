@@ -9,9 +9,9 @@ image and normalised: the library's filter mode under the pytorch rule
 with antialias (BILINEAR = triangle, BICUBIC = Keys A = -0.5, HAMMING,
 LANCZOS = Lanczos a = 3). OpenCV's INTER_LANCZOS4 on float32 is a = 4
 without antialias on its fixed 8-tap window, the border replicated: the
-onnx rule with edge padding. Pillow's BOX is left out: it weighs the
-pixel at exactly half the support 1 on one side and 0 on the other, where
-the library's box gives both 1/2. Each case prints one TAP line; the
+onnx rule with edge padding. Pillow's BOX weighs the pixel at exactly
+half the support 0 before the centre and 1 after it: box:0:1. OpenCV's
+INTER_AREA is the area filter. Each case prints one TAP line; the
 peers sum in double (Pillow) or float in another order, so outputs agree
 within 3e-5 of the image's range of [0, 1] (OpenCV's x is rounded
 otherwise: its bound grows with the size). Exit 77 when Pillow, OpenCV
@@ -32,11 +32,21 @@ tool, tmp = sys.argv[1], sys.argv[2]
 quick = len(sys.argv) > 3 and sys.argv[3] == "quick"
 TOL = 3e-5
 
-PIL_FILTERS = [
-    ("BILINEAR", Image.BILINEAR, "triangle"),
-    ("BICUBIC", Image.BICUBIC, "keys"),
+PIL_METHODS = [
+    ("NEAREST", Image.NEAREST, "nearest"),
+    ("BOX", Image.BOX, "box"),
+    ("BILINEAR", Image.BILINEAR, "bilinear"),
     ("HAMMING", Image.HAMMING, "hamming"),
+    ("BICUBIC", Image.BICUBIC, "bicubic"),
     ("LANCZOS", Image.LANCZOS, "lanczos"),
+]
+CV_METHODS = [
+    ("INTER_NEAREST", cv2.INTER_NEAREST, "nearest"),
+    ("INTER_LINEAR", cv2.INTER_LINEAR, "linear"),
+    ("INTER_CUBIC", cv2.INTER_CUBIC, "cubic"),
+    ("INTER_AREA", cv2.INTER_AREA, "area"),
+    ("INTER_LANCZOS4", cv2.INTER_LANCZOS4, "lanczos4"),
+    ("INTER_NEAREST_EXACT", cv2.INTER_NEAREST_EXACT, "nearest_exact"),
 ]
 # (H, W) -> (OH, OW): up and down, integer and fractional, 1-pixel ends.
 SHAPES = [
@@ -69,7 +79,7 @@ def ours(src, oh, ow, args):
     fin = os.path.join(tmp, "in.npy")
     fout = os.path.join(tmp, "out.npy")
     np.save(fin, src.reshape(1, 1, h, w).astype(np.float32))
-    cmd = [tool, "--mode=R", "--alg=filter"] + args + [
+    cmd = [tool, "--mode=R"] + args + [
         "--src-file=" + fin, "--dst-file=" + fout,
         "mb1ic1ih%diw%doh%dow%d" % (h, w, oh, ow)]
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -94,20 +104,23 @@ def compare(got, want, what, tol=TOL):
 rng = np.random.default_rng(20261128)
 for (h, w), (oh, ow) in SHAPES:
     src = rng.random((h, w), dtype=np.float32)
-    for name, flt, ours_name in PIL_FILTERS:
+    for name, flt, method in PIL_METHODS:
         want = np.asarray(Image.fromarray(src, mode="F").resize((ow, oh),
                                                                  flt))
-        got = ours(src, oh, ow, ["--filter=" + ours_name,
-                                 "--antialias=true"])
+        got = ours(src, oh, ow, ["--vendor=pillow", "--alg=" + method])
         compare(got, want, "Pillow %s %dx%d -> %dx%d" % (name, h, w, oh, ow))
-    want = cv2.resize(src, (ow, oh), interpolation=cv2.INTER_LANCZOS4)
-    got = ours(src, oh, ow, ["--filter=lanczos:4", "--aa-rule=onnx",
-                             "--pad-mode=edge"])
-    # OpenCV rounds x to float once, the library (PyTorch's float order)
-    # step by step: x differs by up to an ulp of the size, and an output
-    # by about that times the filter's slope.
-    compare(got, want, "OpenCV INTER_LANCZOS4 %dx%d -> %dx%d" % (h, w, oh, ow),
-            TOL + 4 * max(h, w) * 2.0 ** -24)
+    for name, flag, method in CV_METHODS:
+        # INTER_AREA upscaling one axis and downscaling the other takes
+        # its linear path: compare where both go one way.
+        if flag == cv2.INTER_AREA and (oh <= h) != (ow <= w):
+            continue
+        want = cv2.resize(src, (ow, oh), interpolation=flag)
+        got = ours(src, oh, ow, ["--vendor=opencv", "--alg=" + method])
+        # OpenCV rounds x to float once, the library (PyTorch's float
+        # order) step by step: x differs by up to an ulp of the size, and
+        # an output by about that times the filter's slope.
+        compare(got, want, "OpenCV %s %dx%d -> %dx%d" % (name, h, w, oh, ow),
+                TOL + 4 * max(h, w) * 2.0 ** -24)
 
 print("# Pillow %s, OpenCV %s" % (Image.__version__ if hasattr(
     Image, "__version__") else __import__("PIL").__version__,

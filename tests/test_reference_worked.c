@@ -965,13 +965,13 @@ static void case24(void)
     bwd(op, 6, 0, dx, 2, 0, dy);
     check("24: triangle antialiased 6 -> 2 backward of [1, 2]", dx, tri_dx, 6,
           1e-15);
-    tap_ok(clrs_resample_desc_set_filter(op, CLRS_FILTER_BOX, 1, nan) ==
+    tap_ok(clrs_resample_desc_set_filter(op, CLRS_FILTER_TRIANGLE, 1, nan) ==
                CLRS_ERR_INVALID_VALUE,
-           "24: a parameter the box filter has not is refused");
+           "24: a parameter the triangle filter has not is refused");
     tap_ok(clrs_resample_desc_set_filter(op, CLRS_FILTER_LANCZOS, 0, nan) ==
                CLRS_ERR_INVALID_VALUE,
            "24: Lanczos a = 0 is refused");
-    tap_ok(clrs_resample_desc_set_filter(op, (clrs_filter)7, nan, nan) ==
+    tap_ok(clrs_resample_desc_set_filter(op, (clrs_filter)8, nan, nan) ==
                CLRS_ERR_INVALID_ENUM,
            "24: an unknown filter is refused");
     clrs_resample_desc_destroy(op);

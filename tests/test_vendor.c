@@ -621,16 +621,99 @@ static void refusals(void)
     clrs_resample_desc *op = mkop(LIN, -1, CLRS_COORD_DEFAULT);
     double x[4] = {1, 2, 3, 4}, y[2];
     tap_ok(clrs_resample_desc_set_vendor(op, (clrs_vendor)9) ==
-               CLRS_ERR_INVALID_ENUM &&
+                   CLRS_ERR_INVALID_ENUM &&
                clrs_resample_desc_set_arith(op, (clrs_arith)-1) ==
                    CLRS_ERR_INVALID_ENUM &&
                clrs_resample_desc_set_antialias_rule(
-                   op, (clrs_antialias_rule)2) == CLRS_ERR_INVALID_ENUM,
+                   op, (clrs_antialias_rule)3) == CLRS_ERR_INVALID_ENUM,
            "unknown vendor, arithmetic, antialias rule refused");
     SET(clrs_resample_desc_set_exclude_outside(op, 1));
     tap_ok(!fwd1(op, 4, x, 2, y) &&
                strstr(clrs_last_error(), "exclude_outside") != NULL,
            "exclude_outside on linear without ONNX antialias refused: %s",
+           clrs_last_error());
+    clrs_resample_desc_destroy(op);
+    setup_ok = 1;
+}
+
+/* The image libraries' presets and their methods. The worked values
+ * are Pillow 9.4's and OpenCV 4.6's outputs (Debian 12) on float
+ * images: Pillow's nearest adds I/O up output by output in double (2 -> 7:
+ * output 3's centre, exactly 1, comes to just under it and reads pixel
+ * 0); OpenCV's INTER_NEAREST_EXACT rounds in 16-bit fixed point (2 -> 3:
+ * output 1 reads pixel 0, half-pixel rounding gives 1); Pillow's BOX
+ * takes the pixel at half its support after the centre, not before
+ * (3 -> 2: pixels 0 and 1, then 1 and 2, where the symmetric box gives
+ * half weights); OpenCV's INTER_AREA weighs by the covered area. */
+static clrs_resample_desc *method_op(clrs_vendor v, const char *name)
+{
+    clrs_resample_desc *op = mkop(NN, -1, CLRS_COORD_DEFAULT);
+    SET(clrs_resample_desc_set_vendor(op, v));
+    SET(clrs_resample_desc_set_method(op, name));
+    return op;
+}
+
+static void methods(void)
+{
+    static const double two[] = {10, 20}, ramp6[] = {0, 1, 2, 3, 4, 5};
+    static const double three[] = {0, 1, 2};
+    static const double pil_nn[] = {10, 10, 10, 10, 20, 20, 20};
+    static const double cv_nn[] = {10, 10, 20};
+    static const double pil_box[] = {0.5, 2, 3.5, 5}, pil_box3[] = {0.5, 2};
+    static const double cv_area[] = {1.0 / 3, 5.0 / 3, 10.0 / 3, 14.0 / 3};
+    static const struct {
+        clrs_vendor v;
+        const char *names;
+    } all[] = {{CLRS_VENDOR_PILLOW, "nearest box bilinear hamming bicubic "
+                                    "lanczos"},
+               {CLRS_VENDOR_OPENCV, "nearest linear cubic area lanczos4 "
+                                    "linear_exact nearest_exact"},
+               {CLRS_VENDOR_TENSORFLOW, "bilinear nearest bicubic area "
+                                        "lanczos3 lanczos5 gaussian "
+                                        "mitchellcubic"}};
+    double y[8];
+    char buf[128], *name, *save = NULL;
+    clrs_resample_desc *op;
+    size_t k;
+    int ok;
+
+    worked("Pillow nearest 2 -> 7: its added-up centre reads pixel 0 at 3",
+           method_op(CLRS_VENDOR_PILLOW, "nearest"), 2, two, 7, pil_nn, 0);
+    worked("OpenCV nearest_exact 2 -> 3: 16-bit fixed point",
+           method_op(CLRS_VENDOR_OPENCV, "nearest_exact"), 2, two, 3, cv_nn, 0);
+    worked("Pillow box 6 -> 4", method_op(CLRS_VENDOR_PILLOW, "box"), 6, ramp6,
+           4, pil_box, 1e-15);
+    worked("Pillow box 3 -> 2: the tie after the centre counts",
+           method_op(CLRS_VENDOR_PILLOW, "box"), 3, three, 2, pil_box3, 1e-15);
+    worked("OpenCV area 6 -> 4: covered area",
+           method_op(CLRS_VENDOR_OPENCV, "area"), 6, ramp6, 4, cv_area, 1e-7);
+    for (k = 0; k < sizeof all / sizeof all[0]; ++k) {
+        snprintf(buf, sizeof buf, "%s", all[k].names);
+        ok = 1;
+        for (name = strtok_r(buf, " ", &save); name;
+             name = strtok_r(NULL, " ", &save)) {
+            op = mkop(LIN, (int)all[k].v, CLRS_COORD_DEFAULT);
+            if (clrs_resample_desc_set_method(op, name) != CLRS_SUCCESS ||
+                !fwd1(op, 6, ramp6, 4, y)) {
+                tap_diag("vendor %d method %s: %s", (int)all[k].v, name,
+                         clrs_last_error());
+                ok = 0;
+            }
+            clrs_resample_desc_destroy(op);
+        }
+        tap_ok(ok, "every method of vendor %d runs: %s", (int)all[k].v,
+               all[k].names);
+    }
+    op = mkop(LIN, CLRS_VENDOR_PILLOW, CLRS_COORD_DEFAULT);
+    tap_ok(clrs_resample_desc_set_method(op, "lanczos4") ==
+                   CLRS_ERR_INVALID_VALUE &&
+               strstr(clrs_last_error(), "lanczos") != NULL,
+           "a method the preset has not is refused: %s", clrs_last_error());
+    clrs_resample_desc_destroy(op);
+    op = mkop(LIN, CLRS_VENDOR_ONNX, CLRS_COORD_DEFAULT);
+    tap_ok(clrs_resample_desc_set_method(op, "lanczos") ==
+               CLRS_ERR_INVALID_VALUE,
+           "a method without an image library's preset is refused: %s",
            clrs_last_error());
     clrs_resample_desc_destroy(op);
     setup_ok = 1;
@@ -646,5 +729,6 @@ int main(void)
     adjoints();
     keep_aspect();
     refusals();
+    methods();
     return tap_done();
 }

@@ -66,6 +66,10 @@ static int set_sampling(job *j)
     if (o->vendor >= 0)
         TRY_SET(clrs_resample_desc_set_vendor(j->op, (clrs_vendor)o->vendor),
                 "set_vendor");
+    if (o->method >= 0)
+        TRY_SET(
+            clrs_resample_desc_set_method(j->op, clrs__methods[o->method].name),
+            "set_method");
     if (o->arith >= 0)
         TRY_SET(clrs_resample_desc_set_arith(j->op, (clrs_arith)o->arith),
                 "set_arith");

@@ -29,11 +29,12 @@ typedef enum cli_dir { DIR_FWD_D = 0, DIR_FWD_I, DIR_BWD_D } cli_dir;
 /* --alg: the library's modes (CLRS_MODE_MAP's cli column spells them),
  * ALG_<ENUM> = CLRS_MODE_<ENUM>, plus auto. */
 typedef enum cli_alg {
-    ALG_AUTO = -1, /* max for descriptors with a window, else nearest */
+    ALG_AUTO = -1,   /* max for descriptors with a window, else nearest */
+    ALG_METHOD = -2, /* an image library's method: --vendor says which */
 #define CLI_ALG_(e, ...) ALG_##e = CLRS_MODE_##e,
     CLRS_MODE_MAP(CLI_ALG_)
 #undef CLI_ALG_
-    ALG_COUNT_ = CLRS_MODE_COUNT
+        ALG_COUNT_ = CLRS_MODE_COUNT
 } cli_alg;
 
 /* --tag values: a library tag plus the rank it demands (0: any). */
@@ -53,6 +54,8 @@ typedef struct cli_opts {
      * (knobs.c) serves them all. */
     int dir;      /* cli_dir */
     int alg;      /* cli_alg */
+    int method;   /* clrs__methods row of --vendor's --alg name, or -1 */
+    char alg_name[32]; /* --alg as given */
     clrs_dtype sdt, ddt;
     const cli_tag *tag;
     int vendor;   /* clrs_vendor, -1: none */
@@ -187,6 +190,8 @@ void cli_usage(FILE *f);
 const char *cli_dir_name(int dir);
 /* "nearest", "avg_p", "auto"; "?" for an unknown value. */
 const char *cli_alg_name(int alg);
+/* --alg as the problem says it: the method's name or the mode's. */
+const char *cli_opts_alg_name(const cli_opts *o);
 clrs_mode cli_alg_mode(int alg);
 
 /* ---- desc.c: the benchdnn descriptor grammar ---- */

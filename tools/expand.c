@@ -97,6 +97,27 @@ int expand(state *s, const char *tok, const cli_desc_raw *raw)
         for (i = 0; i < NKNOBS; ++i)
             if (knob_apply(&knobs[i], parts[i][pick[i]], &p.o, err) != 0)
                 return usage_error(s, tok, err); /* checked earlier */
+        /* An image library's method name under its preset. */
+        if (p.o.vendor >= 0 &&
+            clrs__method_find(p.o.vendor, p.o.alg_name) >= 0) {
+            p.o.method = clrs__method_find(p.o.vendor, p.o.alg_name);
+            p.o.alg = (int)clrs__methods[p.o.method].mode;
+        } else if (p.o.alg == ALG_METHOD) {
+            const int has = clrs__vendor_has_methods(p.o.vendor);
+            size_t len = (size_t)snprintf(
+                err, sizeof err,
+                has ? "--alg=%s is not a method of this --vendor (its: "
+                    : "--alg=%s is a method of an image library: give "
+                      "--vendor=pillow, opencv or tensorflow with it",
+                p.o.alg_name);
+            for (i = 0; has && i < CLRS_METHOD_COUNT && len < sizeof err; ++i)
+                if (clrs__methods[i].vendor == p.o.vendor)
+                    len += (size_t)snprintf(err + len, sizeof err - len, "%s ",
+                                            clrs__methods[i].name);
+            if (has && len < sizeof err)
+                snprintf(err + len - 1, sizeof err - len + 1, ")");
+            return usage_error(s, tok, err);
+        }
         if (p.o.alg == ALG_AUTO)
             p.o.alg = p.o.filter >= 0                ? ALG_FILTER
                       : cli_desc_raw_has_window(raw) ? ALG_MAX
@@ -115,7 +136,7 @@ int expand(state *s, const char *tok, const cli_desc_raw *raw)
          * differs from its default, so the line reruns this one problem. */
         used += (size_t)snprintf(p.repro + used, sizeof p.repro - used,
                                  "--dir=%s --alg=%s", cli_dir_name(p.o.dir),
-                                 cli_alg_name(p.o.alg));
+                                 cli_opts_alg_name(&p.o));
         for (i = 2; i < NKNOBS && used < sizeof p.repro; ++i)
             if (strcmp(parts[i][pick[i]], knobs[i].def) != 0)
                 used += (size_t)snprintf(p.repro + used,

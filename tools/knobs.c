@@ -38,20 +38,28 @@ static const choice roundings[] = {
     {"floor", CLRS_ROUND_FLOOR},
     {"ceil", CLRS_ROUND_CEIL},
     {NULL, 0}};
-const choice vendors[] = {
-    {"none", -1},          {"pytorch", CLRS_VENDOR_PYTORCH},
-    {"onnx", CLRS_VENDOR_ONNX}, {"onednn", CLRS_VENDOR_ONEDNN},
-    {"directml", CLRS_VENDOR_DIRECTML}, {"cudnn", CLRS_VENDOR_CUDNN},
-    {NULL, 0}};
-static const choice ariths[] = {
-    {"default", -1},
-    {"float", CLRS_ARITH_FLOAT},
-    {"onednn", CLRS_ARITH_ONEDNN},
-    {"exact", CLRS_ARITH_EXACT},
-    {NULL, 0}};
-static const choice aa_rules[] = {
-    {"default", -1}, {"pytorch", CLRS_AA_PYTORCH}, {"onnx", CLRS_AA_ONNX},
-    {NULL, 0}};
+const choice vendors[] = {{"none", -1},
+                          {"pytorch", CLRS_VENDOR_PYTORCH},
+                          {"onnx", CLRS_VENDOR_ONNX},
+                          {"onednn", CLRS_VENDOR_ONEDNN},
+                          {"directml", CLRS_VENDOR_DIRECTML},
+                          {"cudnn", CLRS_VENDOR_CUDNN},
+                          {"pillow", CLRS_VENDOR_PILLOW},
+                          {"opencv", CLRS_VENDOR_OPENCV},
+                          {"tensorflow", CLRS_VENDOR_TENSORFLOW},
+                          {NULL, 0}};
+static const choice ariths[] = {{"default", -1},
+                                {"float", CLRS_ARITH_FLOAT},
+                                {"onednn", CLRS_ARITH_ONEDNN},
+                                {"exact", CLRS_ARITH_EXACT},
+                                {"pillow", CLRS_ARITH_PILLOW},
+                                {"opencv_exact", CLRS_ARITH_OPENCV_EXACT},
+                                {NULL, 0}};
+static const choice aa_rules[] = {{"default", -1},
+                                  {"pytorch", CLRS_AA_PYTORCH},
+                                  {"onnx", CLRS_AA_ONNX},
+                                  {"pillow", CLRS_AA_PILLOW},
+                                  {NULL, 0}};
 static const choice keep_aspects[] = {
     {"stretch", CLRS_KEEP_ASPECT_STRETCH},
     {"not_larger", CLRS_KEEP_ASPECT_NOT_LARGER},
@@ -129,6 +137,12 @@ const char *cli_alg_name(int alg)
 {
     return alg == ALG_AUTO ? "auto" : clrs__mode_cli_name(alg);
 }
+
+const char *cli_opts_alg_name(const cli_opts *o)
+{
+    return o->method >= 0 ? clrs__methods[o->method].name
+                          : cli_alg_name(o->alg);
+}
 clrs_mode cli_alg_mode(int alg)
 {
     return clrs__mode_valid(alg) ? (clrs_mode)alg : CLRS_MODE_NEAREST;
@@ -200,6 +214,33 @@ static int offset_part(const char *part, int i, cli_opts *o, char *err)
 static int roi_part(const char *part, int i, cli_opts *o, char *err)
 {
     return pair(part, &o->roi_s[i], &o->roi_e[i], err);
+}
+
+/* --alg: a mode's name (algs), or an image library's method name, which
+ * expand.c resolves against --vendor. */
+static int set_alg(const char *v, cli_opts *o, char *err)
+{
+    size_t used;
+    const choice *c;
+    int i;
+
+    o->method = -1;
+    snprintf(o->alg_name, sizeof o->alg_name, "%s", v);
+    if (find_choice(algs, v, 0, &o->alg) == 0)
+        return 0;
+    for (i = 0; i < CLRS_METHOD_COUNT; ++i)
+        if (strcmp(clrs__methods[i].name, v) == 0 &&
+            strlen(v) < sizeof o->alg_name) {
+            o->alg = ALG_METHOD;
+            return 0;
+        }
+    used = (size_t)snprintf(err, ERRSZ, "unknown value '%s' (one of", v);
+    for (c = algs; c->name && used < ERRSZ; ++c)
+        used += (size_t)snprintf(err + used, ERRSZ - used, " %s", c->name);
+    if (used < ERRSZ)
+        snprintf(err + used, ERRSZ - used,
+                 ", or a method of --vendor=pillow, opencv or tensorflow)");
+    return -1;
 }
 
 /* --filter: "none" or NAME[:P[:Q]], a filter of CLRS_FILTER_MAP and as
@@ -388,7 +429,7 @@ static int set_roi(const char *v, cli_opts *o, char *err)
 #define OFF(f) offsetof(cli_opts, f)
 const knob knobs[] = {
     {"dir", "FWD_D", K_ENUM, OFF(dir), dirs, NULL, 0, 0},
-    {"alg", "auto", K_ENUM, OFF(alg), algs, NULL, 0, 0},
+    {"alg", "auto", K_CUSTOM, 0, NULL, set_alg, 0, 0},
     {"sdt", "f32", K_CUSTOM, 0, NULL, set_sdt, 0, 0},
     {"ddt", "f32", K_CUSTOM, 0, NULL, set_ddt, 0, 0},
     {"tag", "abx", K_CUSTOM, 0, NULL, set_tag, 0, 0},

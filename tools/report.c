@@ -75,10 +75,10 @@ void cli_report_progress(cli_report *r, const cli_prb *p)
      * logs and quick runs stay clean. */
     if (!r->tty || el < 1.0)
         return;
-    fprintf(stderr, "\r\033[K[%zu/%zu %3.0f%% %.0fs] %s %s %.60s",
-            r->done + 1, r->total,
+    fprintf(stderr, "\r\033[K[%zu/%zu %3.0f%% %.0fs] %s %s %.60s", r->done + 1,
+            r->total,
             100.0 * (double)r->done / (double)(r->total ? r->total : 1), el,
-            cli_dir_name(p->o.dir), cli_alg_name(p->o.alg), p->shape);
+            cli_dir_name(p->o.dir), cli_opts_alg_name(&p->o), p->shape);
     fflush(stderr);
     r->progress_shown = 1;
 }
@@ -147,7 +147,7 @@ static void print_json(const cli_prb *p, const cli_result *r)
     str_json(p->repro);
     printf(",\"dir\":\"%s\",\"alg\":\"%s\",\"sdt\":\"%s\",\"ddt\":"
            "\"%s\",\"tag\":\"%s\",\"status\":\"%s\",",
-           cli_dir_name(p->o.dir), cli_alg_name(p->o.alg), dtn(p->o.sdt),
+           cli_dir_name(p->o.dir), cli_opts_alg_name(&p->o), dtn(p->o.sdt),
            dtn(p->o.ddt), p->o.tag->name, cli_status_name(r->status));
     printf("\"max_abs_diff\":");
     num_json(r->checked ? r->max_abs : NAN, "%.9g");
@@ -190,7 +190,7 @@ static void print_csv(const cli_prb *p, const cli_result *r)
     str_csv(p->d.name, 0);
     str_csv(p->shape, 0);
     printf("%s,%s,%s,%s,%s,%s,", cli_dir_name(p->o.dir),
-           cli_alg_name(p->o.alg), dtn(p->o.sdt), dtn(p->o.ddt),
+           cli_opts_alg_name(&p->o), dtn(p->o.sdt), dtn(p->o.ddt),
            p->o.tag->name, cli_status_name(r->status));
     num_csv(r->checked ? r->max_abs : NAN, "%.9g");
     num_csv(r->checked ? r->max_rel : NAN, "%.9g");
@@ -288,7 +288,7 @@ static void keep_row(cli_report *rep, const cli_prb *p, const cli_result *r)
     w = &rep->rows[rep->nrows++];
     w->index = p->index;
     w->status = r->status;
-    snprintf(w->alg, sizeof w->alg, "%s", cli_alg_name(p->o.alg));
+    snprintf(w->alg, sizeof w->alg, "%s", cli_opts_alg_name(&p->o));
     snprintf(w->dir, sizeof w->dir, "%s", cli_dir_name(p->o.dir));
     snprintf(w->dt, sizeof w->dt, "%s/%s", dtn(p->o.sdt), dtn(p->o.ddt));
     snprintf(w->tag, sizeof w->tag, "%s", p->o.tag->name);

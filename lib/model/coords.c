@@ -255,6 +255,8 @@ static double aa_stretch(const clrs_axis_map *ax, const clrs_resample_desc *op,
     double f = ax->f64 ? ax->dr : (double)ax->r;
     if (p->aa_rule == CLRS_AA_ONNX)
         f = 1.0 / user_scale(ax, op, k);
+    else if (p->aa_rule == CLRS_AA_PILLOW)
+        f = (double)ax->in / (double)ax->out;
     else if (p->coord == CLRS_COORD_PYTORCH_HALF_PIXEL && ax->out == 1)
         f = ax->f64 ? 1.0 / user_scale(ax, op, k)
                     : (double)(float)(1.0 / user_scale(ax, op, k));
@@ -288,7 +290,12 @@ static clrs_status coord_constants(clrs_axis_map *ax,
 void clrs__coord(const clrs_axis_map *ax, int64_t o, clrs_xval *xv)
 {
     float t, u, v;
+    if (ax->fixed16) { /* (f o + c) >> 16: floor of an exact double */
+        clrs__xval_of((double)(ax->ff * o + ax->fc) / 65536.0, xv);
+        return;
+    }
     switch (ax->arith) {
+    case CLRS_ARITH_PILLOW: /* its nearest: taps.c accumulates */
     case CLRS_ARITH_EXACT:
         if (ax->exact && clrs__exact_eval(ax->xm, ax->xc, ax->xd, o, xv))
             return;
@@ -371,6 +378,18 @@ clrs_status clrs__axis_map_init(clrs_axis_map *ax,
     ax->aa_scale = 1.0;
     ax->f64 = p->in.dtype == CLRS_F64 || p->out.dtype == CLRS_F64 ||
               (p->has_x && p->x.dtype == CLRS_F64);
+    ax->fixed16 =
+        p->arith == CLRS_ARITH_OPENCV_EXACT && p->mode == CLRS_MODE_NEAREST;
+    ax->ff = ax->fc = 0;
+    if (ax->fixed16) {
+        CLRS_CHECK(ax->in < (INT64_C(1) << 30) && ax->out < (INT64_C(1) << 30),
+                   CLRS_ERR_OVERFLOW,
+                   "axis %d: %lld -> %lld is too long for OpenCV's 16-bit "
+                   "fixed point",
+                   ax->axis, (long long)ax->in, (long long)ax->out);
+        ax->ff = ((ax->in << 16) + ax->out / 2) / ax->out;
+        ax->fc = ax->ff / 2 - 1; /* OpenCV 4.6; 4.8 subtracts I mod 2 */
+    }
     CLRS_TRY(coord_constants(ax, op, p, k));
     if (clrs__mode_pooling((int)p->mode))
         CLRS_TRY(pooling_window(ax, op, p, k));

@@ -3,6 +3,7 @@
 #include "model/internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -682,22 +683,26 @@ static const struct {
     [CLRS_VENDOR_PYTORCH] = {CLRS_ARITH_FLOAT, CLRS_AA_PYTORCH,
                              CLRS_ROUND_FLOOR, NAN, CLRS_DIVISOR_CLIPPED},
     [CLRS_VENDOR_ONNX] = {CLRS_ARITH_EXACT, CLRS_AA_ONNX,
-                          CLRS_ROUND_PREFER_FLOOR, -0.75,
-                          CLRS_DIVISOR_CLIPPED},
+                          CLRS_ROUND_PREFER_FLOOR, -0.75, CLRS_DIVISOR_CLIPPED},
     [CLRS_VENDOR_ONEDNN] = {CLRS_ARITH_ONEDNN, CLRS_AA_PYTORCH,
-                            CLRS_ROUND_PREFER_CEIL, -0.75,
-                            CLRS_DIVISOR_WINDOW},
-    [CLRS_VENDOR_DIRECTML] = {CLRS_ARITH_EXACT, CLRS_AA_ONNX,
-                              CLRS_ROUND_FLOOR, -0.75, CLRS_DIVISOR_WINDOW},
+                            CLRS_ROUND_PREFER_CEIL, -0.75, CLRS_DIVISOR_WINDOW},
+    [CLRS_VENDOR_DIRECTML] = {CLRS_ARITH_EXACT, CLRS_AA_ONNX, CLRS_ROUND_FLOOR,
+                              -0.75, CLRS_DIVISOR_WINDOW},
     [CLRS_VENDOR_CUDNN] = {CLRS_ARITH_FLOAT, CLRS_AA_PYTORCH,
-                           CLRS_ROUND_PREFER_FLOOR, -0.75,
-                           CLRS_DIVISOR_WINDOW},
+                           CLRS_ROUND_PREFER_FLOOR, -0.75, CLRS_DIVISOR_WINDOW},
+    [CLRS_VENDOR_PILLOW] = {CLRS_ARITH_PILLOW, CLRS_AA_PILLOW,
+                            CLRS_ROUND_PREFER_CEIL, -0.5, CLRS_DIVISOR_WINDOW},
+    [CLRS_VENDOR_OPENCV] = {CLRS_ARITH_FLOAT, CLRS_AA_ONNX, CLRS_ROUND_FLOOR,
+                            -0.75, CLRS_DIVISOR_WINDOW},
+    [CLRS_VENDOR_TENSORFLOW] = {CLRS_ARITH_FLOAT, CLRS_AA_PYTORCH,
+                                CLRS_ROUND_PREFER_CEIL, -0.5,
+                                CLRS_DIVISOR_WINDOW},
 };
 
 clrs_status clrs_resample_desc_set_vendor(clrs_resample_desc *op,
                                           clrs_vendor vendor)
 {
-    CLRS_TRY(check_enum(op, (int)vendor, CLRS_VENDOR_CUDNN, "vendor"));
+    CLRS_TRY(check_enum(op, (int)vendor, CLRS_VENDOR_TENSORFLOW, "vendor"));
     op->vendor = (int)vendor;
     op->arith = vendor_rows[vendor].arith;
     op->aa_rule = vendor_rows[vendor].aa;
@@ -706,6 +711,46 @@ clrs_status clrs_resample_desc_set_vendor(clrs_resample_desc *op,
     op->divisor = vendor_rows[vendor].divisor;
     op->exclude_outside = 0;
     op->coord = CLRS_COORD_DEFAULT;
+    return CLRS_SUCCESS;
+}
+
+clrs_status clrs_resample_desc_set_method(clrs_resample_desc *op,
+                                          const char *name)
+{
+    char names[256];
+    size_t used = 0;
+    const clrs_method *m;
+    int i;
+
+    CLRS_CHECK_PTR(op);
+    CLRS_CHECK_PTR(name);
+    CLRS_CHECK(clrs__vendor_has_methods(op->vendor), CLRS_ERR_INVALID_VALUE,
+               "method '%s': set the preset of an image library first "
+               "(CLRS_VENDOR_PILLOW, CLRS_VENDOR_OPENCV or "
+               "CLRS_VENDOR_TENSORFLOW)",
+               name);
+    i = clrs__method_find(op->vendor, name);
+    if (i < 0) {
+        names[0] = '\0';
+        for (i = 0; i < CLRS_METHOD_COUNT && used < sizeof names; ++i)
+            if (clrs__methods[i].vendor == op->vendor)
+                used += (size_t)snprintf(names + used, sizeof names - used,
+                                         " %s", clrs__methods[i].name);
+        return clrs__error(CLRS_ERR_INVALID_VALUE,
+                           "the preset has no method '%s' (one of%s)", name,
+                           names);
+    }
+    m = &clrs__methods[i];
+    op->mode = m->mode;
+    op->filter = m->filter;
+    op->filter_p = m->p;
+    op->filter_q = m->q;
+    op->coord = m->coord;
+    op->rounding = m->rounding;
+    op->aa_rule = m->rule;
+    op->arith = m->arith;
+    if (m->aa >= 0)
+        op->antialias = m->aa;
     return CLRS_SUCCESS;
 }
 
@@ -748,20 +793,20 @@ clrs_status clrs_resample_desc_set_divisor_override(clrs_resample_desc *op,
 
 /* The enum options whose setter checks the value and stores it as
  * given: X(setter, field, type, last enumerator, noun of the message). */
-#define ENUM_SETTERS(X)                                                      \
-    X(clrs_resample_desc_set_coord, coord, clrs_coord, CLRS_COORD_WINDOW,    \
-      "coordinate mode")                                                     \
-    X(clrs_resample_desc_set_rounding, rounding, clrs_rounding,              \
-      CLRS_ROUND_CEIL, "nearest rounding")                                   \
-    X(clrs_resample_desc_set_arith, arith, clrs_arith, CLRS_ARITH_EXACT,     \
-      "coordinate arithmetic")                                               \
-    X(clrs_resample_desc_set_antialias_rule, aa_rule, clrs_antialias_rule,   \
-      CLRS_AA_ONNX, "antialias rule")                                        \
-    X(clrs_resample_desc_set_index_format, index_format, clrs_index_format,  \
-      CLRS_INDEX_PLANE_COLUMN, "index format")                               \
-    X(clrs_resample_desc_set_nan_policy, nan_policy, clrs_nan_policy,        \
-      CLRS_NAN_IGNORE, "NaN policy")                                         \
-    X(clrs_resample_desc_set_divisor, divisor, clrs_divisor,                 \
+#define ENUM_SETTERS(X)                                                        \
+    X(clrs_resample_desc_set_coord, coord, clrs_coord, CLRS_COORD_WINDOW,      \
+      "coordinate mode")                                                       \
+    X(clrs_resample_desc_set_rounding, rounding, clrs_rounding,                \
+      CLRS_ROUND_CEIL, "nearest rounding")                                     \
+    X(clrs_resample_desc_set_arith, arith, clrs_arith,                         \
+      CLRS_ARITH_OPENCV_EXACT, "coordinate arithmetic")                        \
+    X(clrs_resample_desc_set_antialias_rule, aa_rule, clrs_antialias_rule,     \
+      CLRS_AA_PILLOW, "antialias rule")                                        \
+    X(clrs_resample_desc_set_index_format, index_format, clrs_index_format,    \
+      CLRS_INDEX_PLANE_COLUMN, "index format")                                 \
+    X(clrs_resample_desc_set_nan_policy, nan_policy, clrs_nan_policy,          \
+      CLRS_NAN_IGNORE, "NaN policy")                                           \
+    X(clrs_resample_desc_set_divisor, divisor, clrs_divisor,                   \
       CLRS_DIVISOR_CLIPPED, "divisor rule")
 
 #define DEFINE_ENUM_SETTER_(setter, field, type, last, noun)                 \

@@ -22,6 +22,7 @@
 #include "clresample.h"
 
 #include <stddef.h>
+#include <string.h>
 
 /* ---- resampling modes -----------------------------------------------------
  * X(ENUM, name, cli, kclass, pooling, pad, taps_fn, taps, opts, exact)
@@ -67,14 +68,71 @@
  *   name  the library's and the tool's name (--filter=NAME:p:q)
  *   np    how many parameters it takes (0, 1 or 2)
  *   p, q  their defaults (lib/model/taps.c evaluates the filters) */
-#define CLRS_FILTER_MAP(X)                                                   \
-    X(LANCZOS, "lanczos", 1, 3.0, 0.0)                                       \
-    X(GAUSSIAN, "gaussian", 1, 0.5, 0.0)                                     \
-    X(BOX, "box", 0, 0.0, 0.0)                                               \
-    X(TRIANGLE, "triangle", 0, 0.0, 0.0)                                     \
-    X(HAMMING, "hamming", 0, 0.0, 0.0)                                       \
-    X(KEYS, "keys", 1, -0.5, 0.0)                                            \
-    X(MITCHELL, "mitchell", 2, 1.0 / 3.0, 1.0 / 3.0)
+#define CLRS_FILTER_MAP(X)                                                     \
+    X(LANCZOS, "lanczos", 1, 3.0, 0.0)                                         \
+    X(GAUSSIAN, "gaussian", 1, 0.5, 0.0)                                       \
+    X(BOX, "box", 2, 0.5, 0.5)                                                 \
+    X(TRIANGLE, "triangle", 0, 0.0, 0.0)                                       \
+    X(HAMMING, "hamming", 0, 0.0, 0.0)                                         \
+    X(KEYS, "keys", 1, -0.5, 0.0)                                              \
+    X(MITCHELL, "mitchell", 2, 1.0 / 3.0, 1.0 / 3.0)                           \
+    X(AREA, "area", 0, 0.0, 0.0)
+
+/* ---- the image libraries' methods ----------------------------------------
+ * X(VENDOR, name, MODE, FILTER, p, q, COORD, ROUNDING, RULE, ARITH, aa)
+ *   VENDOR    CLRS_VENDOR_<VENDOR>, whose preset names the method
+ *   name      the library's name (clrs_resample_desc_set_method; the
+ *             tool's --alg under --vendor)
+ *   MODE      CLRS_MODE_<MODE>; FILTER, p, q its filter (mode FILTER)
+ *   COORD, ROUNDING, RULE, ARITH   CLRS_COORD_, CLRS_ROUND_, CLRS_AA_,
+ *             CLRS_ARITH_
+ *   aa        antialias: 0 off, 1 on, -1 as set (TensorFlow's flag)
+ * TensorFlow's resize_bilinear and resize_bicubic (half-pixel centres)
+ * are its triangle and Keys kernels restricted to the input, as its
+ * scale_and_translate, so one row serves antialias on and off. */
+#define CLRS_METHOD_MAP(X)                                                     \
+    X(PILLOW, "nearest", NEAREST, BOX, 0.5, 0.5, HALF_PIXEL, PREFER_CEIL,      \
+      PILLOW, PILLOW, 0)                                                       \
+    X(PILLOW, "box", FILTER, BOX, 0.0, 1.0, HALF_PIXEL, PREFER_FLOOR, PILLOW,  \
+      PILLOW, 1)                                                               \
+    X(PILLOW, "bilinear", FILTER, TRIANGLE, 0.0, 0.0, HALF_PIXEL,              \
+      PREFER_FLOOR, PILLOW, PILLOW, 1)                                         \
+    X(PILLOW, "hamming", FILTER, HAMMING, 0.0, 0.0, HALF_PIXEL, PREFER_FLOOR,  \
+      PILLOW, PILLOW, 1)                                                       \
+    X(PILLOW, "bicubic", FILTER, KEYS, -0.5, 0.0, HALF_PIXEL, PREFER_FLOOR,    \
+      PILLOW, PILLOW, 1)                                                       \
+    X(PILLOW, "lanczos", FILTER, LANCZOS, 3.0, 0.0, HALF_PIXEL, PREFER_FLOOR,  \
+      PILLOW, PILLOW, 1)                                                       \
+    X(OPENCV, "nearest", NEAREST, BOX, 0.5, 0.5, ASYMMETRIC, FLOOR, ONNX,      \
+      FLOAT, 0)                                                                \
+    X(OPENCV, "linear", LINEAR, BOX, 0.5, 0.5, HALF_PIXEL, PREFER_FLOOR, ONNX, \
+      FLOAT, 0)                                                                \
+    X(OPENCV, "cubic", CUBIC, BOX, 0.5, 0.5, HALF_PIXEL, PREFER_FLOOR, ONNX,   \
+      FLOAT, 0)                                                                \
+    X(OPENCV, "area", FILTER, AREA, 0.0, 0.0, HALF_PIXEL, PREFER_FLOOR, ONNX,  \
+      FLOAT, 0)                                                                \
+    X(OPENCV, "lanczos4", FILTER, LANCZOS, 4.0, 0.0, HALF_PIXEL, PREFER_FLOOR, \
+      ONNX, FLOAT, 0)                                                          \
+    X(OPENCV, "linear_exact", LINEAR, BOX, 0.5, 0.5, HALF_PIXEL, PREFER_FLOOR, \
+      ONNX, OPENCV_EXACT, 0)                                                   \
+    X(OPENCV, "nearest_exact", NEAREST, BOX, 0.5, 0.5, HALF_PIXEL, FLOOR,      \
+      ONNX, OPENCV_EXACT, 0)                                                   \
+    X(TENSORFLOW, "bilinear", FILTER, TRIANGLE, 0.0, 0.0, HALF_PIXEL,          \
+      PREFER_FLOOR, PYTORCH, FLOAT, -1)                                        \
+    X(TENSORFLOW, "nearest", NEAREST, BOX, 0.5, 0.5, HALF_PIXEL, PREFER_CEIL,  \
+      PYTORCH, FLOAT, 0)                                                       \
+    X(TENSORFLOW, "bicubic", FILTER, KEYS, -0.5, 0.0, HALF_PIXEL,              \
+      PREFER_FLOOR, PYTORCH, FLOAT, -1)                                        \
+    X(TENSORFLOW, "area", FILTER, AREA, 0.0, 0.0, HALF_PIXEL, PREFER_FLOOR,    \
+      PYTORCH, FLOAT, 0)                                                       \
+    X(TENSORFLOW, "lanczos3", FILTER, LANCZOS, 3.0, 0.0, HALF_PIXEL,           \
+      PREFER_FLOOR, PYTORCH, FLOAT, -1)                                        \
+    X(TENSORFLOW, "lanczos5", FILTER, LANCZOS, 5.0, 0.0, HALF_PIXEL,           \
+      PREFER_FLOOR, PYTORCH, FLOAT, -1)                                        \
+    X(TENSORFLOW, "gaussian", FILTER, GAUSSIAN, 0.5, 0.0, HALF_PIXEL,          \
+      PREFER_FLOOR, PYTORCH, FLOAT, -1)                                        \
+    X(TENSORFLOW, "mitchellcubic", FILTER, MITCHELL, 1.0 / 3.0, 1.0 / 3.0,     \
+      HALF_PIXEL, PREFER_FLOOR, PYTORCH, FLOAT, -1)
 
 /* Kernel classes: the values of clrs_gen_class (lib/codegen.h, which
  * checks that they agree). */
@@ -310,6 +368,59 @@ CLRS__FILTER_COLUMN_(clrs__filter_default_p, double, p, 0.0)
 CLRS__FILTER_COLUMN_(clrs__filter_default_q, double, q, 0.0)
 
 #undef CLRS__FILTER_COLUMN_
+
+/* ---- method helpers -------------------------------------------------------
+ * The row of CLRS_METHOD_MAP for vendor v's name, or -1. */
+typedef struct clrs_method {
+    int vendor;
+    const char *name;
+    clrs_mode mode;
+    clrs_filter filter;
+    double p, q;
+    clrs_coord coord;
+    clrs_rounding rounding;
+    clrs_antialias_rule rule;
+    clrs_arith arith;
+    int aa;
+} clrs_method;
+
+#define CLRS__METHOD_ROW_(v, name, mode, filter, p, q, coord, rnd, rule,       \
+                          arith, aa)                                           \
+    {CLRS_VENDOR_##v,                                                          \
+     name,                                                                     \
+     CLRS_MODE_##mode,                                                         \
+     CLRS_FILTER_##filter,                                                     \
+     p,                                                                        \
+     q,                                                                        \
+     CLRS_COORD_##coord,                                                       \
+     CLRS_ROUND_##rnd,                                                         \
+     CLRS_AA_##rule,                                                           \
+     CLRS_ARITH_##arith,                                                       \
+     aa},
+static const clrs_method clrs__methods[] = {CLRS_METHOD_MAP(CLRS__METHOD_ROW_)};
+#undef CLRS__METHOD_ROW_
+#define CLRS_METHOD_COUNT                                                      \
+    ((int)(sizeof clrs__methods / sizeof clrs__methods[0]))
+
+static inline int clrs__method_find(int vendor, const char *name)
+{
+    int i;
+    for (i = 0; name && i < CLRS_METHOD_COUNT; ++i)
+        if (clrs__methods[i].vendor == vendor &&
+            strcmp(clrs__methods[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+/* Whether vendor v's preset has methods. */
+static inline int clrs__vendor_has_methods(int vendor)
+{
+    int i;
+    for (i = 0; i < CLRS_METHOD_COUNT; ++i)
+        if (clrs__methods[i].vendor == vendor)
+            return 1;
+    return 0;
+}
 
 /* Whether mode m allows the CLRS_MOPT_* option opt. */
 static inline int clrs__mode_allows(int m, unsigned opt)

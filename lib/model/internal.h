@@ -163,6 +163,8 @@ typedef struct clrs_axis_map {
     int arith;
     float rn, rd;
     int exact;
+    int fixed16;    /* CLRS_ARITH_OPENCV_EXACT nearest: x = (f o + c) / 2^16 */
+    int64_t ff, fc; /* its f and c */
     int64_t xm, xc, xd;
     double dr, da, db; /* r, a, b before rounding to float */
 } clrs_axis_map;

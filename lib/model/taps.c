@@ -187,6 +187,8 @@ double clrs__filter_radius(const clrs_problem *p)
         return 3 * p->filter_p;
     case CLRS_FILTER_BOX:
         return 0.5;
+    case CLRS_FILTER_AREA:
+        return 0.0; /* taps_filter's own: (1/scale + 1) / 2 */
     case CLRS_FILTER_TRIANGLE:
     case CLRS_FILTER_HAMMING:
         return 1.0;
@@ -201,6 +203,8 @@ double clrs__filter_radius(const clrs_problem *p)
 static double filter_kernel(const clrs_problem *p, double u)
 {
     const double a = p->filter_p, b = p->filter_q;
+    if (p->filter == CLRS_FILTER_BOX && fabs(u) == 0.5)
+        return u < 0 ? a : b;
     u = fabs(u);
     switch (p->filter) {
     case CLRS_FILTER_LANCZOS:
@@ -208,7 +212,9 @@ static double filter_kernel(const clrs_problem *p, double u)
     case CLRS_FILTER_GAUSSIAN:
         return u < 3 * a ? exp(-u * u / (2 * a * a)) : 0.0;
     case CLRS_FILTER_BOX:
-        return u < 0.5 ? 1.0 : u == 0.5 ? 0.5 : 0.0;
+        return u < 0.5 ? 1.0 : 0.0;
+    case CLRS_FILTER_AREA: /* taps_filter's own */
+        return 0.0;
     case CLRS_FILTER_TRIANGLE:
         return linear_kernel(u);
     case CLRS_FILTER_HAMMING: /* Pillow's constants, which are floats */
@@ -221,6 +227,14 @@ static double filter_kernel(const clrs_problem *p, double u)
     return 0.0;
 }
 
+/* The length of [u - 1/2, u + 1/2] inside [-w/2, w/2]. */
+static double coverage(double u, double w)
+{
+    double lo = u - 0.5 > -w / 2 ? u - 0.5 : -w / 2;
+    double hi = u + 0.5 < w / 2 ? u + 0.5 : w / 2;
+    return hi > lo ? hi - lo : 0.0;
+}
+
 /* A filter stretched by f (1 without antialias): every pixel i under it
  * gets K((i - x)/f); antialiased linear and cubic are the triangle and
  * Keys' cubic. Restricted (PyTorch's rule; ONNX's with exclude_outside):
@@ -228,17 +242,62 @@ static double filter_kernel(const clrs_problem *p, double u)
  * default): the weights are normalised over the whole filter and
  * out-of-range taps read the padding rule's pixel (the edge). The filter
  * mode takes the pixels at exactly R f too (the box's ties); linear and
- * cubic have none there. */
+ * cubic have none there. The area filter weighs each pixel by the part
+ * of it the output pixel covers. */
+/* Pillow's precompute_coeffs (src/libImaging/Resample.c) for one output:
+ * its centre, window and weights in its own double arithmetic. */
+static clrs_status taps_pillow(const clrs_problem *p, const clrs_axis_map *ax,
+                               const clrs_xval *xv, clrs_taplist *tl)
+{
+    const double scale = (double)ax->in / (double)ax->out;
+    const double f = ax->aa_scale, ss = 1.0 / f;
+    const double center = ((double)xv->o + 0.5) * scale;
+    const double support = (p->mode == CLRS_MODE_FILTER ? clrs__filter_radius(p)
+                            : p->mode == CLRS_MODE_CUBIC ? 2.0
+                                                         : 1.0) *
+                           f;
+    double sum = 0, v;
+    int64_t lo, hi, i;
+    size_t first = tl->n, k;
+
+    v = center - support + 0.5; /* C's (int): towards zero */
+    lo = v < 0 ? 0 : (int64_t)v;
+    v = center + support + 0.5;
+    hi = v < 0 ? 0 : (int64_t)v;
+    if (hi > ax->in)
+        hi = ax->in;
+    for (i = lo; i < hi; ++i) {
+        double u = ((double)i - center + 0.5) * ss;
+        double w = p->mode == CLRS_MODE_FILTER  ? filter_kernel(p, u)
+                   : p->mode == CLRS_MODE_CUBIC ? cubic_kernel(p->cubic_a, u)
+                                                : linear_kernel(u);
+        CLRS_TRY(push(tl, i, w, (int)(i - lo)));
+        sum += w;
+    }
+    if (tl->n == first || sum == 0) {
+        tl->n = first;
+        return push(tl, center < 0.5 ? 0 : ax->in - 1, 1.0, 0);
+    }
+    for (k = first; k < tl->n; ++k)
+        tl->t[k].w /= sum;
+    return CLRS_SUCCESS;
+}
+
 static clrs_status taps_filter(const clrs_problem *p, const clrs_axis_map *ax,
                                const clrs_xval *xv, clrs_taplist *tl)
 {
     double f = ax->aa_scale, x = xv->x, support, sum = 0;
     int cubic = p->mode == CLRS_MODE_CUBIC, any = p->mode == CLRS_MODE_FILTER;
+    int area = any && p->filter == CLRS_FILTER_AREA;
     int restrict_in = p->aa_rule == CLRS_AA_PYTORCH || p->exclude_outside;
     int64_t lo, hi, i;
     size_t first = tl->n, k;
 
+    if (p->aa_rule == CLRS_AA_PILLOW && !area)
+        return taps_pillow(p, ax, xv, tl);
     support = (any ? clrs__filter_radius(p) : cubic ? 2.0 : 1.0) * f;
+    if (area) /* the output pixel's footprint, up or down */
+        support = (1.0 / ax->scale + 1.0) / 2;
     /* Nonzero weights need |i - x| < support (<= for the filter mode). */
     lo = any ? -clrs__ifloor(-(x - support)) : clrs__ifloor(x - support) + 1;
     hi = any ? clrs__ifloor(x + support) : -clrs__ifloor(-(x + support)) - 1;
@@ -248,7 +307,8 @@ static clrs_status taps_filter(const clrs_problem *p, const clrs_axis_map *ax,
         hi = ax->in - 1;
     for (i = lo; i <= hi; ++i) {
         double u = ((double)i - x) / f;
-        double w = any     ? filter_kernel(p, u)
+        double w = area    ? coverage((double)i - x, 1.0 / ax->scale)
+                   : any   ? filter_kernel(p, u)
                    : cubic ? cubic_kernel(p->cubic_a, u)
                            : linear_kernel(u);
         if (w != 0) {
@@ -402,12 +462,21 @@ static clrs_status build_resampled(const clrs_problem *p,
                                    const clrs_axis_map *ax, clrs_taplist *tl)
 {
     tap_fn fn = mode_taps[p->mode];
+    /* Pillow's nearest: its centre, added up output by output. */
+    const int pillow =
+        p->mode == CLRS_MODE_NEAREST && p->arith == CLRS_ARITH_PILLOW;
+    const double step = (double)ax->in / (double)ax->out;
+    double centre = step * 0.5;
     int64_t o;
     if (clrs__mode_antialiased((int)p->mode, p->antialias))
         fn = taps_filter;
     for (o = 0; o < ax->out; ++o) {
         clrs_xval xv;
         clrs__coord(ax, o, &xv);
+        if (pillow) { /* centre - 0.5 is exact, its floor + 0.5 centre's */
+            clrs__xval_of(centre - 0.5, &xv);
+            centre += step;
+        }
         xv.o = o;
         tl->start[o] = (int64_t)tl->n;
         if (ax->crop && (xv.fl < 0 || beyond(&xv, ax->in))) {
@@ -589,8 +658,8 @@ int clrs__calc_slot_ok(const clrs_problem *p, int k)
     clrs_xval lo, hi;
 
     if (p->backward || ax->out < 1 || ax->arith != CLRS_ARITH_FLOAT ||
-        ax->crop || p->has_index || p->in.block_axis == ax->axis ||
-        p->out.block_axis == ax->axis ||
+        p->aa_rule == CLRS_AA_PILLOW || ax->crop || p->has_index ||
+        p->in.block_axis == ax->axis || p->out.block_axis == ax->axis ||
         (p->mode != CLRS_MODE_NEAREST && p->mode != CLRS_MODE_LINEAR &&
          p->mode != CLRS_MODE_CUBIC) ||
         (p->mode == CLRS_MODE_CUBIC && p->exclude_outside && !aa))

@@ -78,10 +78,10 @@ static clrs_status check_enums(const clrs_resample_desc *op)
     CLRS_CHECK((unsigned)op->coord <= (unsigned)CLRS_COORD_WINDOW,
                CLRS_ERR_INVALID_ENUM, "coordinate mode %d is unknown",
                (int)op->coord);
-    CLRS_CHECK((unsigned)op->arith <= (unsigned)CLRS_ARITH_EXACT,
+    CLRS_CHECK((unsigned)op->arith <= (unsigned)CLRS_ARITH_OPENCV_EXACT,
                CLRS_ERR_INVALID_ENUM, "coordinate arithmetic %d is unknown",
                (int)op->arith);
-    CLRS_CHECK((unsigned)op->aa_rule <= (unsigned)CLRS_AA_ONNX,
+    CLRS_CHECK((unsigned)op->aa_rule <= (unsigned)CLRS_AA_PILLOW,
                CLRS_ERR_INVALID_ENUM, "antialias rule %d is unknown",
                (int)op->aa_rule);
     CLRS_CHECK((unsigned)op->rounding <= (unsigned)CLRS_ROUND_CEIL,
