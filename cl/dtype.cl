@@ -199,12 +199,25 @@ CLRS_UTYPES(char, 1)
 
 //@ u8
 #define CLRS_LD_u8(p, i) ((p)[i])
+#ifdef CLRS_HALF_UP
+/* Pillow's clip8: half up, floor(v + 0.5) (exact: the sum is a multiple
+ * of 2^-22 below 2^31), saturated. */
+#define CLRS_ST_u8(p, i, v) \
+    ((p)[i] = convert_uchar_sat(isnan(v) ? 0 : floor((v) + 0.5f)))
+#else
 #define CLRS_ST_u8(p, i, v) ((p)[i] = convert_uchar_sat_rte(isnan(v) ? 0 : (v)))
+#endif
 //@ u8 vector
 CLRS_UTYPES(uchar, 1)
 #define CLRS_LDV_u8(n, p, i) CLRS_VLOAD(uchar, n, p, i)
+#ifdef CLRS_HALF_UP
+#define CLRS_STV_u8(n, p, i, v)                                      \
+    CLRS_VSTORE(uchar, n, p, i,                                      \
+                CLRS_SAT8V(uchar, n, floor((v) + 0.5f), 0.0f, 255.0f))
+#else
 #define CLRS_STV_u8(n, p, i, v) \
     CLRS_VSTORE(uchar, n, p, i, CLRS_SAT8V(uchar, n, v, 0.0f, 255.0f))
+#endif
 //@ u8 nt
 #define CLRS_STNT_u8(p, i, v) CLRS_ST_u8(p, i, v)
 #define CLRS_STVNT_u8(n, p, i, v) CLRS_STV_u8(n, p, i, v)

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """The f32 filters against Pillow's and OpenCV's float paths.
 
-Usage: filter_peers.py TOOL TMPDIR [quick]
+Usage: filter_peers.py TOOL TMPDIR [quick|full [FP64]]
 
 Pillow resizes 'F' images (float32) with its filters, antialiased when
 downscaling (the support stretched by the scale), taps restricted to the
@@ -29,7 +29,8 @@ except ImportError as e:  # pragma: no cover
     sys.exit(77)
 
 tool, tmp = sys.argv[1], sys.argv[2]
-quick = len(sys.argv) > 3 and sys.argv[3] == "quick"
+quick = len(sys.argv) > 3 and sys.argv[3] in ("quick", "1")
+fp64 = len(sys.argv) <= 4 or sys.argv[4] == "yes"
 TOL = 3e-5
 
 PIL_METHODS = [
@@ -60,7 +61,7 @@ SHAPES = [
     ((1000, 7), (224, 3)),
 ]
 if quick:
-    SHAPES = SHAPES[:4]
+    SHAPES = SHAPES[:3]
 
 n = 0
 failed = 0
@@ -121,6 +122,66 @@ for (h, w), (oh, ow) in SHAPES:
         # an output by about that times the filter's slope.
         compare(got, want, "OpenCV %s %dx%d -> %dx%d" % (name, h, w, oh, ow),
                 TOL + 4 * max(h, w) * 2.0 ** -24)
+
+# u8 images under the Pillow preset: Pillow's 8-bit path to the pixel.
+U8_SHAPES = [
+    ((37, 29), (11, 64)),
+    ((64, 48), (32, 24)),
+    ((100, 81), (33, 27)),
+    ((20, 30), (47, 45)),
+    ((1, 40), (1, 13)),
+    ((300, 200), (200, 300)),
+    ((1000, 7), (224, 3)),
+    ((108, 192), (224, 224)),
+]
+CHANNELS = (1, 3, 4)
+if quick:
+    U8_SHAPES = U8_SHAPES[:4]
+    CHANNELS = (3,)
+
+
+def ours_u8(img, oh, ow, args):
+    """img: (H, W, C) u8; the tool on channels-last tensors."""
+    h, w, c = img.shape
+    fin = os.path.join(tmp, "in8.npy")
+    fout = os.path.join(tmp, "out8.npy")
+    np.save(fin, np.ascontiguousarray(img.transpose(2, 0, 1)[None]))
+    cmd = [tool, "--mode=R", "--sdt=u8", "--ddt=u8", "--tag=axb"] + args + [
+        "--src-file=" + fin, "--dst-file=" + fout,
+        "mb1ic%dih%diw%doh%dow%d" % (c, h, w, oh, ow)]
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       universal_newlines=True)
+    if r.returncode != 0:
+        print("# " + " ".join(cmd))
+        for line in r.stdout.splitlines()[-5:]:
+            print("# " + line)
+        return None
+    return np.load(fout)[0].transpose(1, 2, 0)
+
+
+MODES = {1: "L", 3: "RGB", 4: "CMYK"}
+pixels = 0
+if not fp64:
+    print("# u8: skipped, the device has no fp64 (Pillow's sums need "
+          "double to be exact)")
+    U8_SHAPES = []
+for (h, w), (oh, ow) in U8_SHAPES:
+    for c in CHANNELS:
+        img = rng.integers(0, 256, (h, w, c), dtype=np.uint8)
+        pim = Image.fromarray(img[:, :, 0] if c == 1 else img, mode=MODES[c])
+        for name, flt, method in PIL_METHODS:
+            want = np.asarray(pim.resize((ow, oh), flt)).reshape(oh, ow, c)
+            got = ours_u8(img, oh, ow, ["--vendor=pillow", "--alg=" + method])
+            what = "Pillow %s u8 %s %dx%d -> %dx%d" % (name, MODES[c], h, w,
+                                                        oh, ow)
+            if got is None:
+                tap(False, what + ": the tool failed")
+                continue
+            diff = int(np.count_nonzero(got != want))
+            pixels += want.size
+            tap(diff == 0, "%s: %d of %d values differ" % (what, diff,
+                                                             want.size))
+print("# u8: %d values compared with Pillow's" % pixels)
 
 print("# Pillow %s, OpenCV %s" % (Image.__version__ if hasattr(
     Image, "__version__") else __import__("PIL").__version__,

@@ -182,6 +182,8 @@ static void emit_header(sbuf *b, const clrs_gen_config *c, const char *key,
     if (c->f16_native)
         clrs__gen_sb_add(b, "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
                             "#define CLRS_F16_NATIVE 1\n");
+    if (c->half_up)
+        clrs__gen_sb_add(b, "#define CLRS_HALF_UP 1\n");
     /* The eltwise rows' constants in the accumulator's type: an
      * unsuffixed literal is a double, which a device without fp64
      * would round to float with a warning. */

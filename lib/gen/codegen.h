@@ -118,6 +118,9 @@ typedef struct clrs_gen_config {
     int calc_aa, calc_restrict;
     clrs_dtype src, dst;
     int acc_f64; /* accumulate in double (f64 tensors) */
+    /* 8-bit stores round half up (Pillow's 8-bit path: its sums, exact
+     * in double, rounded as its clip8) instead of half to even. */
+    int half_up;
     /* Forward copy: every output has one tap of weight 1 on each slot
      * (nearest, a window of one), src and dst share a type, and no post-op
      * changes the value: values move as they are, loaded and stored as the

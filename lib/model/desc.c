@@ -904,3 +904,40 @@ int clrs_resample_desc_post_op_count(const clrs_resample_desc *op)
 {
     return op ? op->n_post_ops : 0;
 }
+
+/* Slot k's options alone: op over the one tensor axis `axis`, each
+ * per-axis array cut to its entry k. */
+void clrs__op_one_axis(const clrs_resample_desc *op, int k, int axis,
+                       struct clrs_resample_desc *o)
+{
+    *o = *op;
+    o->naxes = 1;
+    o->axes[0] = axis;
+    if (op->n_scales > k)
+        o->scales[0] = op->scales[k];
+    if (op->n_offsets > k) {
+        o->in_offsets[0] = op->in_offsets[k];
+        o->out_offsets[0] = op->out_offsets[k];
+    }
+    if (op->n_roi > k) {
+        o->roi_start[0] = op->roi_start[k];
+        o->roi_end[0] = op->roi_end[k];
+    }
+    if (op->n_window > k)
+        o->window[0] = op->window[k];
+    if (op->n_stride > k)
+        o->stride[0] = op->stride[k];
+    if (op->n_pad > k) {
+        o->pre[0] = op->pre[k];
+        o->post[0] = op->post[k];
+    }
+    if (op->n_dilation > k)
+        o->dilation[0] = op->dilation[k];
+    o->n_scales = op->n_scales > k;
+    o->n_offsets = op->n_offsets > k;
+    o->n_roi = op->n_roi > k;
+    o->n_window = op->n_window > k;
+    o->n_stride = op->n_stride > k;
+    o->n_pad = op->n_pad > k;
+    o->n_dilation = op->n_dilation > k;
+}

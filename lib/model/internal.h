@@ -205,6 +205,11 @@ typedef struct clrs_problem {
      * instead of reading tables (clrs__calc_slot_ok; the plan sets it):
      * clrs__slot_taps leaves their lists empty. */
     unsigned calc;
+    /* Pillow's 8-bit path (CLRS_AA_PILLOW, forward u8 to u8, a weighted
+     * filter): weights in its 22-bit fixed point (multiples of 2^-22),
+     * sums exact in double, rounded half up, one axis at a time with a
+     * u8 image between the passes, the last axis first. */
+    int fixed8;
 } clrs_problem;
 
 /* Taps of an axis (outputs times taps per output) from which a plan
@@ -271,6 +276,10 @@ int clrs__tensor_empty(const struct clrs_tensor_desc *t);
 /* out: like's dims and blocking with dtype, densely packed in the order
  * of like's strides (the largest outermost): scratch tensors that keep a
  * caller's layout without its gaps or broadcast (zero) strides. */
+/* The descriptor of op's resampled slot k alone, on tensor axis `axis`
+ * (a separable pass's). */
+void clrs__op_one_axis(const clrs_resample_desc *op, int k, int axis,
+                       struct clrs_resample_desc *o);
 void clrs__tensor_dense_like(const struct clrs_tensor_desc *like,
                              clrs_dtype dtype, struct clrs_tensor_desc *out);
 int64_t clrs__tensor_offset(const struct clrs_tensor_desc *t,

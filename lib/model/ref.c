@@ -813,6 +813,8 @@ static void forward_one(const run *r, const clrs_host_args *args,
         double old = clrs__load(args->dst, p->out.dtype, off);
         v = post_ops(p, args, o, v, old, bound ? &d : NULL, u);
     }
+    if (p->fixed8) /* Pillow's clip8: half up (its sum is exact here) */
+        v = floor(v + 0.5);
     clrs__store(args->dst, p->out.dtype, off, v);
     if (bound)
         *bound = d;
@@ -846,6 +848,53 @@ static void forward_part(void *arg, int k, int64_t begin, int64_t end)
     }
 }
 
+/* Pillow's 8-bit path over several axes (p->fixed8): one pass per
+ * axis, the last first, each but the last into a u8 image, as Pillow
+ * rounds and clips between its horizontal and vertical passes. */
+static clrs_status forward_passes(const clrs_resample_desc *op,
+                                  const clrs_problem *p,
+                                  const clrs_host_args *args, double *bound)
+{
+    struct clrs_tensor_desc cur = p->in, next;
+    const void *from = args->src;
+    void *mid = NULL, *prev = NULL;
+    clrs_status st = CLRS_SUCCESS;
+    int k;
+
+    for (k = p->naxes - 1; k >= 0 && st == CLRS_SUCCESS; --k) {
+        const int a = p->ax[k].axis;
+        struct clrs_resample_desc o;
+        clrs_host_args pa = *args;
+        clrs__op_one_axis(op, k, a, &o);
+        if (k > 0) {
+            struct clrs_tensor_desc like = cur;
+            like.dims[a] = p->out.dims[a];
+            clrs__tensor_dense_like(&like, CLRS_U8, &next);
+            o.n_post_ops = 0;
+            o.accumulate = 0;
+            mid = malloc(clrs_tensor_desc_bytes(&next) + 1);
+            if (!mid) {
+                st = clrs__error(CLRS_ERR_OUT_OF_MEMORY,
+                                 "reference: out of memory for a pass");
+                break;
+            }
+        } else {
+            next = p->out;
+            mid = NULL;
+        }
+        pa.src = from;
+        pa.dst = k > 0 ? mid : args->dst;
+        st = clrs_reference_forward_bound(&o, &cur, &next, NULL, &pa,
+                                          k > 0 ? NULL : bound);
+        free(prev);
+        prev = mid;
+        from = mid;
+        cur = next;
+    }
+    free(prev);
+    return st;
+}
+
 CLRS_API clrs_status clrs_reference_forward_bound(
     const clrs_resample_desc *op, const clrs_tensor_desc *src,
     const clrs_tensor_desc *dst, const clrs_tensor_desc *index,
@@ -867,6 +916,8 @@ CLRS_API clrs_status clrs_reference_forward_bound(
     CLRS_CHECK(!p.has_index || args->index != NULL, CLRS_ERR_NULL_POINTER,
                "args->index is NULL but an index tensor was given");
     CLRS_TRY(check_post_ops(&p, args));
+    if (p.fixed8 && p.naxes > 1 && !p.has_index)
+        return forward_passes(op, &p, args, bound);
 
     st = run_init(&r, &p);
     if (st == CLRS_SUCCESS) {

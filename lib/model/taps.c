@@ -244,8 +244,28 @@ static double coverage(double u, double w)
  * mode takes the pixels at exactly R f too (the box's ties); linear and
  * cubic have none there. The area filter weighs each pixel by the part
  * of it the output pixel covers. */
-/* Pillow's precompute_coeffs (src/libImaging/Resample.c) for one output:
- * its centre, window and weights in its own double arithmetic. */
+/* Pillow's bicubic_filter, in its order of operations. */
+static double pillow_cubic(double A, double u)
+{
+    u = fabs(u);
+    if (u < 1.0)
+        return ((A + 2.0) * u - (A + 3.0)) * u * u + 1;
+    if (u < 2.0)
+        return (((u - 5) * u + 8) * u - 4) * A;
+    return 0.0;
+}
+
+/* Pillow's normalize_coeffs_8bpc: to PRECISION_BITS = 22 fractional
+ * bits, rounded half away from 0 through C's (int); as a double, exact. */
+static double pillow_fixed(double w)
+{
+    const double one = 4194304.0; /* 1 << 22 */
+    return (double)(int)(w < 0 ? -0.5 + w * one : 0.5 + w * one) / one;
+}
+
+/* Pillow's precompute_coeffs (src/libImaging/Resample.c, Pillow 9.4) for
+ * one output: its centre, window and weights in its own double
+ * arithmetic; on its 8-bit path (p->fixed8) in its fixed point. */
 static clrs_status taps_pillow(const clrs_problem *p, const clrs_axis_map *ax,
                                const clrs_xval *xv, clrs_taplist *tl)
 {
@@ -256,6 +276,10 @@ static clrs_status taps_pillow(const clrs_problem *p, const clrs_axis_map *ax,
                             : p->mode == CLRS_MODE_CUBIC ? 2.0
                                                          : 1.0) *
                            f;
+    const int any = p->mode == CLRS_MODE_FILTER;
+    const int keys =
+        p->mode == CLRS_MODE_CUBIC || (any && p->filter == CLRS_FILTER_KEYS);
+    const double A = p->mode == CLRS_MODE_CUBIC ? p->cubic_a : p->filter_p;
     double sum = 0, v;
     int64_t lo, hi, i;
     size_t first = tl->n, k;
@@ -268,9 +292,9 @@ static clrs_status taps_pillow(const clrs_problem *p, const clrs_axis_map *ax,
         hi = ax->in;
     for (i = lo; i < hi; ++i) {
         double u = ((double)i - center + 0.5) * ss;
-        double w = p->mode == CLRS_MODE_FILTER  ? filter_kernel(p, u)
-                   : p->mode == CLRS_MODE_CUBIC ? cubic_kernel(p->cubic_a, u)
-                                                : linear_kernel(u);
+        double w = keys  ? pillow_cubic(A, u)
+                   : any ? filter_kernel(p, u)
+                         : linear_kernel(u);
         CLRS_TRY(push(tl, i, w, (int)(i - lo)));
         sum += w;
     }
@@ -278,8 +302,11 @@ static clrs_status taps_pillow(const clrs_problem *p, const clrs_axis_map *ax,
         tl->n = first;
         return push(tl, center < 0.5 ? 0 : ax->in - 1, 1.0, 0);
     }
-    for (k = first; k < tl->n; ++k)
+    for (k = first; k < tl->n; ++k) {
         tl->t[k].w /= sum;
+        if (p->fixed8)
+            tl->t[k].w = pillow_fixed(tl->t[k].w);
+    }
     return CLRS_SUCCESS;
 }
 

@@ -478,6 +478,10 @@ clrs_status clrs__problem_init(clrs_problem *p, const clrs_resample_desc *op,
     if (x)
         p->x = *x;
     CLRS_TRY(check_post_ops(p));
+    p->fixed8 = p->aa_rule == CLRS_AA_PILLOW && !p->backward &&
+                in->dtype == CLRS_U8 && out->dtype == CLRS_U8 &&
+                (p->mode == CLRS_MODE_FILTER ||
+                 clrs__mode_antialiased((int)p->mode, p->antialias));
     CLRS_TRY(resolve_axis_maps(p, op, axes));
     if (index)
         CLRS_TRY(check_index_dtype(p));

@@ -585,43 +585,6 @@ static clrs_status workspace_layout(clrs_plan *plan)
 
 /* ---- separable passes ---------------------------------------------------- */
 
-/* Slot k's options alone: op over the one tensor axis `axis`, each
- * per-axis array cut to its entry k. */
-static void op_one_axis(const clrs_resample_desc *op, int k, int axis,
-                        struct clrs_resample_desc *o)
-{
-    *o = *op;
-    o->naxes = 1;
-    o->axes[0] = axis;
-    if (op->n_scales > k)
-        o->scales[0] = op->scales[k];
-    if (op->n_offsets > k) {
-        o->in_offsets[0] = op->in_offsets[k];
-        o->out_offsets[0] = op->out_offsets[k];
-    }
-    if (op->n_roi > k) {
-        o->roi_start[0] = op->roi_start[k];
-        o->roi_end[0] = op->roi_end[k];
-    }
-    if (op->n_window > k)
-        o->window[0] = op->window[k];
-    if (op->n_stride > k)
-        o->stride[0] = op->stride[k];
-    if (op->n_pad > k) {
-        o->pre[0] = op->pre[k];
-        o->post[0] = op->post[k];
-    }
-    if (op->n_dilation > k)
-        o->dilation[0] = op->dilation[k];
-    o->n_scales = op->n_scales > k;
-    o->n_offsets = op->n_offsets > k;
-    o->n_roi = op->n_roi > k;
-    o->n_window = op->n_window > k;
-    o->n_stride = op->n_stride > k;
-    o->n_pad = op->n_pad > k;
-    o->n_dilation = op->n_dilation > k;
-}
-
 /* The same map of output indices to input coordinates: a pass's axis
  * against the whole problem's, so that the pass reads the same taps. */
 static int same_axis_map(const clrs_axis_map *a, const clrs_axis_map *b)
@@ -739,6 +702,11 @@ static int want_separable(const clrs_plan *plan, int *order)
     }
     if (r.sep == 0)
         return 0;
+    if (p->fixed8) { /* Pillow's passes: the last axis first */
+        for (k = 0; k < p->naxes; ++k)
+            order[k] = p->naxes - 1 - k;
+        return 1;
+    }
     for (k = 0; k < p->naxes; ++k) {
         if (p->ax[k].crop || slot_taps_max(p, k, &n) < 0) {
             clrs__clear_error();
@@ -828,8 +796,9 @@ static clrs_status plan_separable(clrs_plan *plan,
     const int n = p->naxes;
     struct clrs_tensor_desc t[CLRS_MAX_RANK + 1];
     const clrs_dtype mid =
-        p->in.dtype == CLRS_F64 || p->out.dtype == CLRS_F64 ? CLRS_F64
-                                                             : CLRS_F32;
+        p->fixed8 ? CLRS_U8 /* Pillow rounds and clips between passes */
+        : p->in.dtype == CLRS_F64 || p->out.dtype == CLRS_F64 ? CLRS_F64
+                                                              : CLRS_F32;
     int i;
 
     t[0] = p->in;
@@ -845,7 +814,7 @@ static clrs_status plan_separable(clrs_plan *plan,
                   a = p->ax[k].axis, last = i == n - 1;
         struct clrs_resample_desc o;
         const clrs_plan *ps;
-        op_one_axis(op, k, a, &o);
+        clrs__op_one_axis(op, k, a, &o);
         if (!last) {
             o.n_post_ops = 0;
             o.accumulate = 0;
@@ -949,7 +918,7 @@ static int fusable(const clrs_plan *plan, const int *order)
     clrs_launch_request r;
     int i;
 
-    if (p->backward || p->naxes > CLRS_ROLL_SLOTS_MAX)
+    if (p->backward || p->naxes > CLRS_ROLL_SLOTS_MAX || p->fixed8)
         return 0;
     for (i = 0; i < p->naxes; ++i)
         if (order[i] != p->naxes - 1 - i)
