@@ -355,7 +355,12 @@ typedef enum clrs_coord {
     CLRS_COORD_HALF_PIXEL_SYMMETRIC = 6,
     CLRS_COORD_TF_CROP_AND_RESIZE = 7, /* uses roi and extrapolation value */
     CLRS_COORD_PIXEL_OFFSETS = 8,      /* DirectML: set_pixel_offsets */
-    CLRS_COORD_WINDOW = 9              /* cuDNN: stride and pre-padding */
+    CLRS_COORD_WINDOW = 9,             /* cuDNN: stride and pre-padding */
+    /* TensorFlow's ScaleAndTranslate, JAX's scale_and_translate
+     * (clrs_resample_desc_set_scale_and_translate): x = (o + 0.5 - t) / s
+     * - 0.5, and an output whose x + 0.5 lies outside [0, I] reads
+     * nothing and is 0 */
+    CLRS_COORD_SCALE_AND_TRANSLATE = 10
 } clrs_coord;
 
 typedef enum clrs_rounding {
@@ -388,7 +393,13 @@ typedef enum clrs_arith {
     /* OpenCV's bit-exact nearest (INTER_NEAREST_EXACT, as OpenCV 4.6):
      * source index min((f o + f / 2 - 1) >> 16, I - 1),
      * f = round(2^16 I / O); otherwise as FLOAT */
-    CLRS_ARITH_OPENCV_EXACT = 4
+    CLRS_ARITH_OPENCV_EXACT = 4,
+    /* TensorFlow's float arithmetic: filters as its scale_and_translate
+     * (the sample (o + 0.5) / s - t / s, its span, its kernels and
+     * normalisation, each step in float, s = O / I in float unless
+     * given), nearest as its resize_nearest_neighbor (floor((o + 0.5)
+     * (I / O)) in float); otherwise as FLOAT */
+    CLRS_ARITH_TENSORFLOW = 5
 } clrs_arith;
 
 /* Antialias semantics (linear, cubic and filter with antialias set). */
@@ -546,6 +557,15 @@ CLRS_API clrs_status clrs_resample_desc_set_rounding(clrs_resample_desc *op,
 /* Cubic coefficient A (finite); default -0.75. */
 CLRS_API clrs_status clrs_resample_desc_set_cubic_a(clrs_resample_desc *op,
                                                     double a);
+/* TensorFlow's ScaleAndTranslate: per resampled axis a scale s > 0 and a
+ * translation t (finite; both used as floats, as TensorFlow's), output o
+ * sampling the input at x = (o + 0.5 - t) / s - 0.5 (sets
+ * CLRS_COORD_SCALE_AND_TRANSLATE and the scales); with a filter and
+ * antialias this is its kernel_type and antialias, and with the
+ * TensorFlow preset its arithmetic. */
+CLRS_API clrs_status clrs_resample_desc_set_scale_and_translate(
+    clrs_resample_desc *op, int n, const double *scales,
+    const double *translations);
 /* The filter of CLRS_MODE_FILTER and its parameters (see clrs_filter;
  * NaN: the filter's default; a parameter the filter has not must be NaN
  * or 0); sets the mode to CLRS_MODE_FILTER. Default: Lanczos, a = 3. */

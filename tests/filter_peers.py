@@ -1,21 +1,27 @@
 #!/usr/bin/python3
-"""The f32 filters against Pillow's and OpenCV's float paths.
+"""The filters and the image libraries' presets against the libraries.
 
 Usage: filter_peers.py TOOL TMPDIR [quick|full [FP64]]
 
-Pillow resizes 'F' images (float32) with its filters, antialiased when
-downscaling (the support stretched by the scale), taps restricted to the
-image and normalised: the library's filter mode under the pytorch rule
-with antialias (BILINEAR = triangle, BICUBIC = Keys A = -0.5, HAMMING,
-LANCZOS = Lanczos a = 3). OpenCV's INTER_LANCZOS4 on float32 is a = 4
-without antialias on its fixed 8-tap window, the border replicated: the
-onnx rule with edge padding. Pillow's BOX weighs the pixel at exactly
-half the support 0 before the centre and 1 after it: box:0:1. OpenCV's
-INTER_AREA is the area filter. Each case prints one TAP line; the
-peers sum in double (Pillow) or float in another order, so outputs agree
-within 3e-5 of the image's range of [0, 1] (OpenCV's x is rounded
-otherwise: its bound grows with the size). Exit 77 when Pillow, OpenCV
-or NumPy is missing."""
+Float images (f32), within 3e-5 of their range [0, 1]: every method of
+the Pillow preset (--vendor=pillow --alg=NAME) against Pillow's resize of
+'F' images, every method of the OpenCV preset against cv2.resize of
+float32 images (OpenCV rounds x to float once, the library step by step:
+its bound grows with the size), INTER_AREA only where both axes go one
+way (else OpenCV takes its linear path).
+
+u8 images (L, RGB, CMYK), to the value: every Pillow method on Pillow's
+8-bit path (its fixed point, rounded u8 between its passes), where the
+device has fp64 (FP64 "yes"; else that part is skipped, saying so).
+
+TensorFlow is not installed: its scale_and_translate is reimplemented
+here from its source (ComputeSpansCore, sampling_kernels.h) in float32,
+and the TensorFlow preset must agree within 1e-6, for plain resizes and
+scale-and-translate with outputs sampling outside the input.
+
+One TAP line per case. Exit 77 when Pillow, OpenCV or NumPy is
+missing."""
+import math
 import os
 import subprocess
 import sys
@@ -182,6 +188,107 @@ for (h, w), (oh, ow) in U8_SHAPES:
             tap(diff == 0, "%s: %d of %d values differ" % (what, diff,
                                                              want.size))
 print("# u8: %d values compared with Pillow's" % pixels)
+
+# TensorFlow's scale_and_translate, from its formulas
+# (core/kernels/image/scale_and_translate_op.cc, ComputeSpansCore, and
+# sampling_kernels.h) in float32, against the TensorFlow preset on f32
+# 1-D signals: plain resizes (s = O / I) and scale-and-translate, some
+# outputs sampling outside the input (0).
+f32=np.float32
+PI=f32(math.pi)
+def lanczos(r):
+    def k(x):
+        x=f32(abs(x))
+        if x>r: return f32(0)
+        if x<=f32(1e-3): return f32(1)
+        return f32(r)*f32(np.sin(PI*x))*f32(np.sin(PI*x/f32(r)))/(PI*PI*x*x)
+    return k,r
+def gaussian():
+    def k(x):
+        x=f32(abs(x)); 
+        if x>=f32(1.5): return f32(0)
+        return f32(math.exp(float(f32(-x*x))/(2.0*float(f32(0.5))*float(f32(0.5)))))
+    return k,1.5
+def triangle():
+    return (lambda x: f32(1)-f32(abs(x)) if abs(x)<1 else f32(0)),1.0
+def keys():
+    def k(x):
+        x=f32(abs(x))
+        if x>=2: return f32(0)
+        if x>=1: return ((f32(-0.5)*x+f32(2.5))*x-f32(4))*x+f32(2)
+        return (f32(1.5)*x-f32(2.5))*x*x+f32(1)
+    return k,2.0
+def mitchell():
+    def k(x):
+        x=f32(abs(x))
+        if x>=2: return f32(0)
+        if x>=1: return (((f32(-7/18))*x+f32(2))*x-f32(10/3))*x+f32(16/9)
+        return ((f32(7/6))*x-f32(2))*x*x+f32(8/9)
+    return k,2.0
+def box():
+    def k(x):
+        x=f32(abs(x))
+        if x<0.5: return f32(1)
+        if x==0.5: return f32(0.5)
+        return f32(0)
+    return k,0.5
+def st(v,O,kern,scale,tr,aa):
+    k,R=kern; I=len(v)
+    inv_scale=f32(1.0/float(f32(scale))); inv_tr=f32(-inv_scale*f32(tr))
+    ks=max(inv_scale,f32(1)) if aa else f32(1)
+    out=[]
+    for x in range(O):
+        s=f32(f32(x+0.5)*inv_scale+inv_tr)
+        if s<0 or s>I: out.append(0.0); continue
+        a=math.ceil(f32(s-f32(R)*ks-f32(0.5))); b=math.floor(f32(s+f32(R)*ks-f32(0.5)))
+        a=min(max(a,0),I-1); b=min(max(b,0),I-1)+1
+        ws=[k(f32(f32(src)+f32(0.5)-s)*f32(1/ks)) for src in range(a,b)]
+        t=f32(sum(ws))
+        if abs(t)>=1000*np.finfo(np.float32).tiny: ws=[w*f32(1/t) for w in ws]
+        out.append(float(sum(f32(w)*f32(v[src]) for w,src in zip(ws,range(a,b)))))
+    return np.array(out)
+
+
+def tf_case(name, kern, alg, I, O, sc, tr, aa):
+    v = rng.random(I).astype(np.float32)
+    s = sc if sc is not None else float(f32(O) / f32(I))
+    want = st(v, O, kern, s, 0.0 if tr is None else tr, aa)
+    fin = os.path.join(tmp, "tf.npy")
+    fout = os.path.join(tmp, "tfo.npy")
+    np.save(fin, v.reshape(1, 1, I))
+    args = ["--vendor=tensorflow", "--alg=" + alg,
+            "--antialias=" + ("true" if aa else "false")]
+    if tr is not None:
+        args += ["--scales=%r" % sc, "--translate=%r" % tr]
+    cmd = [tool, "--mode=R"] + args + ["--src-file=" + fin,
+                                      "--dst-file=" + fout,
+                                      "mb1ic1iw%dow%d" % (I, O)]
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       universal_newlines=True)
+    what = "TensorFlow %s %d -> %d scale %s translate %s%s" % (
+        name, I, O, sc, tr, " antialiased" if aa else "")
+    if r.returncode != 0:
+        print("# " + " ".join(cmd))
+        tap(False, what + ": the tool failed")
+        return
+    compare(np.load(fout).ravel(), want, what, 1e-6)
+
+
+TF_KERNELS = [("lanczos3", lanczos(3), "lanczos3"),
+              ("lanczos5", lanczos(5), "lanczos5"),
+              ("gaussian", gaussian(), "gaussian"),
+              ("triangle", triangle(), "bilinear"),
+              ("keyscubic", keys(), "bicubic"),
+              ("mitchellcubic", mitchell(), "mitchellcubic")]
+TF_SHAPES = [(10, 17, None, None), (20, 7, None, None),
+             (10, 17, 1.7, 0.0), (10, 17, 1.5, 2.5), (20, 7, 0.4, -1.25),
+             (13, 13, 1.0, 3.0), (30, 9, 0.3, 0.7)]
+if quick:
+    TF_SHAPES = TF_SHAPES[:4]
+for name, kern, alg in TF_KERNELS:
+    for I, O, sc, tr in TF_SHAPES:
+        for aa in (False, True):
+            tf_case(name, kern, alg, I, O, sc, tr, aa)
 
 print("# Pillow %s, OpenCV %s" % (Image.__version__ if hasattr(
     Image, "__version__") else __import__("PIL").__version__,

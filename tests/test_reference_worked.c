@@ -977,6 +977,32 @@ static void case24(void)
     clrs_resample_desc_destroy(op);
 }
 
+/* 25. TensorFlow's ScaleAndTranslate, the triangle filter, [1, 2, 3, 4]
+ * to 8 outputs with s = 1.5, t = 1: x + 0.5 = (o - 0.5) / 1.5; outputs
+ * 0 and 7 sample outside [0, 4] and are 0 (no gradient either). */
+static void case25(void)
+{
+    static const double src[] = {1, 2, 3, 4}, s[] = {1.5}, t[] = {1.0};
+    static const double want[] = {0, 1, 1.5, 13.0 / 6, 17.0 / 6, 3.5, 4, 0};
+    static const double dy[] = {1, 2, 3, 4, 5, 6, 7, 8};
+    static const double wdx[] = {3.5, 17.0 / 3, 47.0 / 6, 10};
+    const double nan = NAN;
+    double y[8], dx[4];
+    clrs_resample_desc *op = mkop(CLRS_MODE_FILTER);
+
+    clrs_resample_desc_set_filter(op, CLRS_FILTER_TRIANGLE, nan, nan);
+    if (clrs_resample_desc_set_scale_and_translate(op, 1, s, t) != CLRS_SUCCESS)
+        tap_diag("set_scale_and_translate: %s", clrs_last_error());
+    fwd(op, 4, 0, src, 8, 0, y);
+    check("25: scale_and_translate triangle s = 1.5, t = 1", y, want, 8, 1e-12);
+    bwd(op, 4, 0, dx, 8, 0, dy);
+    check("25: its gradient", dx, wdx, 4, 1e-12);
+    tap_ok(clrs_resample_desc_set_scale_and_translate(op, 1, s, &nan) ==
+               CLRS_ERR_INVALID_VALUE,
+           "25: a translation that is not finite is refused");
+    clrs_resample_desc_destroy(op);
+}
+
 int main(void)
 {
     case1();
@@ -999,5 +1025,6 @@ int main(void)
     case22();
     case23();
     case24();
+    case25();
     return tap_done();
 }

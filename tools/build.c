@@ -198,6 +198,15 @@ static int set_offsets(job *j)
     int n = j->p->d.naxes, a;
     float in[CLI_MAXAX], out[CLI_MAXAX];
 
+    if (o->n_translate) {
+        double s[CLI_MAXAX], t[CLI_MAXAX];
+        for (a = 0; a < n; ++a) {
+            s[a] = o->scales[per_axis(o->n_scales, a)];
+            t[a] = o->translate[per_axis(o->n_translate, a)];
+        }
+        TRY_SET(clrs_resample_desc_set_scale_and_translate(j->op, n, s, t),
+                "set_scale_and_translate");
+    }
     if (!o->n_offsets)
         return 0;
     for (a = 0; a < n; ++a) {

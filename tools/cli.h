@@ -80,6 +80,8 @@ typedef struct cli_opts {
     /* Per resampled axis (one value broadcasts). */
     int n_scales;
     double scales[CLI_MAXAX];
+    int n_translate; /* --translate: ScaleAndTranslate's, with --scales */
+    double translate[CLI_MAXAX];
     int n_offsets;
     float in_off[CLI_MAXAX], out_off[CLI_MAXAX];
     int n_roi;

@@ -122,6 +122,12 @@ int expand(state *s, const char *tok, const cli_desc_raw *raw)
             p.o.alg = p.o.filter >= 0                ? ALG_FILTER
                       : cli_desc_raw_has_window(raw) ? ALG_MAX
                                                      : ALG_NEAREST;
+        if (p.o.n_translate && (!p.o.n_scales || p.o.n_offsets)) {
+            snprintf(err, sizeof err,
+                     "--translate takes --scales and no --offsets "
+                     "(ScaleAndTranslate's scale and translation)");
+            return usage_error(s, tok, err);
+        }
         if (p.o.filter >= 0 && p.o.alg != ALG_FILTER) {
             snprintf(err, sizeof err, "--filter is for --alg=filter, not %s",
                      cli_alg_name(p.o.alg));

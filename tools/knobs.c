@@ -30,6 +30,7 @@ static const choice coords[] = {
     {"half_pixel_symmetric", CLRS_COORD_HALF_PIXEL_SYMMETRIC},
     {"tf_crop_and_resize", CLRS_COORD_TF_CROP_AND_RESIZE},
     {"window", CLRS_COORD_WINDOW},
+    {"scale_and_translate", CLRS_COORD_SCALE_AND_TRANSLATE},
     {NULL, 0}};
 static const choice roundings[] = {
     {"default", -1},
@@ -54,6 +55,7 @@ static const choice ariths[] = {{"default", -1},
                                 {"exact", CLRS_ARITH_EXACT},
                                 {"pillow", CLRS_ARITH_PILLOW},
                                 {"opencv_exact", CLRS_ARITH_OPENCV_EXACT},
+                                {"tensorflow", CLRS_ARITH_TENSORFLOW},
                                 {NULL, 0}};
 static const choice aa_rules[] = {{"default", -1},
                                   {"pytorch", CLRS_AA_PYTORCH},
@@ -376,6 +378,20 @@ static int set_scales(const char *v, cli_opts *o, char *err)
     return parse_parts(v, o, &o->n_scales, scale_part, err);
 }
 
+static int translate_part(const char *part, int i, cli_opts *o, char *err)
+{
+    return parse_double(part, &o->translate[i], err);
+}
+
+static int set_translate(const char *v, cli_opts *o, char *err)
+{
+    if (strcmp(v, "none") == 0) {
+        o->n_translate = 0;
+        return 0;
+    }
+    return parse_parts(v, o, &o->n_translate, translate_part, err);
+}
+
 static int set_offsets(const char *v, cli_opts *o, char *err)
 {
     if (strcmp(v, "none") == 0) {
@@ -450,6 +466,7 @@ const knob knobs[] = {
     {"axes", "default", K_CUSTOM, 0, NULL, set_axes, 0, 0},
     {"scales", "none", K_CUSTOM, 0, NULL, set_scales, 0, 0},
     {"offsets", "none", K_CUSTOM, 0, NULL, set_offsets, 0, 0},
+    {"translate", "none", K_CUSTOM, 0, NULL, set_translate, 0, 0},
     {"roi", "none", K_CUSTOM, 0, NULL, set_roi, 0, 0},
     {"extrapolation", "0", K_DOUBLE, OFF(extrapolation), NULL, NULL, 0, 0},
     {"index", "window", K_ENUM, OFF(index_format), indexes, NULL, 0, 0},

@@ -40,7 +40,7 @@ typedef struct knob {
 } knob;
 
 /* The rows of knobs, which knobs.c checks. */
-#define NKNOBS 30
+#define NKNOBS 31
 extern const knob knobs[];
 /* The name lists that run-wide options read too. */
 extern const choice vendors[], bools[];

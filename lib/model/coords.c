@@ -176,6 +176,10 @@ static clrs_status coord_def_of(coord_def *d, clrs_axis_map *ax,
                                 const clrs_problem *p, int k)
 {
     ax->scale = user_scale(ax, op, k);
+    /* TensorFlow's scale, a float: the user's, or O / I in float */
+    ax->tf_s = op->n_scales > k ? (float)op->scales[k]
+                                : (float)ax->out / (float)ax->in;
+    ax->tf_t = 0.0f;
     switch (p->coord) {
     case CLRS_COORD_DEFAULT: /* resolved before we are called */
     case CLRS_COORD_HALF_PIXEL:
@@ -210,6 +214,18 @@ static clrs_status coord_def_of(coord_def *d, clrs_axis_map *ax,
     case CLRS_COORD_WINDOW:
         def_window(d, ax, op, p, k);
         return CLRS_SUCCESS;
+    case CLRS_COORD_SCALE_AND_TRANSLATE: {
+        /* x = (o + 1/2 - t) / s - 1/2, t in the output offsets */
+        clrs_rat T;
+        double t = op->n_offsets > k ? (double)op->out_offsets[k] : 0.0;
+        def_scale(d, ax, op, k, 0.0, 0.5);
+        d->a = 0.5 - t;
+        d->ok = d->ok && clrs__rat_of_double(t, &T) &&
+                clrs__rat_add(clrs__rat(1, 2), T, -1, &d->A);
+        ax->tf_t = (float)t;
+        ax->crop = 2; /* TensorFlow samples nothing outside [0, I] */
+        return CLRS_SUCCESS;
+    }
     }
     return clrs__error(CLRS_ERR_INVALID_ENUM, "coordinate mode %d is unknown",
                        (int)p->coord);
@@ -295,6 +311,10 @@ void clrs__coord(const clrs_axis_map *ax, int64_t o, clrs_xval *xv)
         return;
     }
     switch (ax->arith) {
+    case CLRS_ARITH_TENSORFLOW: /* its nearest: floor((o + 0.5f) (I / O)) */
+        t = ((float)o + 0.5f) * ((float)ax->in / (float)ax->out);
+        clrs__xval_of((double)t - 0.5, xv);
+        return;
     case CLRS_ARITH_PILLOW: /* its nearest: taps.c accumulates */
     case CLRS_ARITH_EXACT:
         if (ax->exact && clrs__exact_eval(ax->xm, ax->xc, ax->xd, o, xv))

@@ -630,6 +630,34 @@ clrs_status clrs_resample_desc_set_pixel_offsets(clrs_resample_desc *op, int n,
     return CLRS_SUCCESS;
 }
 
+clrs_status
+clrs_resample_desc_set_scale_and_translate(clrs_resample_desc *op, int n,
+                                           const double *scales,
+                                           const double *translations)
+{
+    int i;
+    CHECK_ARRAY(op, n, scales);
+    CLRS_CHECK_PTR(translations);
+    for (i = 0; i < n; ++i)
+        CLRS_CHECK(isfinite((float)translations[i]) &&
+                       isfinite((float)scales[i]) && (float)scales[i] > 0,
+                   CLRS_ERR_INVALID_VALUE,
+                   "scales[%d] = %g, translations[%d] = %g (finite floats, "
+                   "the scale > 0)",
+                   i, scales[i], i, translations[i]);
+    CLRS_TRY(clrs_resample_desc_set_scales(op, n, scales));
+    /* The translation as the float TensorFlow takes, in the output
+     * offsets (the input ones 0.5); coords.c reads them so. */
+    for (i = 0; i < n; ++i) {
+        op->scales[i] = (double)(float)scales[i];
+        op->in_offsets[i] = 0.5f;
+        op->out_offsets[i] = (float)translations[i];
+    }
+    op->n_offsets = n;
+    op->coord = CLRS_COORD_SCALE_AND_TRANSLATE;
+    return CLRS_SUCCESS;
+}
+
 clrs_status clrs_resample_desc_set_cubic_a(clrs_resample_desc *op, double a)
 {
     CLRS_CHECK_PTR(op);
@@ -794,12 +822,12 @@ clrs_status clrs_resample_desc_set_divisor_override(clrs_resample_desc *op,
 /* The enum options whose setter checks the value and stores it as
  * given: X(setter, field, type, last enumerator, noun of the message). */
 #define ENUM_SETTERS(X)                                                        \
-    X(clrs_resample_desc_set_coord, coord, clrs_coord, CLRS_COORD_WINDOW,      \
-      "coordinate mode")                                                       \
+    X(clrs_resample_desc_set_coord, coord, clrs_coord,                         \
+      CLRS_COORD_SCALE_AND_TRANSLATE, "coordinate mode")                       \
     X(clrs_resample_desc_set_rounding, rounding, clrs_rounding,                \
       CLRS_ROUND_CEIL, "nearest rounding")                                     \
-    X(clrs_resample_desc_set_arith, arith, clrs_arith,                         \
-      CLRS_ARITH_OPENCV_EXACT, "coordinate arithmetic")                        \
+    X(clrs_resample_desc_set_arith, arith, clrs_arith, CLRS_ARITH_TENSORFLOW,  \
+      "coordinate arithmetic")                                                 \
     X(clrs_resample_desc_set_antialias_rule, aa_rule, clrs_antialias_rule,     \
       CLRS_AA_PILLOW, "antialias rule")                                        \
     X(clrs_resample_desc_set_index_format, index_format, clrs_index_format,    \

@@ -118,21 +118,21 @@
     X(OPENCV, "nearest_exact", NEAREST, BOX, 0.5, 0.5, HALF_PIXEL, FLOOR,      \
       ONNX, OPENCV_EXACT, 0)                                                   \
     X(TENSORFLOW, "bilinear", FILTER, TRIANGLE, 0.0, 0.0, HALF_PIXEL,          \
-      PREFER_FLOOR, PYTORCH, FLOAT, -1)                                        \
+      PREFER_FLOOR, PYTORCH, TENSORFLOW, -1)                                   \
     X(TENSORFLOW, "nearest", NEAREST, BOX, 0.5, 0.5, HALF_PIXEL, PREFER_CEIL,  \
-      PYTORCH, FLOAT, 0)                                                       \
+      PYTORCH, TENSORFLOW, 0)                                                  \
     X(TENSORFLOW, "bicubic", FILTER, KEYS, -0.5, 0.0, HALF_PIXEL,              \
-      PREFER_FLOOR, PYTORCH, FLOAT, -1)                                        \
+      PREFER_FLOOR, PYTORCH, TENSORFLOW, -1)                                   \
     X(TENSORFLOW, "area", FILTER, AREA, 0.0, 0.0, HALF_PIXEL, PREFER_FLOOR,    \
       PYTORCH, FLOAT, 0)                                                       \
     X(TENSORFLOW, "lanczos3", FILTER, LANCZOS, 3.0, 0.0, HALF_PIXEL,           \
-      PREFER_FLOOR, PYTORCH, FLOAT, -1)                                        \
+      PREFER_FLOOR, PYTORCH, TENSORFLOW, -1)                                   \
     X(TENSORFLOW, "lanczos5", FILTER, LANCZOS, 5.0, 0.0, HALF_PIXEL,           \
-      PREFER_FLOOR, PYTORCH, FLOAT, -1)                                        \
+      PREFER_FLOOR, PYTORCH, TENSORFLOW, -1)                                   \
     X(TENSORFLOW, "gaussian", FILTER, GAUSSIAN, 0.5, 0.0, HALF_PIXEL,          \
-      PREFER_FLOOR, PYTORCH, FLOAT, -1)                                        \
+      PREFER_FLOOR, PYTORCH, TENSORFLOW, -1)                                   \
     X(TENSORFLOW, "mitchellcubic", FILTER, MITCHELL, 1.0 / 3.0, 1.0 / 3.0,     \
-      HALF_PIXEL, PREFER_FLOOR, PYTORCH, FLOAT, -1)
+      HALF_PIXEL, PREFER_FLOOR, PYTORCH, TENSORFLOW, -1)
 
 /* Kernel classes: the values of clrs_gen_class (lib/codegen.h, which
  * checks that they agree). */

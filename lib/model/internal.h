@@ -155,7 +155,9 @@ typedef struct clrs_axis_map {
                          for double tensors */
     double end;       /* pooling: I + post padding (CLRS_DIVISOR_CLIPPED) */
     int taps;         /* pooling: window box extent K on this axis */
-    int crop;         /* tf_crop_and_resize: outside [0, I-1] extrapolates */
+    int crop;         /* 1 tf_crop_and_resize: outside [0, I-1]
+                         extrapolates; 2 scale_and_translate: outside
+                         [-1/2, I - 1/2], 0 */
     double aa_scale;  /* antialias: filter stretch f; 1 without antialias */
     /* Evaluation (clrs_arith): ONEDNN x = ((o + a) * rn) / rd - b in
      * float; EXACT x = (xm o + xc) / xd when exact, else in long double
@@ -164,6 +166,7 @@ typedef struct clrs_axis_map {
     float rn, rd;
     int exact;
     int fixed16;    /* CLRS_ARITH_OPENCV_EXACT nearest: x = (f o + c) / 2^16 */
+    float tf_s, tf_t; /* TensorFlow's scale and translation, floats */
     int64_t ff, fc; /* its f and c */
     int64_t xm, xc, xd;
     double dr, da, db; /* r, a, b before rounding to float */

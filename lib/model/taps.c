@@ -10,6 +10,7 @@
 
 #include "model/internal.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -310,6 +311,105 @@ static clrs_status taps_pillow(const clrs_problem *p, const clrs_axis_map *ax,
     return CLRS_SUCCESS;
 }
 
+/* TensorFlow's kernels (core/kernels/image/sampling_kernels.h) in its
+ * float arithmetic, with their radii; a filter or parameter TensorFlow
+ * has not is the library's, rounded to float. */
+static float tf_radius(const clrs_problem *p)
+{
+    switch (p->filter) {
+    case CLRS_FILTER_BOX: /* its span; the weights end at 1/2 */
+        return 1.0f;
+    default:
+        return (float)clrs__filter_radius(p);
+    }
+}
+
+static float tf_kernel(const clrs_problem *p, float x)
+{
+    const float kPI = 3.14159265359f;
+    const float a = (float)p->filter_p;
+    x = fabsf(x);
+    switch (p->filter) {
+    case CLRS_FILTER_LANCZOS:
+        if (x > a)
+            return 0.0f;
+        if (x <= 1e-3) /* a double, as TensorFlow writes it */
+            return 1.0f;
+        return a * sinf(kPI * x) * sinf(kPI * x / a) / (kPI * kPI * x * x);
+    case CLRS_FILTER_GAUSSIAN: {
+        const float radius = 3.0f * a, sigma = radius / 3.0f;
+        if (x >= radius)
+            return 0.0f;
+        return (float)exp(-x * x / (2.0 * sigma * sigma));
+    }
+    case CLRS_FILTER_BOX:
+        return x < 0.5f ? 1.0f : x == 0.5f ? 0.5f : 0.0f;
+    case CLRS_FILTER_TRIANGLE:
+        return x < 1.0f ? 1.0f - x : 0.0f;
+    case CLRS_FILTER_KEYS:
+        if (p->filter_p != -0.5)
+            break;
+        if (x >= 2.0f)
+            return 0.0f;
+        if (x >= 1.0f)
+            return ((-0.5f * x + 2.5f) * x - 4.0f) * x + 2.0f;
+        return ((1.5f * x - 2.5f) * x) * x + 1.0f;
+    case CLRS_FILTER_MITCHELL:
+        if (p->filter_p != 1.0 / 3.0 || p->filter_q != 1.0 / 3.0)
+            break;
+        if (x >= 2.0f)
+            return 0.0f;
+        if (x >= 1.0f)
+            return (((-7.0f / 18.0f) * x + 2.0f) * x - 10.0f / 3.0f) * x +
+                   16.0f / 9.0f;
+        return (((7.0f / 6.0f) * x - 2.0f) * x) * x + 8.0f / 9.0f;
+    default:
+        break;
+    }
+    return (float)filter_kernel(p, x);
+}
+
+/* TensorFlow's sample position of output o: (o + 0.5f) / s - t / s, in
+ * its float steps. */
+static float tf_sample(const clrs_axis_map *ax, int64_t o)
+{
+    const float inv_scale = (float)(1.0 / (double)ax->tf_s);
+    const float inv_translate = -inv_scale * ax->tf_t;
+    const float col = (float)o + 0.5f;
+    return col * inv_scale + inv_translate;
+}
+
+/* TensorFlow's ComputeSpansCore (core/kernels/image/scale_and_translate_op.cc)
+ * for one output: its span, kernel and normalisation, in float. */
+static clrs_status taps_tensorflow(const clrs_problem *p,
+                                   const clrs_axis_map *ax, const clrs_xval *xv,
+                                   clrs_taplist *tl)
+{
+    const float inv_scale = (float)(1.0 / (double)ax->tf_s);
+    const float ks = p->antialias && inv_scale > 1.0f ? inv_scale : 1.0f;
+    const float one_over_ks = 1.0f / ks, r = tf_radius(p);
+    const float s = tf_sample(ax, xv->o);
+    int64_t lo = (int64_t)ceilf(s - r * ks - 0.5f);
+    int64_t hi = (int64_t)floorf(s + r * ks - 0.5f), i;
+    float total = 0.0f;
+    size_t first = tl->n, k;
+
+    lo = lo < 0 ? 0 : lo > ax->in - 1 ? ax->in - 1 : lo;
+    hi = (hi < 0 ? 0 : hi > ax->in - 1 ? ax->in - 1 : hi) + 1;
+    for (i = lo; i < hi; ++i) {
+        const float pos = (float)i + 0.5f - s;
+        const float w = tf_kernel(p, pos * one_over_ks);
+        CLRS_TRY(push(tl, i, (double)w, (int)(i - lo)));
+        total += w;
+    }
+    if (fabsf(total) >= 1000.0f * FLT_MIN) {
+        const float one_over_total = 1.0f / total;
+        for (k = first; k < tl->n; ++k)
+            tl->t[k].w = (double)((float)tl->t[k].w * one_over_total);
+    }
+    return CLRS_SUCCESS;
+}
+
 static clrs_status taps_filter(const clrs_problem *p, const clrs_axis_map *ax,
                                const clrs_xval *xv, clrs_taplist *tl)
 {
@@ -322,6 +422,8 @@ static clrs_status taps_filter(const clrs_problem *p, const clrs_axis_map *ax,
 
     if (p->aa_rule == CLRS_AA_PILLOW && !area)
         return taps_pillow(p, ax, xv, tl);
+    if (any && p->arith == CLRS_ARITH_TENSORFLOW && !area)
+        return taps_tensorflow(p, ax, xv, tl);
     support = (any ? clrs__filter_radius(p) : cubic ? 2.0 : 1.0) * f;
     if (area) /* the output pixel's footprint, up or down */
         support = (1.0 / ax->scale + 1.0) / 2;
@@ -493,6 +595,10 @@ static clrs_status build_resampled(const clrs_problem *p,
     const int pillow =
         p->mode == CLRS_MODE_NEAREST && p->arith == CLRS_ARITH_PILLOW;
     const double step = (double)ax->in / (double)ax->out;
+    /* TensorFlow's filters: its float sample decides what lies outside */
+    const int tf = p->mode == CLRS_MODE_FILTER &&
+                   p->arith == CLRS_ARITH_TENSORFLOW &&
+                   p->filter != CLRS_FILTER_AREA;
     double centre = step * 0.5;
     int64_t o;
     if (clrs__mode_antialiased((int)p->mode, p->antialias))
@@ -506,7 +612,10 @@ static clrs_status build_resampled(const clrs_problem *p,
         }
         xv.o = o;
         tl->start[o] = (int64_t)tl->n;
-        if (ax->crop && (xv.fl < 0 || beyond(&xv, ax->in))) {
+        if (ax->crop == 2 && tf
+                ? tf_sample(ax, o) < 0.0f || tf_sample(ax, o) > (float)ax->in
+            : ax->crop == 2 ? xv.x + 0.5 < 0 || xv.x + 0.5 > (double)ax->in
+                            : ax->crop && (xv.fl < 0 || beyond(&xv, ax->in))) {
             tl->extrap[o] = 1; /* no taps: no value read, no gradient */
             continue;
         }

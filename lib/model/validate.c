@@ -75,10 +75,10 @@ static clrs_status check_enums(const clrs_resample_desc *op)
     CLRS_CHECK((unsigned)op->padding <= (unsigned)CLRS_PAD_NEG_INF,
                CLRS_ERR_INVALID_ENUM, "padding mode %d is unknown",
                (int)op->padding);
-    CLRS_CHECK((unsigned)op->coord <= (unsigned)CLRS_COORD_WINDOW,
+    CLRS_CHECK((unsigned)op->coord <= (unsigned)CLRS_COORD_SCALE_AND_TRANSLATE,
                CLRS_ERR_INVALID_ENUM, "coordinate mode %d is unknown",
                (int)op->coord);
-    CLRS_CHECK((unsigned)op->arith <= (unsigned)CLRS_ARITH_OPENCV_EXACT,
+    CLRS_CHECK((unsigned)op->arith <= (unsigned)CLRS_ARITH_TENSORFLOW,
                CLRS_ERR_INVALID_ENUM, "coordinate arithmetic %d is unknown",
                (int)op->arith);
     CLRS_CHECK((unsigned)op->aa_rule <= (unsigned)CLRS_AA_PILLOW,
@@ -237,6 +237,15 @@ static clrs_status check_mode_options(const clrs_problem *p,
                CLRS_ERR_INVALID_COMBINATION,
                "tf_crop_and_resize is for interpolation modes, mode is %s",
                mode_name(op->mode));
+    CLRS_CHECK(p->coord != CLRS_COORD_SCALE_AND_TRANSLATE ||
+                   clrs__mode_allows((int)op->mode, CLRS_MOPT_CROP),
+               CLRS_ERR_INVALID_COMBINATION,
+               "scale_and_translate is for interpolation modes, mode is %s",
+               mode_name(op->mode));
+    CLRS_CHECK(p->coord != CLRS_COORD_SCALE_AND_TRANSLATE || op->n_offsets > 0,
+               CLRS_ERR_MISSING_INPUT,
+               "scale_and_translate coordinate mode needs "
+               "set_scale_and_translate");
     CLRS_CHECK(p->coord != CLRS_COORD_PIXEL_OFFSETS || op->n_offsets > 0,
                CLRS_ERR_MISSING_INPUT,
                "pixel_offsets coordinate mode needs set_pixel_offsets");
