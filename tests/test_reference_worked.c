@@ -934,6 +934,8 @@ static void case24(void)
     static const double gau[] = {0.29134544442723082, 0.028690712163689951,
                                  0.58269088885446174};
     static const double tri[] = {1.25, 3.75}, box[] = {1.0 / 3, 0, 2.0 / 3};
+    static const double area_dn[] = {1.0 / 3, 5.0 / 3, 10.0 / 3, 14.0 / 3};
+    static const double area_up[] = {0, 0.5, 1, 2, 2.5, 3};
     static const double dy[] = {1, 2};
     static const double tri_dx[] = {0.25, 0.375, 0.5, 0.625, 0.75, 0.5};
     const double nan = NAN;
@@ -960,6 +962,10 @@ static void case24(void)
               "24: triangle antialiased 6 -> 2: weights 3:2:1 around x");
     filter_1d(CLRS_FILTER_BOX, nan, nan, 1, 0, 8, ends, 3, box,
               "24: box antialiased 8 -> 3: the mean of 3 pixels");
+    filter_1d(CLRS_FILTER_AREA, nan, nan, 0, 0, 6, ramp, 4, area_dn,
+              "24: area 6 -> 4: the covered part of each pixel");
+    filter_1d(CLRS_FILTER_AREA, nan, nan, 0, 0, 4, ramp, 6, area_up,
+              "24: area 4 -> 6 (OpenCV's INTER_AREA upscaling)");
     clrs_resample_desc_set_filter(op, CLRS_FILTER_TRIANGLE, nan, nan);
     clrs_resample_desc_set_antialias(op, 1);
     bwd(op, 6, 0, dx, 2, 0, dy);
