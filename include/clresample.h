@@ -399,7 +399,11 @@ typedef enum clrs_arith {
      * normalisation, each step in float, s = O / I in float unless
      * given), nearest as its resize_nearest_neighbor (floor((o + 0.5)
      * (I / O)) in float); otherwise as FLOAT */
-    CLRS_ARITH_TENSORFLOW = 5
+    CLRS_ARITH_TENSORFLOW = 5,
+    /* OpenCV's cv::resize: x = (o + a) / s - b in double with 1 / s
+     * rounded once (s = O / I unless given), then rounded to float but
+     * for nearest (INTER_NEAREST's floor(o / s) in double) */
+    CLRS_ARITH_OPENCV = 6
 } clrs_arith;
 
 /* Antialias semantics (linear, cubic and filter with antialias set). */

@@ -653,6 +653,37 @@ static clrs_resample_desc *method_op(clrs_vendor v, const char *name)
     return op;
 }
 
+/* OpenCV 4.6's INTER_LINEAR_EXACT on u8 [44, 22, 220, 5] 4 -> 7: its
+ * 8-bit weights give 81 at output 5, where exact weights give 81.79. */
+static void linear_exact_u8(void)
+{
+    static const uint8_t src[] = {44, 22, 220, 5};
+    static const uint8_t want[] = {44, 36, 24, 121, 205, 81, 5};
+    uint8_t dst[7];
+    int64_t n = 4, m = 7;
+    clrs_tensor_desc *s = NULL, *d = NULL;
+    clrs_resample_desc *op = method_op(CLRS_VENDOR_OPENCV, "linear_exact");
+    clrs_host_args a;
+    int ok;
+    memset(&a, 0, sizeof a);
+    memset(dst, 0xA5, sizeof dst);
+    SET(clrs_tensor_desc_create(&s, CLRS_U8, 1, &n, NULL));
+    SET(clrs_tensor_desc_create(&d, CLRS_U8, 1, &m, NULL));
+    a.src = src;
+    a.dst = dst;
+    ok = setup_ok &&
+         clrs_reference_forward(op, s, d, NULL, &a) == CLRS_SUCCESS &&
+         memcmp(dst, want, sizeof want) == 0;
+    if (!ok)
+        tap_diag("got %d %d %d %d %d %d %d", dst[0], dst[1], dst[2], dst[3],
+                 dst[4], dst[5], dst[6]);
+    tap_ok(ok, "OpenCV linear_exact u8 4 -> 7: 8-bit weights, 81 not 82");
+    clrs_tensor_desc_destroy(s);
+    clrs_tensor_desc_destroy(d);
+    clrs_resample_desc_destroy(op);
+    setup_ok = 1;
+}
+
 static void methods(void)
 {
     static const double two[] = {10, 20}, ramp6[] = {0, 1, 2, 3, 4, 5};
@@ -730,5 +761,6 @@ int main(void)
     keep_aspect();
     refusals();
     methods();
+    linear_exact_u8();
     return tap_done();
 }

@@ -56,6 +56,7 @@ static const choice ariths[] = {{"default", -1},
                                 {"pillow", CLRS_ARITH_PILLOW},
                                 {"opencv_exact", CLRS_ARITH_OPENCV_EXACT},
                                 {"tensorflow", CLRS_ARITH_TENSORFLOW},
+                                {"opencv", CLRS_ARITH_OPENCV},
                                 {NULL, 0}};
 static const choice aa_rules[] = {{"default", -1},
                                   {"pytorch", CLRS_AA_PYTORCH},

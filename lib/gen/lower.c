@@ -386,10 +386,11 @@ static void config_basics(clrs_lowered *low, const clrs_device *dev,
     c->acc_f64 = c->src == CLRS_F64 || c->dst == CLRS_F64 ||
                  (d->has_x && c->x == CLRS_F64) ||
                  (!d->gather && c->src == CLRS_S32 && dev->info.has_fp64) ||
-                 (p->fixed8 && dev->info.has_fp64);
-    /* Pillow's 8-bit path: sums of its fixed-point weights are exact in
-     * double, and round half up; without fp64 they round in float. */
-    c->half_up = p->fixed8;
+                 ((p->fixed8 || p->exact8) && dev->info.has_fp64);
+    /* Pillow's and OpenCV's 8-bit paths: sums of their fixed-point
+     * weights are exact in double, and round half up; without fp64 they
+     * round in float. */
+    c->half_up = p->fixed8 || p->exact8;
     c->f16_native = f16_native(dev, p);
     c->has_index = p->has_index;
     c->index_only = index_only;

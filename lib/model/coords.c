@@ -311,6 +311,11 @@ void clrs__coord(const clrs_axis_map *ax, int64_t o, clrs_xval *xv)
         return;
     }
     switch (ax->arith) {
+    case CLRS_ARITH_OPENCV: { /* (o + a) * (1 / s) - b in double */
+        const double x = ((double)o + ax->da) * ax->dr - ax->db;
+        clrs__xval_of(ax->cv_float ? (double)(float)x : x, xv);
+        return;
+    }
     case CLRS_ARITH_TENSORFLOW: /* its nearest: floor((o + 0.5f) (I / O)) */
         t = ((float)o + 0.5f) * ((float)ax->in / (float)ax->out);
         clrs__xval_of((double)t - 0.5, xv);
@@ -400,6 +405,7 @@ clrs_status clrs__axis_map_init(clrs_axis_map *ax,
               (p->has_x && p->x.dtype == CLRS_F64);
     ax->fixed16 =
         p->arith == CLRS_ARITH_OPENCV_EXACT && p->mode == CLRS_MODE_NEAREST;
+    ax->cv_float = p->mode != CLRS_MODE_NEAREST;
     ax->ff = ax->fc = 0;
     if (ax->fixed16) {
         CLRS_CHECK(ax->in < (INT64_C(1) << 30) && ax->out < (INT64_C(1) << 30),

@@ -826,7 +826,7 @@ clrs_status clrs_resample_desc_set_divisor_override(clrs_resample_desc *op,
       CLRS_COORD_SCALE_AND_TRANSLATE, "coordinate mode")                       \
     X(clrs_resample_desc_set_rounding, rounding, clrs_rounding,                \
       CLRS_ROUND_CEIL, "nearest rounding")                                     \
-    X(clrs_resample_desc_set_arith, arith, clrs_arith, CLRS_ARITH_TENSORFLOW,  \
+    X(clrs_resample_desc_set_arith, arith, clrs_arith, CLRS_ARITH_OPENCV,      \
       "coordinate arithmetic")                                                 \
     X(clrs_resample_desc_set_antialias_rule, aa_rule, clrs_antialias_rule,     \
       CLRS_AA_PILLOW, "antialias rule")                                        \

@@ -104,15 +104,15 @@
     X(PILLOW, "lanczos", FILTER, LANCZOS, 3.0, 0.0, HALF_PIXEL, PREFER_FLOOR,  \
       PILLOW, PILLOW, 1)                                                       \
     X(OPENCV, "nearest", NEAREST, BOX, 0.5, 0.5, ASYMMETRIC, FLOOR, ONNX,      \
-      FLOAT, 0)                                                                \
+      OPENCV, 0)                                                               \
     X(OPENCV, "linear", LINEAR, BOX, 0.5, 0.5, HALF_PIXEL, PREFER_FLOOR, ONNX, \
-      FLOAT, 0)                                                                \
+      OPENCV, 0)                                                               \
     X(OPENCV, "cubic", CUBIC, BOX, 0.5, 0.5, HALF_PIXEL, PREFER_FLOOR, ONNX,   \
-      FLOAT, 0)                                                                \
+      OPENCV, 0)                                                               \
     X(OPENCV, "area", FILTER, AREA, 0.0, 0.0, HALF_PIXEL, PREFER_FLOOR, ONNX,  \
       FLOAT, 0)                                                                \
     X(OPENCV, "lanczos4", FILTER, LANCZOS, 4.0, 0.0, HALF_PIXEL, PREFER_FLOOR, \
-      ONNX, FLOAT, 0)                                                          \
+      ONNX, OPENCV, 0)                                                         \
     X(OPENCV, "linear_exact", LINEAR, BOX, 0.5, 0.5, HALF_PIXEL, PREFER_FLOOR, \
       ONNX, OPENCV_EXACT, 0)                                                   \
     X(OPENCV, "nearest_exact", NEAREST, BOX, 0.5, 0.5, HALF_PIXEL, FLOOR,      \

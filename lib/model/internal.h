@@ -167,6 +167,7 @@ typedef struct clrs_axis_map {
     int exact;
     int fixed16;    /* CLRS_ARITH_OPENCV_EXACT nearest: x = (f o + c) / 2^16 */
     float tf_s, tf_t; /* TensorFlow's scale and translation, floats */
+    int cv_float;     /* CLRS_ARITH_OPENCV: x rounded to float (not nearest) */
     int64_t ff, fc; /* its f and c */
     int64_t xm, xc, xd;
     double dr, da, db; /* r, a, b before rounding to float */
@@ -213,6 +214,10 @@ typedef struct clrs_problem {
      * sums exact in double, rounded half up, one axis at a time with a
      * u8 image between the passes, the last axis first. */
     int fixed8;
+    /* OpenCV's INTER_LINEAR_EXACT (CLRS_ARITH_OPENCV_EXACT, linear,
+     * forward u8 to u8): weights in its 8-bit fixed point, the sum
+     * exact in double and rounded half up, in one pass. */
+    int exact8;
 } clrs_problem;
 
 /* Taps of an axis (outputs times taps per output) from which a plan

@@ -813,7 +813,8 @@ static void forward_one(const run *r, const clrs_host_args *args,
         double old = clrs__load(args->dst, p->out.dtype, off);
         v = post_ops(p, args, o, v, old, bound ? &d : NULL, u);
     }
-    if (p->fixed8) /* Pillow's clip8: half up (its sum is exact here) */
+    if (p->fixed8 || p->exact8) /* half up: Pillow's clip8, OpenCV's
+                                   fixed-point cast (the sum is exact) */
         v = floor(v + 0.5);
     clrs__store(args->dst, p->out.dtype, off, v);
     if (bound)

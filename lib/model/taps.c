@@ -80,11 +80,34 @@ static int beyond(const clrs_xval *xv, int64_t n)
     return xv->fl > n - 1 || (xv->fl == n - 1 && xv->fr > 0);
 }
 
+/* OpenCV's interpolationLinear (INTER_LINEAR_EXACT, 8-bit): the sample
+ * (o + 0.5) / (O / I) - 0.5 in double, the fraction to 8 bits rounded to
+ * nearest even, the other weight 1 minus it; left of pixel 0 and from
+ * pixel I - 1 on, the edge pixel alone. */
+static clrs_status taps_opencv_exact(const clrs_axis_map *ax,
+                                     const clrs_xval *xv, clrs_taplist *tl)
+{
+    const double scale = 1.0 / ((double)ax->out / (double)ax->in);
+    const double fval = scale * ((double)xv->o + 0.5) - 0.5;
+    const double ival = floor(fval);
+    double w1;
+
+    if (ival < 0 || ax->in == 1)
+        return push(tl, 0, 1.0, 0);
+    if (ival >= (double)(ax->in - 1))
+        return push(tl, ax->in - 1, 1.0, 0);
+    w1 = nearbyint((fval - ival) * 256.0) / 256.0;
+    CLRS_TRY(push(tl, (int64_t)ival, 1.0 - w1, 0));
+    return push(tl, (int64_t)ival + 1, w1, 1);
+}
+
 static clrs_status taps_linear(const clrs_problem *p, const clrs_axis_map *ax,
                                const clrs_xval *xv, clrs_taplist *tl)
 {
     int64_t last = ax->in - 1, i0 = xv->fl, i1 = xv->fl + 1;
     double w = xv->fr;
+    if (p->exact8)
+        return taps_opencv_exact(ax, xv, tl);
     if (p->padding == CLRS_PAD_EDGE) {
         /* xc = clamp(x, 0, I - 1) */
         if (xv->fl < 0) {

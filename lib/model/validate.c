@@ -78,7 +78,7 @@ static clrs_status check_enums(const clrs_resample_desc *op)
     CLRS_CHECK((unsigned)op->coord <= (unsigned)CLRS_COORD_SCALE_AND_TRANSLATE,
                CLRS_ERR_INVALID_ENUM, "coordinate mode %d is unknown",
                (int)op->coord);
-    CLRS_CHECK((unsigned)op->arith <= (unsigned)CLRS_ARITH_TENSORFLOW,
+    CLRS_CHECK((unsigned)op->arith <= (unsigned)CLRS_ARITH_OPENCV,
                CLRS_ERR_INVALID_ENUM, "coordinate arithmetic %d is unknown",
                (int)op->arith);
     CLRS_CHECK((unsigned)op->aa_rule <= (unsigned)CLRS_AA_PILLOW,
@@ -491,6 +491,9 @@ clrs_status clrs__problem_init(clrs_problem *p, const clrs_resample_desc *op,
                 in->dtype == CLRS_U8 && out->dtype == CLRS_U8 &&
                 (p->mode == CLRS_MODE_FILTER ||
                  clrs__mode_antialiased((int)p->mode, p->antialias));
+    p->exact8 = p->arith == CLRS_ARITH_OPENCV_EXACT && !p->backward &&
+                p->mode == CLRS_MODE_LINEAR && !p->antialias &&
+                in->dtype == CLRS_U8 && out->dtype == CLRS_U8;
     CLRS_TRY(resolve_axis_maps(p, op, axes));
     if (index)
         CLRS_TRY(check_index_dtype(p));

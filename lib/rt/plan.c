@@ -690,10 +690,10 @@ static int want_separable(const clrs_plan *plan, int *order)
     int64_t n;
     int k, i, inner_first = 0;
 
-    if (plan->index_only || p->has_index || p->has_x ||
+    if (plan->index_only || p->has_index || p->has_x || p->exact8 ||
         !factorises(p) || p->naxes < 2 ||
-        p->coord == CLRS_COORD_TF_CROP_AND_RESIZE ||
-        p->in.dtype == CLRS_S32 || p->out.dtype == CLRS_S32)
+        p->coord == CLRS_COORD_TF_CROP_AND_RESIZE || p->in.dtype == CLRS_S32 ||
+        p->out.dtype == CLRS_S32)
         return 0;
     t.text = plan->ctx->env.launch;
     if (clrs__launch_request(&plan->ctx->dev, 0, &t, &r) < 0) {
