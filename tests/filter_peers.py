@@ -84,14 +84,14 @@ def tap(ok, what):
     print("%s %d - %s" % ("ok" if ok else "not ok", n, what))
 
 
-def ours(src, oh, ow, args):
-    h, w = src.shape
+def run_tool(src, problem, args):
+    """The tool's output (N, C, ...) for src (N, C, ...) in logical order,
+    or None, its command and last lines printed as TAP comments."""
     fin = os.path.join(tmp, "in.npy")
     fout = os.path.join(tmp, "out.npy")
-    np.save(fin, src.reshape(1, 1, h, w).astype(np.float32))
+    np.save(fin, np.ascontiguousarray(src))
     cmd = [tool, "--mode=R"] + args + [
-        "--src-file=" + fin, "--dst-file=" + fout,
-        "mb1ic1ih%diw%doh%dow%d" % (h, w, oh, ow)]
+        "--src-file=" + fin, "--dst-file=" + fout, problem]
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        universal_newlines=True)
     if r.returncode != 0:
@@ -99,7 +99,15 @@ def ours(src, oh, ow, args):
         for line in r.stdout.splitlines()[-5:]:
             print("# " + line)
         return None
-    return np.load(fout).reshape(oh, ow)
+    return np.load(fout)
+
+
+def ours(src, oh, ow, args):
+    """src: (H, W) f32."""
+    h, w = src.shape
+    got = run_tool(src.reshape(1, 1, h, w).astype(np.float32),
+                   "mb1ic1ih%diw%doh%dow%d" % (h, w, oh, ow), args)
+    return None if got is None else got.reshape(oh, ow)
 
 
 def compare(got, want, what, tol=TOL):
@@ -148,20 +156,10 @@ if quick:
 def ours_u8(img, oh, ow, args):
     """img: (H, W, C) u8; the tool on channels-last tensors."""
     h, w, c = img.shape
-    fin = os.path.join(tmp, "in8.npy")
-    fout = os.path.join(tmp, "out8.npy")
-    np.save(fin, np.ascontiguousarray(img.transpose(2, 0, 1)[None]))
-    cmd = [tool, "--mode=R", "--sdt=u8", "--ddt=u8", "--tag=axb"] + args + [
-        "--src-file=" + fin, "--dst-file=" + fout,
-        "mb1ic%dih%diw%doh%dow%d" % (c, h, w, oh, ow)]
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       universal_newlines=True)
-    if r.returncode != 0:
-        print("# " + " ".join(cmd))
-        for line in r.stdout.splitlines()[-5:]:
-            print("# " + line)
-        return None
-    return np.load(fout)[0].transpose(1, 2, 0)
+    got = run_tool(img.transpose(2, 0, 1)[None],
+                   "mb1ic%dih%diw%doh%dow%d" % (c, h, w, oh, ow),
+                   ["--sdt=u8", "--ddt=u8", "--tag=axb"] + args)
+    return None if got is None else got[0].transpose(1, 2, 0)
 
 
 MODES = {1: "L", 3: "RGB", 4: "CMYK"}
@@ -291,25 +289,14 @@ def tf_case(name, kern, alg, I, O, sc, tr, aa):
     v = rng.random(I).astype(np.float32)
     s = sc if sc is not None else float(f32(O) / f32(I))
     want = st(v, O, kern, s, 0.0 if tr is None else tr, aa)
-    fin = os.path.join(tmp, "tf.npy")
-    fout = os.path.join(tmp, "tfo.npy")
-    np.save(fin, v.reshape(1, 1, I))
     args = ["--vendor=tensorflow", "--alg=" + alg,
             "--antialias=" + ("true" if aa else "false")]
     if tr is not None:
         args += ["--scales=%r" % sc, "--translate=%r" % tr]
-    cmd = [tool, "--mode=R"] + args + ["--src-file=" + fin,
-                                      "--dst-file=" + fout,
-                                      "mb1ic1iw%dow%d" % (I, O)]
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       universal_newlines=True)
-    what = "TensorFlow %s %d -> %d scale %s translate %s%s" % (
-        name, I, O, sc, tr, " antialiased" if aa else "")
-    if r.returncode != 0:
-        print("# " + " ".join(cmd))
-        tap(False, what + ": the tool failed")
-        return
-    compare(np.load(fout).ravel(), want, what, 1e-6)
+    got = run_tool(v.reshape(1, 1, I), "mb1ic1iw%dow%d" % (I, O), args)
+    compare(None if got is None else got.ravel(), want,
+            "TensorFlow %s %d -> %d scale %s translate %s%s" % (
+                name, I, O, sc, tr, " antialiased" if aa else ""), 1e-6)
 
 
 TF_KERNELS = [("lanczos3", lanczos(3), "lanczos3"),
