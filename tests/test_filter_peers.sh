@@ -22,6 +22,25 @@ if [ $? -eq 3 ]; then
     echo "1..0 # SKIP no OpenCL device"
     exit 0
 fi
+# A device without fp64 (Mesa rusticl's llvmpipe, where installed)
+# refuses Pillow's 8-bit path, saying why, and runs the rest.
+nofp=$(RUSTICL_ENABLE=llvmpipe "$tool" --list-devices 2>/dev/null |
+    sed -n 's/^\([0-9]*:[0-9]*\)  .* | fp64 no | .*/\1/p' | head -n 1)
+if [ -n "$nofp" ]; then
+    RUSTICL_ENABLE=llvmpipe CLRS_DEVICE=$nofp "$tool" --mode=C --sdt=u8 \
+        --ddt=u8 --tag=axb --vendor=pillow --alg=lanczos mb1ic3ih20iw30oh7ow9 \
+        --vendor=opencv --alg=linear_exact mb1ic3ih20iw30oh7ow9 \
+        >"$tmp/nofp" 2>&1
+    if grep -q '^0:SKIPPED.*needs fp64' "$tmp/nofp" &&
+        grep -q '^1:PASSED' "$tmp/nofp"; then
+        echo "# device $nofp without fp64: Pillow's 8-bit path refused, OpenCV's linear_exact runs"
+    else
+        echo "not ok 1 - without fp64 (device $nofp): $(tr '\n' ' ' <"$tmp/nofp" | cut -c1-300)"
+        echo "1..1"
+        exit 1
+    fi
+fi
+
 # Pillow's 8-bit path is exact where sums run in double (fp64).
 fp64=$(device_fp64)
 "$py" "$top_srcdir/tests/filter_peers.py" "$tool" "$tmp" "${quick:-full}" \

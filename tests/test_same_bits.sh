@@ -11,9 +11,11 @@
 #   - post-ops through OpenCL built-ins that may differ by some ulp
 #     (tanh, exp, expm1, log, log1p, erf, sqrt, and division: logistic,
 #     elu, gelu_tanh, gelu_erf, swish, sqrt, exp, log, mish, binary_div);
-#   - forward s32 sources through a weighted sum (linear, cubic, average
-#     pooling) where one device has fp64 and the other not: they
-#     accumulate in double on the first, in float on the second.
+#   - forward s32 sources through a weighted sum (every mode but nearest
+#     and max), Pillow's 8-bit path (--vendor=pillow, u8 to u8) and
+#     OpenCV's linear_exact on u8, where one device has fp64 and the
+#     other not: they accumulate in double on the first, in float on the
+#     second.
 # The resampling batch runs a second time with every problem that
 # factorises in separable passes (CLRS_LAUNCH=sep=1), whose order is
 # fixed too.
@@ -62,9 +64,15 @@ not_covered() {
     esac
     if [ "$fp64_pocl" != "$fp64_rusticl" ]; then
         case "$1" in
-        *--dir=FWD*--alg=linear*--sdt=s32* | *--dir=FWD*--alg=cubic*--sdt=s32* | \
-            *--dir=FWD*--alg=avg_*--sdt=s32*)
+        *--dir=FWD*--alg=nearest* | *--dir=FWD*--alg=max*) ;;
+        *--dir=FWD*--sdt=s32*)
             echo "an s32 source summed in double on the device with fp64, in float on the other"
+            return ;;
+        *--dir=FWD*--sdt=u8*--ddt=u8*--vendor=pillow*)
+            echo "Pillow's 8-bit path, exact in double on the device with fp64, in float on the other"
+            return ;;
+        *--dir=FWD*--alg=linear_exact*--sdt=u8*--ddt=u8*)
+            echo "OpenCV's linear_exact, exact in double on the device with fp64, in float on the other"
             return ;;
         esac
     fi

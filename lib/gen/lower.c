@@ -388,8 +388,9 @@ static void config_basics(clrs_lowered *low, const clrs_device *dev,
                  (!d->gather && c->src == CLRS_S32 && dev->info.has_fp64) ||
                  ((p->fixed8 || p->exact8) && dev->info.has_fp64);
     /* Pillow's and OpenCV's 8-bit paths: sums of their fixed-point
-     * weights are exact in double, and round half up; without fp64 they
-     * round in float. */
+     * weights are exact in double, and round half up (Pillow's needs
+     * fp64, plan.c; OpenCV's bilinear sums, of 24 bits, are exact in
+     * float too). */
     c->half_up = p->fixed8 || p->exact8;
     c->f16_native = f16_native(dev, p);
     c->has_index = p->has_index;

@@ -142,6 +142,13 @@ static clrs_status check_device(clrs_plan *plan)
         if (p->post_ops[i].kind == CLRS_POST_BINARY)
             CLRS_TRY(check_fp64(ctx, &p->post_ops[i].operand,
                                 "binary operand"));
+    /* Its sums are exact in double only; in float a pass can round the
+     * u8 image between the passes otherwise, and the next spreads it. */
+    CLRS_CHECK(!p->fixed8 || ctx->dev.info.has_fp64, CLRS_ERR_UNSUPPORTED,
+               "Pillow's 8-bit path (CLRS_AA_PILLOW, u8 to u8) sums in "
+               "double and needs fp64 (cl_khr_fp64); device \"%s\" has "
+               "none (an f32 destination, or CLRS_AA_PYTORCH, runs there)",
+               ctx->dev.info.device_name);
 
     CLRS_TRY(check_bytes(ctx, &p->in, in,
                          p->backward ? &plan->need_diff_src
