@@ -12,10 +12,10 @@
 #     (tanh, exp, expm1, log, log1p, erf, sqrt, and division: logistic,
 #     elu, gelu_tanh, gelu_erf, swish, sqrt, exp, log, mish, binary_div);
 #   - forward s32 sources through a weighted sum (every mode but nearest
-#     and max), Pillow's 8-bit path (--vendor=pillow, u8 to u8) and
-#     OpenCV's linear_exact on u8, where one device has fp64 and the
-#     other not: they accumulate in double on the first, in float on the
-#     second.
+#     and max) where one device has fp64 and the other not: they
+#     accumulate in double on the first, in float on the second; and
+#     Pillow's 8-bit path (--vendor=pillow, u8 to u8), which the second
+#     refuses.
 # The resampling batch runs a second time with every problem that
 # factorises in separable passes (CLRS_LAUNCH=sep=1), whose order is
 # fixed too.
@@ -69,10 +69,7 @@ not_covered() {
             echo "an s32 source summed in double on the device with fp64, in float on the other"
             return ;;
         *--dir=FWD*--sdt=u8*--ddt=u8*--vendor=pillow*)
-            echo "Pillow's 8-bit path, exact in double on the device with fp64, in float on the other"
-            return ;;
-        *--dir=FWD*--alg=linear_exact*--sdt=u8*--ddt=u8*)
-            echo "OpenCV's linear_exact, exact in double on the device with fp64, in float on the other"
+            echo "Pillow's 8-bit path, which needs fp64"
             return ;;
         esac
     fi
