@@ -259,15 +259,6 @@ static double coverage(double u, double w)
     return hi > lo ? hi - lo : 0.0;
 }
 
-/* A filter stretched by f (1 without antialias): every pixel i under it
- * gets K((i - x)/f); antialiased linear and cubic are the triangle and
- * Keys' cubic. Restricted (PyTorch's rule; ONNX's with exclude_outside):
- * only in-range pixels, renormalised to sum 1. Otherwise (ONNX's
- * default): the weights are normalised over the whole filter and
- * out-of-range taps read the padding rule's pixel (the edge). The filter
- * mode takes the pixels at exactly R f too (the box's ties); linear and
- * cubic have none there. The area filter weighs each pixel by the part
- * of it the output pixel covers. */
 /* Pillow's bicubic_filter, in its order of operations. */
 static double pillow_cubic(double A, double u)
 {
@@ -433,6 +424,16 @@ static clrs_status taps_tensorflow(const clrs_problem *p,
     return CLRS_SUCCESS;
 }
 
+/* A filter stretched by f (1 without antialias): every pixel i under it
+ * gets K((i - x)/f); antialiased linear and cubic are the triangle and
+ * Keys' cubic. Restricted (PyTorch's rule; ONNX's with exclude_outside):
+ * only in-range pixels, renormalised to sum 1. Otherwise (ONNX's
+ * default): the weights are normalised over the whole filter and
+ * out-of-range taps read the padding rule's pixel (the edge). The filter
+ * mode takes the pixels at exactly R f too (the box's ties); linear and
+ * cubic have none there. The area filter weighs each pixel by the part
+ * of it the output pixel covers. Under CLRS_AA_PILLOW and
+ * CLRS_ARITH_TENSORFLOW the libraries' own arithmetic decides. */
 static clrs_status taps_filter(const clrs_problem *p, const clrs_axis_map *ax,
                                const clrs_xval *xv, clrs_taplist *tl)
 {
