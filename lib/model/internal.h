@@ -239,6 +239,9 @@ int clrs__calc_slot_ok(const clrs_problem *p, int k);
 int clrs__calc_count(const clrs_problem *p);
 /* The radius R of CLRS_MODE_FILTER's filter (before any stretch). */
 double clrs__filter_radius(const clrs_problem *p);
+/* The radius of p's weighting kernel before any stretch: the filter's,
+ * cubic's 2, linear's 1 (antialiased taps span 2 R f + 1 pixels). */
+double clrs__kernel_radius(const clrs_problem *p);
 
 /* ---- errors (status.c) ------------------------------------------------ */
 

@@ -223,6 +223,13 @@ double clrs__filter_radius(const clrs_problem *p)
     return 0.0;
 }
 
+double clrs__kernel_radius(const clrs_problem *p)
+{
+    return p->mode == CLRS_MODE_FILTER  ? clrs__filter_radius(p)
+           : p->mode == CLRS_MODE_CUBIC ? 2.0
+                                        : 1.0;
+}
+
 /* The filter of CLRS_MODE_FILTER (clrs_filter documents each). */
 static double filter_kernel(const clrs_problem *p, double u)
 {
@@ -287,10 +294,7 @@ static clrs_status taps_pillow(const clrs_problem *p, const clrs_axis_map *ax,
     const double scale = (double)ax->in / (double)ax->out;
     const double f = ax->aa_scale, ss = 1.0 / f;
     const double center = ((double)xv->o + 0.5) * scale;
-    const double support = (p->mode == CLRS_MODE_FILTER ? clrs__filter_radius(p)
-                            : p->mode == CLRS_MODE_CUBIC ? 2.0
-                                                         : 1.0) *
-                           f;
+    const double support = clrs__kernel_radius(p) * f;
     const int any = p->mode == CLRS_MODE_FILTER;
     const int keys =
         p->mode == CLRS_MODE_CUBIC || (any && p->filter == CLRS_FILTER_KEYS);
@@ -448,7 +452,7 @@ static clrs_status taps_filter(const clrs_problem *p, const clrs_axis_map *ax,
         return taps_pillow(p, ax, xv, tl);
     if (any && p->arith == CLRS_ARITH_TENSORFLOW && !area)
         return taps_tensorflow(p, ax, xv, tl);
-    support = (any ? clrs__filter_radius(p) : cubic ? 2.0 : 1.0) * f;
+    support = clrs__kernel_radius(p) * f;
     if (area) /* the output pixel's footprint, up or down */
         support = (1.0 / ax->scale + 1.0) / 2;
     /* Nonzero weights need |i - x| < support (<= for the filter mode). */

@@ -280,9 +280,7 @@ static unsigned calc_slots(const clrs_plan *plan,
         /* antialiased: the filter's reach, 2 * support + 1 pixels */
         double per = clrs__calc_count(p)
                          ? clrs__calc_count(p)
-                         : 2.0 * (p->mode == CLRS_MODE_CUBIC ? 2.0 : 1.0) *
-                                   ax->aa_scale +
-                               1.0;
+                         : 2.0 * clrs__kernel_radius(p) * ax->aa_scale + 1.0;
         if (clrs__calc_slot_ok(p, k) &&
             (r.calc == 1 ||
              (double)ax->out * per >= (double)CLRS_CALC_MIN_TAPS))
