@@ -3,8 +3,8 @@
 #     . "${top_srcdir:-.}/tests/tap.sh"
 # Gives top_builddir and top_srcdir defaults, the tool, a scratch
 # directory $tmp (tests/tmp-NAME.PID, removed on exit) and the TAP
-# counters n and failed with ok, not_ok and skip, device_fp64, quick,
-# digests and all_passed.
+# counters n and failed with ok, not_ok and skip, need_device,
+# device_fp64, quick, digests and all_passed.
 
 : "${top_builddir:=.}"
 : "${top_srcdir:=.}"
@@ -24,6 +24,16 @@ failed=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
 skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
+
+# need_device: ends the test as a skip where the tool finds no OpenCL
+# device (its exit status 3).
+need_device() {
+    "$tool" --mode=C mb1ic1iw2ow4 >"$tmp/dev.out" 2>&1
+    if [ $? -eq 3 ]; then
+        echo "1..0 # SKIP no OpenCL device"
+        exit 0
+    fi
+}
 
 # device_fp64: "yes" or "no", whether the device the tool opens
 # (CLRS_DEVICE, else the first) has fp64, as --list-devices says; empty

@@ -39,11 +39,7 @@
 tap_name=aa-sweep
 . "${top_srcdir:-.}/tests/tap.sh"
 
-"$tool" --mode=C mb1ic1iw2ow4 >"$tmp/dev.out" 2>&1
-if [ $? -eq 3 ]; then
-    echo "1..0 # SKIP no OpenCL device"
-    exit 0
-fi
+need_device
 
 i=1
 while [ $i -le 24 ]; do

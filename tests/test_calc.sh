@@ -15,11 +15,7 @@
 tap_name=calc
 . "${top_srcdir:-.}/tests/tap.sh"
 
-"$tool" --mode=C mb1ic1iw2ow4 >"$tmp/dev.out" 2>&1
-if [ $? -eq 3 ]; then
-    echo "1..0 # SKIP no OpenCL device"
-    exit 0
-fi
+need_device
 fp64=$(device_fp64)
 
 cat >"$tmp/matrix" <<'EOF'

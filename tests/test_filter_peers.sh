@@ -17,11 +17,7 @@ if [ -z "$py" ] || ! "$py" -c 'import PIL, cv2, numpy' 2>/dev/null; then
     echo "1..0 # SKIP needs python3 with Pillow, OpenCV and NumPy (python3-pil python3-opencv python3-numpy)"
     exit 0
 fi
-"$tool" --mode=C mb1ic1iw2ow4 >"$tmp/dev.out" 2>&1
-if [ $? -eq 3 ]; then
-    echo "1..0 # SKIP no OpenCL device"
-    exit 0
-fi
+need_device
 # A device without fp64 (Mesa rusticl's llvmpipe, where installed)
 # refuses Pillow's 8-bit path, saying why, and runs the rest.
 nofp=$(RUSTICL_ENABLE=llvmpipe "$tool" --list-devices 2>/dev/null |

@@ -13,11 +13,7 @@ tap_name=launch
 . "${top_srcdir:-.}/tests/tap.sh"
 batch="$top_srcdir/tests/inputs/launch_subset"
 
-"$tool" --mode=C mb1ic1iw2ow4 >"$tmp/dev.out" 2>&1
-if [ $? -eq 3 ]; then
-    echo "1..0 # SKIP no OpenCL device"
-    exit 0
-fi
+need_device
 fp64=$(device_fp64)
 f64_skips=0
 

@@ -17,11 +17,7 @@
 tap_name=separable
 . "${top_srcdir:-.}/tests/tap.sh"
 
-"$tool" --mode=C mb1ic1iw2ow4 >"$tmp/dev.out" 2>&1
-if [ $? -eq 3 ]; then
-    echo "1..0 # SKIP no OpenCL device"
-    exit 0
-fi
+need_device
 fp64=$(device_fp64)
 
 # The matrix: 2-D and 3-D shapes, upsampling, downsampling and a mix, a
