@@ -20,7 +20,8 @@ printed, not tested.
 TensorFlow is not installed: its scale_and_translate is reimplemented
 here from its source (ComputeSpansCore, sampling_kernels.h) in float32,
 and the TensorFlow preset must agree within 1e-6, for plain resizes and
-scale-and-translate with outputs sampling outside the input.
+scale-and-translate with outputs sampling outside the input; its area
+(resize_area), reimplemented the same way, within 3e-6.
 
 One TAP line per case. Exit 77 when Pillow, OpenCV or NumPy is
 missing."""
@@ -298,6 +299,34 @@ def tf_case(name, kern, alg, I, O, sc, tr, aa):
             "TensorFlow %s %d -> %d scale %s translate %s%s" % (
                 name, I, O, sc, tr, " antialiased" if aa else ""), 1e-6)
 
+
+def tf_area(v, O):
+    """TensorFlow's resize_area (core/kernels/image/resize_area_op.cc) on
+    one row: each input cell's covered part of [x s, (x + 1) s), float."""
+    I = len(v)
+    s = f32(f32(I) / f32(O))
+    out = []
+    for x in range(O):
+        a = f32(f32(x) * s)
+        b = f32(f32(x + 1) * s)
+        acc = f32(0)
+        for j in range(math.floor(a), math.ceil(b)):
+            if j < a:
+                w = s if j + 1 > b else f32(f32(j + 1) - a)
+            else:
+                w = f32(b - f32(j)) if j + 1 > b else f32(1)
+            acc = f32(acc + f32(v[min(max(j, 0), I - 1)]) * w)
+        out.append(float(acc * f32(1.0 / float(s))))
+    return np.array(out)
+
+
+for I, O in [(10, 4), (7, 3), (9, 9), (5, 12), (100, 7)]:
+    v = rng.random(I).astype(np.float32)
+    got = run_tool(v.reshape(1, 1, I), "mb1ic1iw%dow%d" % (I, O),
+                   ["--vendor=tensorflow", "--alg=area"])
+    # The library's cover is in double, TensorFlow's in float.
+    compare(None if got is None else got.ravel(), tf_area(v, O),
+            "TensorFlow area %d -> %d" % (I, O), 3e-6)
 
 TF_KERNELS = [("lanczos3", lanczos(3), "lanczos3"),
               ("lanczos5", lanczos(5), "lanczos5"),
