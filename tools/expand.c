@@ -103,19 +103,18 @@ int expand(state *s, const char *tok, const cli_desc_raw *raw)
             p.o.method = clrs__method_find(p.o.vendor, p.o.alg_name);
             p.o.alg = (int)clrs__methods[p.o.method].mode;
         } else if (p.o.alg == ALG_METHOD) {
-            const int has = clrs__vendor_has_methods(p.o.vendor);
-            size_t len = (size_t)snprintf(
-                err, sizeof err,
-                has ? "--alg=%s is not a method of this --vendor (its: "
-                    : "--alg=%s is a method of an image library: give "
-                      "--vendor=pillow, opencv or tensorflow with it",
-                p.o.alg_name);
-            for (i = 0; has && i < CLRS_METHOD_COUNT && len < sizeof err; ++i)
-                if (clrs__methods[i].vendor == p.o.vendor)
-                    len += (size_t)snprintf(err + len, sizeof err - len, "%s ",
-                                            clrs__methods[i].name);
-            if (has && len < sizeof err)
-                snprintf(err + len - 1, sizeof err - len + 1, ")");
+            char names[256];
+            clrs__method_names(p.o.vendor, names, sizeof names);
+            if (clrs__vendor_has_methods(p.o.vendor))
+                snprintf(err, sizeof err,
+                         "--alg=%s is not a method of this --vendor (its: "
+                         "%s)",
+                         p.o.alg_name, names);
+            else
+                snprintf(err, sizeof err,
+                         "--alg=%s is a method of an image library: give "
+                         "--vendor=pillow, opencv or tensorflow with it",
+                         p.o.alg_name);
             return usage_error(s, tok, err);
         }
         if (p.o.alg == ALG_AUTO)

@@ -20,6 +20,9 @@ static const choice algs[] = {
     {"auto", ALG_AUTO}, CLRS_MODE_MAP(ALG_CHOICE_){"area", ALG_AVG_ADAPTIVE},
     {NULL, 0}};
 #undef ALG_CHOICE_
+#define FILTER_CHOICE_(e, name, ...) {name, CLRS_FILTER_##e},
+static const choice filters[] = {CLRS_FILTER_MAP(FILTER_CHOICE_){NULL, 0}};
+#undef FILTER_CHOICE_
 static const choice coords[] = {
     {"default", CLRS_COORD_DEFAULT},
     {"half_pixel", CLRS_COORD_HALF_PIXEL},
@@ -224,7 +227,6 @@ static int roi_part(const char *part, int i, cli_opts *o, char *err)
 static int set_alg(const char *v, cli_opts *o, char *err)
 {
     size_t used;
-    const choice *c;
     int i;
 
     o->method = -1;
@@ -237,11 +239,10 @@ static int set_alg(const char *v, cli_opts *o, char *err)
             o->alg = ALG_METHOD;
             return 0;
         }
-    used = (size_t)snprintf(err, ERRSZ, "unknown value '%s' (one of", v);
-    for (c = algs; c->name && used < ERRSZ; ++c)
-        used += (size_t)snprintf(err + used, ERRSZ - used, " %s", c->name);
-    if (used < ERRSZ)
-        snprintf(err + used, ERRSZ - used,
+    fail_choice(err, v, algs); /* "... (one of a b c)", then the methods */
+    used = strlen(err);
+    if (used > 0 && err[used - 1] == ')')
+        snprintf(err + used - 1, ERRSZ - (used - 1),
                  ", or a method of --vendor=pillow, opencv or tensorflow)");
     return -1;
 }
@@ -261,19 +262,8 @@ static int set_filter(const char *v, cli_opts *o, char *err)
         return fail(err, "'%s' is too long", v);
     strcpy(buf, v);
     part = strtok_r(buf, ":", &save);
-    for (f = 0; f < CLRS_FILTER_COUNT; ++f)
-        if (part && strcmp(part, clrs__filter_name(f)) == 0)
-            break;
-    if (f == CLRS_FILTER_COUNT) {
-        size_t used =
-            (size_t)snprintf(err, ERRSZ, "unknown filter '%s' (one of", v);
-        for (f = 0; f < CLRS_FILTER_COUNT && used < ERRSZ; ++f)
-            used += (size_t)snprintf(err + used, ERRSZ - used, " %s",
-                                     clrs__filter_name(f));
-        if (used < ERRSZ)
-            snprintf(err + used, ERRSZ - used, ")");
-        return -1;
-    }
+    if (!part || find_choice(filters, part, 0, &f) != 0)
+        return fail_choice(err, v, filters);
     o->filter = f;
     while ((part = strtok_r(NULL, ":", &save)) != NULL) {
         if (n >= clrs__filter_nparams(f))

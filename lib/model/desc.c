@@ -635,21 +635,23 @@ clrs_resample_desc_set_scale_and_translate(clrs_resample_desc *op, int n,
                                            const double *scales,
                                            const double *translations)
 {
+    double s[CLRS_MAX_RANK];
     int i;
     CHECK_ARRAY(op, n, scales);
     CLRS_CHECK_PTR(translations);
-    for (i = 0; i < n; ++i)
+    for (i = 0; i < n; ++i) {
         CLRS_CHECK(isfinite((float)translations[i]) &&
                        isfinite((float)scales[i]) && (float)scales[i] > 0,
                    CLRS_ERR_INVALID_VALUE,
                    "scales[%d] = %g, translations[%d] = %g (finite floats, "
                    "the scale > 0)",
                    i, scales[i], i, translations[i]);
-    CLRS_TRY(clrs_resample_desc_set_scales(op, n, scales));
+        s[i] = (double)(float)scales[i]; /* TensorFlow's are floats */
+    }
+    CLRS_TRY(clrs_resample_desc_set_scales(op, n, s));
     /* The translation as the float TensorFlow takes, in the output
      * offsets (the input ones 0.5); coords.c reads them so. */
     for (i = 0; i < n; ++i) {
-        op->scales[i] = (double)(float)scales[i];
         op->in_offsets[i] = 0.5f;
         op->out_offsets[i] = (float)translations[i];
     }
@@ -746,7 +748,6 @@ clrs_status clrs_resample_desc_set_method(clrs_resample_desc *op,
                                           const char *name)
 {
     char names[256];
-    size_t used = 0;
     const clrs_method *m;
     int i;
 
@@ -759,13 +760,9 @@ clrs_status clrs_resample_desc_set_method(clrs_resample_desc *op,
                name);
     i = clrs__method_find(op->vendor, name);
     if (i < 0) {
-        names[0] = '\0';
-        for (i = 0; i < CLRS_METHOD_COUNT && used < sizeof names; ++i)
-            if (clrs__methods[i].vendor == op->vendor)
-                used += (size_t)snprintf(names + used, sizeof names - used,
-                                         " %s", clrs__methods[i].name);
+        clrs__method_names(op->vendor, names, sizeof names);
         return clrs__error(CLRS_ERR_INVALID_VALUE,
-                           "the preset has no method '%s' (one of%s)", name,
+                           "the preset has no method '%s' (one of %s)", name,
                            names);
     }
     m = &clrs__methods[i];

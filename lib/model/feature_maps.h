@@ -22,6 +22,7 @@
 #include "clresample.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 /* ---- resampling modes -----------------------------------------------------
@@ -410,6 +411,19 @@ static inline int clrs__method_find(int vendor, const char *name)
             strcmp(clrs__methods[i].name, name) == 0)
             return i;
     return -1;
+}
+
+/* Vendor v's method names, one space apart, into buf (n > 0 bytes;
+ * truncated if need be). */
+static inline void clrs__method_names(int vendor, char *buf, size_t n)
+{
+    size_t used = 0;
+    int i;
+    buf[0] = '\0';
+    for (i = 0; i < CLRS_METHOD_COUNT && used < n; ++i)
+        if (clrs__methods[i].vendor == vendor)
+            used += (size_t)snprintf(buf + used, n - used, "%s%s",
+                                     used ? " " : "", clrs__methods[i].name);
 }
 
 /* Whether vendor v's preset has methods. */

@@ -266,6 +266,22 @@ static double coverage(double u, double w)
     return hi > lo ? hi - lo : 0.0;
 }
 
+/* The taps of one output from first on divided by their sum, or, when
+ * there are none or they sum to 0, the edge pixel alone (pixel 0 where
+ * left_edge). */
+static clrs_status normalise(clrs_taplist *tl, size_t first, double sum,
+                             int left_edge, int64_t last)
+{
+    size_t k;
+    if (tl->n == first || sum == 0) {
+        tl->n = first;
+        return push(tl, left_edge ? 0 : last, 1.0, 0);
+    }
+    for (k = first; k < tl->n; ++k)
+        tl->t[k].w /= sum;
+    return CLRS_SUCCESS;
+}
+
 /* Pillow's bicubic_filter, in its order of operations. */
 static double pillow_cubic(double A, double u)
 {
@@ -317,15 +333,9 @@ static clrs_status taps_pillow(const clrs_problem *p, const clrs_axis_map *ax,
         CLRS_TRY(push(tl, i, w, (int)(i - lo)));
         sum += w;
     }
-    if (tl->n == first || sum == 0) {
-        tl->n = first;
-        return push(tl, center < 0.5 ? 0 : ax->in - 1, 1.0, 0);
-    }
-    for (k = first; k < tl->n; ++k) {
-        tl->t[k].w /= sum;
-        if (p->fixed8)
-            tl->t[k].w = pillow_fixed(tl->t[k].w);
-    }
+    CLRS_TRY(normalise(tl, first, sum, center < 0.5, ax->in - 1));
+    for (k = first; p->fixed8 && k < tl->n; ++k)
+        tl->t[k].w = pillow_fixed(tl->t[k].w);
     return CLRS_SUCCESS;
 }
 
@@ -387,11 +397,17 @@ static float tf_kernel(const clrs_problem *p, float x)
     return (float)filter_kernel(p, x);
 }
 
+/* TensorFlow's inv_scale: 1 / s in double, as a float. */
+static float tf_inv_scale(const clrs_axis_map *ax)
+{
+    return (float)(1.0 / (double)ax->tf_s);
+}
+
 /* TensorFlow's sample position of output o: (o + 0.5f) / s - t / s, in
  * its float steps. */
 static float tf_sample(const clrs_axis_map *ax, int64_t o)
 {
-    const float inv_scale = (float)(1.0 / (double)ax->tf_s);
+    const float inv_scale = tf_inv_scale(ax);
     const float inv_translate = -inv_scale * ax->tf_t;
     const float col = (float)o + 0.5f;
     return col * inv_scale + inv_translate;
@@ -403,7 +419,7 @@ static clrs_status taps_tensorflow(const clrs_problem *p,
                                    const clrs_axis_map *ax, const clrs_xval *xv,
                                    clrs_taplist *tl)
 {
-    const float inv_scale = (float)(1.0 / (double)ax->tf_s);
+    const float inv_scale = tf_inv_scale(ax);
     const float ks = p->antialias && inv_scale > 1.0f ? inv_scale : 1.0f;
     const float one_over_ks = 1.0f / ks, r = tf_radius(p);
     const float s = tf_sample(ax, xv->o);
@@ -446,7 +462,7 @@ static clrs_status taps_filter(const clrs_problem *p, const clrs_axis_map *ax,
     int area = any && p->filter == CLRS_FILTER_AREA;
     int restrict_in = p->aa_rule == CLRS_AA_PYTORCH || p->exclude_outside;
     int64_t lo, hi, i;
-    size_t first = tl->n, k;
+    size_t first = tl->n;
 
     if (p->aa_rule == CLRS_AA_PILLOW && !area)
         return taps_pillow(p, ax, xv, tl);
@@ -473,16 +489,10 @@ static clrs_status taps_filter(const clrs_problem *p, const clrs_axis_map *ax,
             sum += w;
         }
     }
-    if (tl->n == first || sum == 0) {
-        /* No pixel under the kernel (x far outside the input, possible
-         * with pixel offsets): read the nearest edge pixel, so a constant
-         * input still gives that constant. */
-        tl->n = first;
-        return push(tl, x < 0 ? 0 : ax->in - 1, 1.0, 0);
-    }
-    for (k = first; k < tl->n; ++k)
-        tl->t[k].w /= sum;
-    return CLRS_SUCCESS;
+    /* No pixel under the kernel (x far outside the input, possible with
+     * pixel offsets): the nearest edge pixel, so a constant input still
+     * gives that constant. */
+    return normalise(tl, first, sum, x < 0, ax->in - 1);
 }
 
 /* Pixels first..last overlapped by the pooling interval [x, x + window);
@@ -614,6 +624,20 @@ int64_t clrs__taplist_max(const clrs_taplist *tl, int64_t n)
     return most;
 }
 
+/* Whether output xv->o samples nothing: tf_crop_and_resize's x outside
+ * [0, I - 1]; scale_and_translate's x + 1/2 outside [0, I], TensorFlow's
+ * own float sample under its arithmetic (tf). */
+static int samples_outside(const clrs_axis_map *ax, const clrs_xval *xv, int tf)
+{
+    float s;
+    if (ax->crop != 2)
+        return ax->crop && (xv->fl < 0 || beyond(xv, ax->in));
+    if (!tf)
+        return xv->x + 0.5 < 0 || xv->x + 0.5 > (double)ax->in;
+    s = tf_sample(ax, xv->o);
+    return s < 0.0f || s > (float)ax->in;
+}
+
 /* Taps of a resampled axis for every output index. */
 static clrs_status build_resampled(const clrs_problem *p,
                                    const clrs_axis_map *ax, clrs_taplist *tl)
@@ -640,10 +664,7 @@ static clrs_status build_resampled(const clrs_problem *p,
         }
         xv.o = o;
         tl->start[o] = (int64_t)tl->n;
-        if (ax->crop == 2 && tf
-                ? tf_sample(ax, o) < 0.0f || tf_sample(ax, o) > (float)ax->in
-            : ax->crop == 2 ? xv.x + 0.5 < 0 || xv.x + 0.5 > (double)ax->in
-                            : ax->crop && (xv.fl < 0 || beyond(&xv, ax->in))) {
+        if (samples_outside(ax, &xv, tf)) {
             tl->extrap[o] = 1; /* no taps: no value read, no gradient */
             continue;
         }

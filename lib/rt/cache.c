@@ -597,6 +597,19 @@ static int temp_abandoned(int dfd, const char *name, const struct stat *st,
     return free_of_lock;
 }
 
+/* 1 when `name` is a temp file's (tmp-*), which is removed if it is a
+ * regular file its writer abandoned; 0 for any other name. */
+static int sweep_temp(int dfd, const char *name, time_t now)
+{
+    struct stat st;
+    if (strncmp(name, "tmp-", 4) != 0)
+        return 0;
+    if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+        S_ISREG(st.st_mode) && temp_abandoned(dfd, name, &st, now))
+        unlinkat(dfd, name, 0);
+    return 1;
+}
+
 /* The directory's entries with their sizes and times; temp files a
  * dead writer left behind are removed on the way. */
 static void list_entries(DIR *dp, evict_list *l)
@@ -607,14 +620,10 @@ static void list_entries(DIR *dp, evict_list *l)
 
     while ((d = readdir(dp)) != NULL) {
         struct stat st;
-        if (fstatat(dfd, d->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+        if (sweep_temp(dfd, d->d_name, now) ||
+            fstatat(dfd, d->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
             !S_ISREG(st.st_mode))
             continue;
-        if (strncmp(d->d_name, "tmp-", 4) == 0) {
-            if (temp_abandoned(dfd, d->d_name, &st, now))
-                unlinkat(dfd, d->d_name, 0);
-            continue;
-        }
         if (!is_entry_name(d->d_name))
             continue;
         if (l->n == l->cap) {
@@ -713,14 +722,8 @@ void clrs__cache_sweep(const char *dir)
 
     if (!dp)
         return;
-    while ((d = readdir(dp)) != NULL) {
-        struct stat st;
-        if (strncmp(d->d_name, "tmp-", 4) == 0 &&
-            fstatat(dirfd(dp), d->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-            S_ISREG(st.st_mode) &&
-            temp_abandoned(dirfd(dp), d->d_name, &st, now))
-            unlinkat(dirfd(dp), d->d_name, 0);
-    }
+    while ((d = readdir(dp)) != NULL)
+        sweep_temp(dirfd(dp), d->d_name, now);
     closedir(dp);
 }
 
