@@ -125,7 +125,10 @@ typedef struct clrs_gen_config {
      * (nearest, a window of one), src and dst share a type, and no post-op
      * changes the value: values move as they are, loaded and stored as the
      * unsigned integer of their width, without the accumulator or a
-     * conversion (clrs__gen_val_type). */
+     * conversion (clrs__gen_val_type). Forward max pooling of an integer
+     * type (lower.c, max_raw_config) compares the values as they are,
+     * in the type itself (signed where it is), into best alone: no
+     * index, no NaN to track. */
     int raw;
     /* f16 tensors loaded and stored as the half type (the device has
      * cl_khr_fp16); otherwise through vload_half / vstore_half_rte. */

@@ -30,6 +30,15 @@ static void emit_reduce_start(sbuf *b, const clrs_gen_config *c, int w,
         }
         return;
     }
+    if (c->raw) { /* the type's least value: every window has a tap */
+        clrs__gen_sb_add(b, "best = (%s)(%s);\n", at,
+                         c->dst == CLRS_S8    ? "-128"
+                         : c->dst == CLRS_S32 ? "-2147483647 - 1"
+                                              : "0");
+        if (none)
+            clrs__gen_sb_open(b, "if (!%s)", none);
+        return;
+    }
     clrs__gen_sb_add(b, "best = (%s)(NAN);\n", at);
     clrs__gen_sb_add(b, "win = (%s)(%d);\n", ot, c->plane ? -1 : 0);
     if (w > 1)
@@ -70,6 +79,10 @@ static void emit_reduce_step(sbuf *b, const clrs_gen_config *c, int w,
                              v);
         else
             clrs__gen_sb_add(b, "%s = %s;\n", acc, v);
+        return;
+    }
+    if (c->raw) {
+        clrs__gen_sb_add(b, "best = max(best, %s);\n", v);
         return;
     }
     if (c->has_index && n > 0)

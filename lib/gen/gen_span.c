@@ -188,8 +188,10 @@ void clrs__gen_emit_span_reduce(sbuf *b, const clrs_gen_config *c,
         const signed char *r = c->rel[q][t];
         clrs__gen_sb_open(b, "%s", "");
         emit_pick(b, c, r, "pad", ns);
-        if (c->raw) { /* a copy: the one tap's value */
+        if (c->raw && wsum) { /* a copy: the one tap's value */
             clrs__gen_sb_add(b, "acc = v;\n");
+        } else if (c->raw) { /* max of the integers themselves */
+            clrs__gen_sb_add(b, "best = max(best, v);\n");
         } else if (wsum) {
             clrs__gen_sb_add(b, "const %s wv = ", at);
             if (n > 1)

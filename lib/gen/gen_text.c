@@ -142,12 +142,14 @@ const char *clrs__gen_acc_type(const clrs_gen_config *c)
 
 /* The type values live in between their load and their store: the
  * accumulator's, or for a copy (c->raw) the unsigned integer of the
- * element's width. */
+ * element's width; raw max compares in the element's own type. */
 const char *clrs__gen_val_type(const clrs_gen_config *c)
 {
     if (!c->raw)
         return clrs__gen_acc_type(c);
-    return clrs__gen_uint_type(clrs_dtype_size(c->dst), 1);
+    return clrs__gen_uint_type(clrs_dtype_size(c->dst),
+                               c->cls != CLRS_GEN_MAX ||
+                                   (c->dst != CLRS_S8 && c->dst != CLRS_S32));
 }
 
 /* The unsigned (or signed) integer type of `bytes` bytes: a value type

@@ -469,6 +469,45 @@ static int copy_config(const clrs_gen_config *c, const clrs_problem *p,
     return 1;
 }
 
+/* Whether forward max pooling can compare the integers themselves
+ * (clrs_gen_config.raw, max class): src and dst of one integer type, no
+ * post-op, no index, taps read from tables, every output a window of a
+ * fixed count on every slot. A padding tap's value is then the pad value
+ * as a store into the type rounds it (max commutes with that monotonic
+ * rounding, and the values read are integers of the type), which must
+ * be exact in the accumulator type that carries it into the kernel; a
+ * NaN pad keeps the float path. */
+static int max_raw_config(clrs_gen_config *c, const clrs_problem *p,
+                          clrs_lowered *low)
+{
+    double q;
+    union {
+        int32_t s32;
+        int8_t s8;
+        uint8_t u8;
+    } cell;
+    int k;
+
+    if (c->backward || c->cls != CLRS_GEN_MAX || c->src != c->dst ||
+        (c->src != CLRS_U8 && c->src != CLRS_S8 && c->src != CLRS_S32) ||
+        p->n_post_ops > 0 || c->has_index || c->index_only || p->calc)
+        return 0;
+    for (k = 0; k < p->naxes; ++k)
+        if (c->fixed[k] < 1)
+            return 0;
+    if (!c->pad_taps)
+        return 1;
+    q = c->acc_f64 ? low->vals.pad : (double)(float)low->vals.pad;
+    if (isnan(q))
+        return 0;
+    clrs__store(&cell, c->src, 0, q);
+    q = clrs__load(&cell, c->src, 0);
+    if (!c->acc_f64 && (double)(float)q != q)
+        return 0;
+    low->vals.pad = q;
+    return 1;
+}
+
 /* Fused post-ops: their rows, values and operand blocks (forward). */
 static void config_posts(clrs_lowered *low, const clrs_problem *p,
                          const kaxis *k, int m)
@@ -750,7 +789,7 @@ static clrs_status lower_setup(const clrs_device *dev, const clrs_problem *p,
     config_basics(low, dev, p, &w->d, w->k, w->m, index_only);
     CLRS_TRY(clrs__launch_request(dev, c->acc_f64, launch, &w->req));
     fixed_counts(c, p, st, &w->req);
-    c->raw = copy_config(c, p, st);
+    c->raw = copy_config(c, p, st) || max_raw_config(c, p, low);
 
     /* Every vector within the device's native widths, forced widths
      * included (see clrs__launch_lane_bound). */
