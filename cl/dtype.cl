@@ -199,7 +199,16 @@ CLRS_UTYPES(char, 1)
 
 //@ u8
 #define CLRS_LD_u8(p, i) ((p)[i])
-#ifdef CLRS_HALF_UP
+#ifdef CLRS_FIX
+/* A fixed-point sum (ushort: the value times 2^CLRS_FIX, exact, at most
+ * 255 * 2^CLRS_FIX) rounded half to even by integer steps: adding
+ * 2^(CLRS_FIX - 1) - 1 plus the quotient's low bit carries exactly when
+ * the remainder is above half, or at half with an odd quotient. */
+#define CLRS_FIXR(v) \
+    (((v) + (ushort)((1 << (CLRS_FIX - 1)) - 1) + \
+      (((v) >> CLRS_FIX) & (ushort)1)) >> CLRS_FIX)
+#define CLRS_ST_u8(p, i, v) ((p)[i] = convert_uchar(CLRS_FIXR(v)))
+#elif defined(CLRS_HALF_UP)
 /* Pillow's clip8: half up, floor(v + 0.5) (exact: the sum is a multiple
  * of 2^-22 below 2^31), saturated. */
 #define CLRS_ST_u8(p, i, v) \
@@ -210,7 +219,10 @@ CLRS_UTYPES(char, 1)
 //@ u8 vector
 CLRS_UTYPES(uchar, 1)
 #define CLRS_LDV_u8(n, p, i) CLRS_VLOAD(uchar, n, p, i)
-#ifdef CLRS_HALF_UP
+#ifdef CLRS_FIX
+#define CLRS_STV_u8(n, p, i, v) \
+    CLRS_VSTORE(uchar, n, p, i, convert_uchar##n(CLRS_FIXR(v)))
+#elif defined(CLRS_HALF_UP)
 #define CLRS_STV_u8(n, p, i, v)                                      \
     CLRS_VSTORE(uchar, n, p, i,                                      \
                 CLRS_SAT8V(uchar, n, floor((v) + 0.5f), 0.0f, 255.0f))

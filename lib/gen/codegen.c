@@ -53,7 +53,8 @@ static void emit_args(sbuf *b, const clrs_gen_config *c)
             clrs__gen_sb_add(b, "    const %s %s%s\n", off, args[i].name, sep);
             break;
         case CLRS_ARG_ACC:
-            clrs__gen_sb_add(b, "    const %s %s%s\n", acc, args[i].name, sep);
+            clrs__gen_sb_add(b, "    const %s %s%s\n", clrs__gen_real_type(c),
+                             args[i].name, sep);
             break;
         case CLRS_ARG_CRD:
             clrs__gen_sb_add(b, "    const %s %s%s\n",
@@ -184,6 +185,8 @@ static void emit_header(sbuf *b, const clrs_gen_config *c, const char *key,
                             "#define CLRS_F16_NATIVE 1\n");
     if (c->half_up)
         clrs__gen_sb_add(b, "#define CLRS_HALF_UP 1\n");
+    if (c->fix)
+        clrs__gen_sb_add(b, "#define CLRS_FIX %d\n", c->fix);
     /* The eltwise rows' constants in the accumulator's type: an
      * unsuffixed literal is a double, which a device without fp64
      * would round to float with a warning. */
@@ -242,6 +245,8 @@ clrs_status clrs__gen_source(const clrs_gen_config *c, const char *key,
     if (c->raw && c->vec > 1) /* a copy's vector types */
         clrs__gen_sb_add(&k, "CLRS_UTYPES(%s, %d)\n", clrs__gen_val_type(c),
                          (int)clrs_dtype_size(c->dst));
+    if (c->fix && c->vec > 1) /* the fixed-point weight tables' vectors */
+        clrs__gen_sb_add(&k, "CLRS_UTYPES(ushort, 2)\n");
     clrs__gen_sb_add(&k, "__kernel void %s(\n",
                      c->backward ? "clrs_backward" : "clrs_forward");
     emit_args(&k, c);

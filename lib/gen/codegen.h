@@ -121,6 +121,16 @@ typedef struct clrs_gen_config {
     /* 8-bit stores round half up (Pillow's 8-bit path: its sums, exact
      * in double, rounded as its clip8) instead of half to even. */
     int half_up;
+    /* u8 weighted sums in fixed point (lower.c, fix_config): every weight
+     * is a multiple of 2^-fix_k[k] on its slot, at least 0, the taps'
+     * weights of one output summing to at most 1, and fix (the sum of
+     * fix_k, at most 8) > 0. The accumulator is ushort, the weight tables
+     * hold each weight times 2^fix_k[k], and the store rounds half to
+     * even by integer steps: the float path's bytes exactly, since there
+     * every product and sum is exact (integers of 8 bits times weights of
+     * at most 8 bits) and the one rounding is to nearest even. */
+    int fix;
+    int fix_k[CLRS_MAX_RANK];
     /* Forward copy: every output has one tap of weight 1 on each slot
      * (nearest, a window of one), src and dst share a type, and no post-op
      * changes the value: values move as they are, loaded and stored as the

@@ -137,6 +137,13 @@ clrs_status clrs__gen_sb_finish(sbuf *b, char **out)
 
 const char *clrs__gen_acc_type(const clrs_gen_config *c)
 {
+    return c->fix ? "ushort" : clrs__gen_real_type(c);
+}
+
+/* The floating type of scalar arguments (pad, empty) and post-op
+ * constants: the accumulator's, float beside a fixed-point one. */
+const char *clrs__gen_real_type(const clrs_gen_config *c)
+{
     return c->acc_f64 ? "double" : "float";
 }
 

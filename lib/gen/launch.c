@@ -120,6 +120,7 @@ void clrs__launch_defaults(const clrs_launch_facts *f, int acc_f64,
     r->sep = -1;
     r->roll = -1;
     r->calc = -1;
+    r->fix = -1;
     r->source = CLRS_LAUNCH_DEFAULT;
     if (dc->vector_bytes)
         r->vmax = pow2_floor((cl_uint)(dc->vector_bytes / esize), cap);
@@ -131,7 +132,7 @@ void clrs__launch_defaults(const clrs_launch_facts *f, int acc_f64,
      * tuner to find: on PoCL (AVX-512 host, channels-last C 64) they
      * took from about half to 1.3 times one vector's time by type and
      * mode. */
-    r->mvec_fwd = 1;
+    r->mvec_fwd = 0; /* variant_axis.c: 1, 4 for fixed-point sums */
     r->span_vectors = dc->span_vectors;
     r->walk = dc->walk;
 }
@@ -181,7 +182,8 @@ static clrs_status parse_item(const char *item, int acc_f64,
                  {"nt", "01", "0 or 1", &r->nt},
                  {"sep", "01", "0 or 1", &r->sep},
                  {"roll", "01", "0 or 1", &r->roll},
-                 {"calc", "01", "0 or 1", &r->calc}};
+                 {"calc", "01", "0 or 1", &r->calc},
+                 {"fix", "01", "0 or 1", &r->fix}};
 
     for (i = 0; i < sizeof digit / sizeof digit[0]; ++i)
         if (strlen(digit[i].key) == klen &&
@@ -217,7 +219,7 @@ static clrs_status parse_item(const char *item, int acc_f64,
         return clrs__error(
             CLRS_ERR_INVALID_VALUE,
             "CLRS_LAUNCH: unknown item \"%s\" (vec=, mv=, "
-            "span=, spanv=, walk=, nt=, sep=, roll=, calc=, local=)",
+            "span=, spanv=, walk=, nt=, sep=, roll=, calc=, fix=, local=)",
             item);
     }
     return CLRS_SUCCESS;

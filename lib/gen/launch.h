@@ -32,7 +32,8 @@ typedef struct clrs_launch_request {
     int mvec;         /* vectors per work-item of a backward gather on the
                          axis path (1, 2, 4; 0: the device default) */
     int mvec_fwd;     /* ... of a forward weighted sum on the axis path:
-                         1 unless mv= names it (forced or tuned) */
+                         as mv= names it (forced or tuned); 0: the path's
+                         default (variant_axis.c) */
     int span;         /* 0: the span path is off */
     int span_vectors; /* most vectors a span group reads (4 or 8; taps a
                          lane: twice that) */
@@ -49,6 +50,9 @@ typedef struct clrs_launch_request {
     int calc;         /* taps the kernel computes instead of tables: -1
                          on axes of CLRS_CALC_MIN_TAPS taps or more, 1
                          wherever it can, 0 nowhere (clrs__calc_slot_ok) */
+    int fix;          /* u8 weighted sums in 16-bit fixed point where
+                         that is exact (lower.c, fix_config): -1 or 1
+                         yes, 0 no (float, the same bytes) */
     size_t local[3];  /* forced local size; all 0: the device default */
     int local_driver; /* local=driver: the driver chooses, on any device */
     clrs_launch_source source;

@@ -508,6 +508,60 @@ static int max_raw_config(clrs_gen_config *c, const clrs_problem *p,
     return 1;
 }
 
+/* The fixed-point path of u8 weighted sums (clrs_gen_config.fix): u8 in
+ * and out, no post-op, padding or computed taps, not Pillow's or
+ * OpenCV's 8-bit rules, unblocked tensors, a fixed tap count on every
+ * slot, and on each slot every weight a multiple of 2^-k, k <= 8, at
+ * least 0, each output's summing to at most 1, the k of all slots
+ * together at most 8 (so that 255 times the sum fits 16 bits). Sets
+ * fix and fix_k, or leaves fix 0. */
+static void fix_config(clrs_gen_config *c, const clrs_problem *p,
+                       const clrs_slot_taps *st, const kaxis *ka, int m,
+                       const clrs_launch_request *r)
+{
+    int k, K = 0, i;
+
+    c->fix = 0;
+    if (r->fix == 0 || r->generic || c->backward || c->cls != CLRS_GEN_WSUM || c->raw ||
+        c->src != CLRS_U8 || c->dst != CLRS_U8 || p->n_post_ops > 0 ||
+        c->pad_taps || p->calc || c->half_up || c->acc_f64 || p->fused)
+        return;
+    for (i = 0; i < m; ++i)
+        if (ka[i].sblk || ka[i].dblk)
+            return;
+    for (k = 0; k < p->naxes; ++k) {
+        const clrs_taplist *tl = &st->tl[k];
+        int64_t o, j;
+        int kk = 0;
+        if (c->fixed[k] < 1)
+            return;
+        for (o = 0; o < p->ax[k].out; ++o) {
+            double sum = 0;
+            if (tl->extrap && tl->extrap[o]) /* the extrapolation value */
+                return;
+            for (j = tl->start[o]; j < tl->start[o + 1]; ++j) {
+                const double w = tl->t[j].w;
+                if (!(w >= 0 && w <= 1) || tl->t[j].idx < 0)
+                    return;
+                while (kk <= 8 && ldexp(w, kk) != floor(ldexp(w, kk)))
+                    ++kk;
+                if (kk > 8)
+                    return;
+                sum += w; /* exact: multiples of 2^-8 up to 8 */
+            }
+            if (sum > 1)
+                return;
+        }
+        c->fix_k[k] = kk;
+        K += kk;
+    }
+    if (K > 8)
+        return;
+    if (K == 0) /* weights of 0 and 1: one bit to round with */
+        c->fix_k[0] = K = 1;
+    c->fix = K;
+}
+
 /* Fused post-ops: their rows, values and operand blocks (forward). */
 static void config_posts(clrs_lowered *low, const clrs_problem *p,
                          const kaxis *k, int m)
@@ -790,6 +844,7 @@ static clrs_status lower_setup(const clrs_device *dev, const clrs_problem *p,
     CLRS_TRY(clrs__launch_request(dev, c->acc_f64, launch, &w->req));
     fixed_counts(c, p, st, &w->req);
     c->raw = copy_config(c, p, st) || max_raw_config(c, p, low);
+    fix_config(c, p, st, w->k, w->m, &w->req);
 
     /* Every vector within the device's native widths, forced widths
      * included (see clrs__launch_lane_bound). */

@@ -3,6 +3,7 @@
  * kernel's offset and accumulator widths. */
 #include "gen/tables.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,7 +140,18 @@ clrs_status clrs__tables_fill(const clrs_problem *p, const clrs_slot_taps *st,
         for (i = 0; i < low->ni; ++i)
             v[i] = (int32_t)it[i];
     }
-    if (f && !low->cfg.acc_f64) {
+    if (f && low->cfg.fix) { /* each slot's weights times 2^fix_k */
+        uint16_t *v = (uint16_t *)(void *)f;
+        for (q = 0; q < low->nseg; ++q) {
+            const clrs_table_seg *sg = &low->seg[q];
+            if (sg->kind == CLRS_SEG_WEIGHTS ||
+                sg->kind == CLRS_SEG_GROUP_WEIGHTS)
+                for (i = sg->pos; i < sg->pos + sg->len; ++i)
+                    f[i] = ldexp(f[i], low->cfg.fix_k[sg->slot]);
+        }
+        for (i = 0; i < low->nf; ++i)
+            v[i] = (uint16_t)f[i];
+    } else if (f && !low->cfg.acc_f64) {
         float *v = (float *)(void *)f;
         for (i = 0; i < low->nf; ++i)
             v[i] = (float)f[i];
@@ -147,7 +159,9 @@ clrs_status clrs__tables_fill(const clrs_problem *p, const clrs_slot_taps *st,
     img->i = it;
     img->ibytes = low->ni * (low->cfg.long_off ? 8 : 4);
     img->f = f;
-    img->fbytes = low->nf * (low->cfg.acc_f64 ? 8 : 4);
+    img->fbytes = low->nf * (low->cfg.fix       ? 2
+                             : low->cfg.acc_f64 ? 8
+                                                : 4);
     return CLRS_SUCCESS;
 }
 

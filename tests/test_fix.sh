@@ -1,0 +1,113 @@
+#!/bin/sh
+# u8 weighted sums in 16-bit fixed point (CLRS_LAUNCH=fix=1, the
+# default): where every weight of an axis is a multiple of 2^-k, the k of
+# all axes together at most 8, the weights at least 0 and an output's
+# summing to at most 1, a u8 to u8 linear, cubic or antialiased sum runs
+# on ushort lanes with its weights times 2^k and rounds half to even by
+# integer steps. The float path's products and sums are exact there, so
+# the bytes must be the same: a matrix of layouts, channel counts, scales
+# (dyadic and not), coordinate modes and ranks passes --mode=C under
+# fix=1 and is byte-identical under fix=0 and fix=1 (SHA-256 digests),
+# as are the conformance batches; the matrix holds fixed-point kernels
+# under fix=1 and none under fix=0, so the comparison is not vacuous.
+
+tap_name=fix
+. "${top_srcdir:-.}/tests/tap.sh"
+
+need_device
+
+cat >"$tmp/matrix" <<'EOF2'
+--reset --dir=FWD_D --sdt=u8 --ddt=u8
+--alg=linear,cubic
+--tag=abx,axb,aBx8b
+mb2ic1ih33iw37oh66ow74 mb1ic3ih33iw37oh132ow148 mb1ic4ih40iw36oh20ow18
+mb1ic16ih19iw21oh38ow42 mb1ic64ih9iw13oh18ow26 mb1ic3ih17iw19oh51ow57
+mb1ic5id6ih7iw9od12oh14ow18 mb2ic7iw300ow600 mb2ic7iw300ow150
+mb1ic32ih20iw40oh40ow80 mb1ic3ih64iw64oh16ow16
+--tag=axb --coord=align_corners,asymmetric,half_pixel_symmetric
+mb1ic3ih33iw37oh65ow73 mb1ic3ih33iw37oh66ow74 mb1ic64ih9iw13oh17ow26
+--reset --dir=FWD_D --sdt=u8 --ddt=u8 --alg=linear,cubic
+--antialias=true --tag=abx,axb
+mb1ic3ih64iw64oh16ow16 mb1ic3ih64iw64oh32ow32 mb1ic4iw96ow24
+--reset --dir=FWD_D --sdt=u8 --ddt=u8 --alg=linear --pad-mode=zero
+mb1ic3ih9iw11oh18ow22
+EOF2
+[ -n "$quick" ] && cat >"$tmp/matrix" <<'EOF2'
+--reset --dir=FWD_D --sdt=u8 --ddt=u8
+--alg=linear
+--tag=abx,axb
+mb2ic1ih33iw37oh66ow74 mb1ic3ih33iw37oh132ow148 mb1ic4ih40iw36oh20ow18
+mb1ic64ih9iw13oh18ow26 mb1ic5id6ih7iw9od12oh14ow18 mb2ic7iw300ow150
+mb1ic3ih17iw19oh51ow57
+--tag=axb --coord=align_corners mb1ic3ih33iw37oh65ow73
+--reset --dir=FWD_D --sdt=u8 --ddt=u8 --alg=cubic --tag=abx
+mb1ic3ih33iw37oh66ow74 mb1ic3ih64iw64oh16ow16
+--antialias=true mb1ic3ih64iw64oh16ow16
+EOF2
+
+# fix=1: every problem agrees with the reference.
+CLRS_LAUNCH=fix=1 "$tool" --mode=C --perf-template=json \
+    --batch="$tmp/matrix" >"$tmp/c1" 2>&1
+rc=$?
+total=$(sed -n 's/^tests:\([0-9]*\) .*/\1/p' "$tmp/c1")
+if all_passed "$tmp/c1" $rc; then
+    ok "fix=1: the $total problems of the matrix agree with the reference"
+else
+    not_ok "fix=1: the matrix fails (exit $rc)"
+    grep -v '"status":"PASSED"' "$tmp/c1" | head -n 20 | cut -c1-300 |
+        sed 's/^/# /'
+fi
+
+# The matrix takes the fixed-point path under fix=1 only.
+kernels() { # V: the dumped kernels of the matrix under fix=V that are fixed-point
+    rm -rf "$tmp/k$1"
+    mkdir -p "$tmp/k$1"
+    CLRS_LAUNCH=fix=$1 CLRS_DUMP_SOURCE="$tmp/k$1" "$tool" --mode=R \
+        --batch="$tmp/matrix" >/dev/null 2>&1
+    grep -l ' fix=[0-9]' "$tmp/k$1"/*.cl 2>/dev/null | wc -l
+}
+k1=$(kernels 1)
+k0=$(kernels 0)
+if [ "$k1" -gt 0 ] && [ "$k0" -eq 0 ]; then
+    ok "the matrix builds $k1 fixed-point kernels under fix=1, none under fix=0"
+else
+    not_ok "fixed-point kernels: $k1 under fix=1, $k0 under fix=0"
+fi
+
+# Byte-identical to the float path.
+same() { # NAME BATCH: digests under fix=0 and fix=1
+    for v in 0 1; do
+        CLRS_LAUNCH=fix=$v "$tool" --mode=R --perf-template=json \
+            --batch="$2" >"$tmp/d$v.json" 2>"$tmp/d$v.err"
+        digests "$tmp/d$v.json" >"$tmp/d$v"
+    done
+    cnt=$(wc -l <"$tmp/d0")
+    if [ "$cnt" -gt 0 ] && cmp -s "$tmp/d0" "$tmp/d1"; then
+        ok "$1: the $cnt problems' outputs are byte-identical under fix=1 and fix=0"
+    else
+        not_ok "$1: outputs differ under fix=1 ($cnt problems)"
+        diff "$tmp/d0" "$tmp/d1" | head -n 10 | sed 's/^/# /'
+    fi
+}
+same "the matrix" "$tmp/matrix"
+batches="test_resampling_ci test_axes_ci test_vendor_ci"
+[ -n "$quick" ] && batches="test_resampling_ci"
+for b in $batches; do
+    same "$b" "$top_srcdir/tests/inputs/$b"
+done
+
+# A malformed knob is refused.
+if CLRS_LAUNCH=fix=2 "$tool" --mode=R --sdt=u8 --ddt=u8 --alg=linear \
+    mb1ic3ih4iw4oh8ow8 >"$tmp/bad" 2>&1; then
+    not_ok "CLRS_LAUNCH=fix=2 is accepted"
+else
+    if grep -q 'fix=2' "$tmp/bad"; then
+        ok "CLRS_LAUNCH=fix=2 is refused, naming the item"
+    else
+        not_ok "CLRS_LAUNCH=fix=2 fails without naming the item"
+        head -n 3 "$tmp/bad" | sed 's/^/# /'
+    fi
+fi
+
+echo "1..$n"
+exit $failed
