@@ -605,14 +605,25 @@ static int same_axis_map(const clrs_axis_map *a, const clrs_axis_map *b)
            a->db == b->db;
 }
 
-/* The most taps an output of slot k reads. */
+/* The most taps an output of slot k reads: from the tap lists, or where
+ * those would be too long to build for a cost (an axis the kernel may
+ * compute, of CLRS_CALC_MIN_TAPS taps or more) the mode's count, or the
+ * antialiasing filter's reach. An antialiased axis has no count of its
+ * own (clrs__calc_count 0). */
 static clrs_status slot_taps_max(const clrs_problem *p, int k, int64_t *n)
 {
+    const double reach =
+        2.0 * clrs__kernel_radius(p) * p->ax[k].aa_scale + 1.0;
     clrs_taplist tl;
     clrs_status st;
 
-    if (clrs__calc_slot_ok(p, k)) { /* the mode's count, exactly */
-        *n = clrs__calc_count(p);
+    if (clrs__calc_slot_ok(p, k) && clrs__calc_count(p) > 0) {
+        *n = clrs__calc_count(p); /* exactly */
+        return CLRS_SUCCESS;
+    }
+    if (clrs__calc_slot_ok(p, k) &&
+        (double)p->ax[k].out * reach >= (double)CLRS_CALC_MIN_TAPS) {
+        *n = (int64_t)ceil(reach);
         return CLRS_SUCCESS;
     }
     memset(&tl, 0, sizeof tl);
