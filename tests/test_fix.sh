@@ -2,9 +2,9 @@
 # u8 weighted sums in 16-bit fixed point (CLRS_LAUNCH=fix=1, the
 # default): where every weight of an axis is a multiple of 2^-k, the k of
 # all axes together at most 8, the weights at least 0 and an output's
-# summing to at most 1, a u8 to u8 linear, cubic or antialiased sum runs
-# on ushort lanes with its weights times 2^k and rounds half to even by
-# integer steps. The float path's products and sums are exact there, so
+# summing to at most 1, and a padding tap reads a u8 value, a u8 to u8
+# linear, cubic, antialiased or average pooling sum runs on ushort lanes
+# with its weights times 2^k and rounds half to even by integer steps. The float path's products and sums are exact there, so
 # the bytes must be the same: a matrix of layouts, channel counts, scales
 # (dyadic and not), coordinate modes and ranks passes --mode=C under
 # fix=1 and is byte-identical under fix=0 and fix=1 (SHA-256 digests),
@@ -31,6 +31,12 @@ mb1ic3ih33iw37oh65ow73 mb1ic3ih33iw37oh66ow74 mb1ic64ih9iw13oh17ow26
 mb1ic3ih64iw64oh16ow16 mb1ic3ih64iw64oh32ow32 mb1ic4iw96ow24
 --reset --dir=FWD_D --sdt=u8 --ddt=u8 --alg=linear --pad-mode=zero
 mb1ic3ih9iw11oh18ow22
+--pad-mode=constant --pad-value=3,2.5,300 --coord=align_corners,asymmetric
+mb1ic3ih9iw11oh18ow22
+--reset --dir=FWD_D --sdt=u8 --ddt=u8 --alg=avg_p,avg_np --tag=abx,axb
+mb2ic3ih34iw38kh2kw2sh2sw2 mb1ic64ih16iw18kh2kw2sh2sw2
+mb2ic3ih33iw37kh2kw2sh2sw2ph1pw1 mb1ic4ih32iw32kh4kw4sh4sw4
+mb1ic3ih33iw37kh3kw3sh2sw2ph1pw1
 EOF2
 [ -n "$quick" ] && cat >"$tmp/matrix" <<'EOF2'
 --reset --dir=FWD_D --sdt=u8 --ddt=u8
@@ -43,6 +49,10 @@ mb1ic3ih17iw19oh51ow57
 --reset --dir=FWD_D --sdt=u8 --ddt=u8 --alg=cubic --tag=abx
 mb1ic3ih33iw37oh66ow74 mb1ic3ih64iw64oh16ow16
 --antialias=true mb1ic3ih64iw64oh16ow16
+--reset --dir=FWD_D --sdt=u8 --ddt=u8 --alg=linear --pad-mode=constant
+--pad-value=3,2.5 --coord=asymmetric mb1ic3ih9iw11oh18ow22
+--reset --dir=FWD_D --sdt=u8 --ddt=u8 --alg=avg_p,avg_np --tag=axb
+mb2ic3ih34iw38kh2kw2sh2sw2 mb2ic3ih33iw37kh2kw2sh2sw2ph1pw1
 EOF2
 
 # fix=1: every problem agrees with the reference.
@@ -90,7 +100,7 @@ same() { # NAME BATCH: digests under fix=0 and fix=1
     fi
 }
 same "the matrix" "$tmp/matrix"
-batches="test_resampling_ci test_axes_ci test_vendor_ci"
+batches="test_resampling_ci test_axes_ci test_vendor_ci test_pooling_ci"
 [ -n "$quick" ] && batches="test_resampling_ci"
 for b in $batches; do
     same "$b" "$top_srcdir/tests/inputs/$b"

@@ -82,9 +82,8 @@ void clrs__gen_sb_else(sbuf *b, const char *fmt, ...) CLRS_PRINTF(2, 3);
 void clrs__gen_sb_close(sbuf *b);
 /* The text into *out, or CLRS_ERR_OUT_OF_MEMORY (b freed). */
 clrs_status clrs__gen_sb_finish(sbuf *b, char **out);
-const char *
-clrs__gen_acc_type(const clrs_gen_config *c); /* "float" / "double" /
-                                                  "ushort" (fix) */
+/* The accumulator's type: "float", "double", or "ushort" (fix). */
+const char *clrs__gen_acc_type(const clrs_gen_config *c);
 const char *clrs__gen_real_type(const clrs_gen_config *c);
 /* Accumulators of a body of w lanes: c->mvec for vector bodies of a
  * multi-vector work-item, else 1; named acc, acc1, acc2, acc3. */

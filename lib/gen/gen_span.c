@@ -157,8 +157,8 @@ static void emit_pick_as(sbuf *b, const clrs_gen_config *c,
 static void emit_pick(sbuf *b, const clrs_gen_config *c, const signed char *r,
                       const char *padval, int ns)
 {
-    const size_t bytes = c->raw   ? clrs_dtype_size(c->dst)
-                         : c->fix ? 2
+    const size_t bytes = c->raw       ? clrs_dtype_size(c->dst)
+                         : c->fix     ? 2
                          : c->acc_f64 ? 8
                                       : 4;
     char at[16];

@@ -509,7 +509,8 @@ static int max_raw_config(clrs_gen_config *c, const clrs_problem *p,
 }
 
 /* The fixed-point path of u8 weighted sums (clrs_gen_config.fix): u8 in
- * and out, no post-op, padding or computed taps, not Pillow's or
+ * and out, no post-op or computed taps, a padding value (where padding
+ * taps are read) that is a u8 value itself, not Pillow's or
  * OpenCV's 8-bit rules, unblocked tensors, a fixed tap count on every
  * slot, and on each slot every weight a multiple of 2^-k, k <= 8, at
  * least 0, each output's summing to at most 1, the k of all slots
@@ -517,14 +518,18 @@ static int max_raw_config(clrs_gen_config *c, const clrs_problem *p,
  * fix and fix_k, or leaves fix 0. */
 static void fix_config(clrs_gen_config *c, const clrs_problem *p,
                        const clrs_slot_taps *st, const kaxis *ka, int m,
-                       const clrs_launch_request *r)
+                       const clrs_launch_request *r, double pad)
 {
+    const double pv = (double)(float)pad; /* as the kernel reads it */
     int k, K = 0, i;
 
     c->fix = 0;
-    if (r->fix == 0 || r->generic || c->backward || c->cls != CLRS_GEN_WSUM || c->raw ||
-        c->src != CLRS_U8 || c->dst != CLRS_U8 || p->n_post_ops > 0 ||
-        c->pad_taps || p->calc || c->half_up || c->acc_f64 || p->fused)
+    if (r->fix == 0 || r->generic || c->backward || c->cls != CLRS_GEN_WSUM ||
+        c->raw || c->src != CLRS_U8 || c->dst != CLRS_U8 || p->n_post_ops > 0 ||
+        p->calc || c->half_up || c->acc_f64 || p->fused)
+        return;
+    /* A padding tap reads pad: a u8 value, or the sums are not integers. */
+    if (c->pad_taps && !(pv >= 0 && pv <= 255 && pv == floor(pv)))
         return;
     for (i = 0; i < m; ++i)
         if (ka[i].sblk || ka[i].dblk)
@@ -541,7 +546,7 @@ static void fix_config(clrs_gen_config *c, const clrs_problem *p,
                 return;
             for (j = tl->start[o]; j < tl->start[o + 1]; ++j) {
                 const double w = tl->t[j].w;
-                if (!(w >= 0 && w <= 1) || tl->t[j].idx < 0)
+                if (!(w >= 0 && w <= 1) || (tl->t[j].idx < 0 && !c->pad_taps))
                     return;
                 while (kk <= 8 && ldexp(w, kk) != floor(ldexp(w, kk)))
                     ++kk;
@@ -844,7 +849,7 @@ static clrs_status lower_setup(const clrs_device *dev, const clrs_problem *p,
     CLRS_TRY(clrs__launch_request(dev, c->acc_f64, launch, &w->req));
     fixed_counts(c, p, st, &w->req);
     c->raw = copy_config(c, p, st) || max_raw_config(c, p, low);
-    fix_config(c, p, st, w->k, w->m, &w->req);
+    fix_config(c, p, st, w->k, w->m, &w->req, low->vals.pad);
 
     /* Every vector within the device's native widths, forced widths
      * included (see clrs__launch_lane_bound). */

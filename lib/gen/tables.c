@@ -159,9 +159,7 @@ clrs_status clrs__tables_fill(const clrs_problem *p, const clrs_slot_taps *st,
     img->i = it;
     img->ibytes = low->ni * (low->cfg.long_off ? 8 : 4);
     img->f = f;
-    img->fbytes = low->nf * (low->cfg.fix       ? 2
-                             : low->cfg.acc_f64 ? 8
-                                                : 4);
+    img->fbytes = low->nf * (low->cfg.fix ? 2 : low->cfg.acc_f64 ? 8 : 4);
     return CLRS_SUCCESS;
 }
 

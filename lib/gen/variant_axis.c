@@ -51,7 +51,7 @@ static int axis_width(const clrs_problem *p, const direction *d, const kaxis *k,
 static int choose_mvec(const clrs_problem *p, const clrs_gen_config *c,
                        const kaxis *k0, const clrs_launch_request *r)
 {
-    int mv = p->backward         ? r->mvec
+    int mv = p->backward       ? r->mvec
              : r->mvec_fwd > 0 ? r->mvec_fwd
              : c->fix          ? 4 /* 16-bit sums: the taps' loads weigh */
                                : 1;

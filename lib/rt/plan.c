@@ -612,8 +612,7 @@ static int same_axis_map(const clrs_axis_map *a, const clrs_axis_map *b)
  * own (clrs__calc_count 0). */
 static clrs_status slot_taps_max(const clrs_problem *p, int k, int64_t *n)
 {
-    const double reach =
-        2.0 * clrs__kernel_radius(p) * p->ax[k].aa_scale + 1.0;
+    const double reach = 2.0 * clrs__kernel_radius(p) * p->ax[k].aa_scale + 1.0;
     clrs_taplist tl;
     clrs_status st;
 
