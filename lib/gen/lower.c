@@ -511,8 +511,9 @@ static int max_raw_config(clrs_gen_config *c, const clrs_problem *p,
 /* The fixed-point path of u8 weighted sums (clrs_gen_config.fix): u8 in
  * and out, no post-op or computed taps, a padding value (where padding
  * taps are read) that is a u8 value itself, not Pillow's or
- * OpenCV's 8-bit rules, unblocked tensors, a fixed tap count on every
- * slot, and on each slot every weight a multiple of 2^-k, k <= 8, at
+ * OpenCV's 8-bit rules, unblocked tensors (a fused separable plan's
+ * roll variant too: its rows' sums are exact as well), a fixed tap count on
+ * every slot, and on each slot every weight a multiple of 2^-k, k <= 8, at
  * least 0, each output's summing to at most 1, the k of all slots
  * together at most 8 (so that 255 times the sum fits 16 bits). Sets
  * fix and fix_k, or leaves fix 0. */
@@ -526,7 +527,7 @@ static void fix_config(clrs_gen_config *c, const clrs_problem *p,
     c->fix = 0;
     if (r->fix == 0 || r->generic || c->backward || c->cls != CLRS_GEN_WSUM ||
         c->raw || c->src != CLRS_U8 || c->dst != CLRS_U8 || p->n_post_ops > 0 ||
-        p->calc || c->half_up || c->acc_f64 || p->fused)
+        p->calc || c->half_up || c->acc_f64)
         return;
     /* A padding tap reads pad: a u8 value, or the sums are not integers. */
     if (c->pad_taps && !(pv >= 0 && pv <= 255 && pv == floor(pv)))
@@ -535,28 +536,10 @@ static void fix_config(clrs_gen_config *c, const clrs_problem *p,
         if (ka[i].sblk || ka[i].dblk)
             return;
     for (k = 0; k < p->naxes; ++k) {
-        const clrs_taplist *tl = &st->tl[k];
-        int64_t o, j;
-        int kk = 0;
-        if (c->fixed[k] < 1)
+        const int kk =
+            clrs__taplist_dyadic(&st->tl[k], p->ax[k].out, c->pad_taps);
+        if (c->fixed[k] < 1 || kk < 0)
             return;
-        for (o = 0; o < p->ax[k].out; ++o) {
-            double sum = 0;
-            if (tl->extrap && tl->extrap[o]) /* the extrapolation value */
-                return;
-            for (j = tl->start[o]; j < tl->start[o + 1]; ++j) {
-                const double w = tl->t[j].w;
-                if (!(w >= 0 && w <= 1) || (tl->t[j].idx < 0 && !c->pad_taps))
-                    return;
-                while (kk <= 8 && ldexp(w, kk) != floor(ldexp(w, kk)))
-                    ++kk;
-                if (kk > 8)
-                    return;
-                sum += w; /* exact: multiples of 2^-8 up to 8 */
-            }
-            if (sum > 1)
-                return;
-        }
         c->fix_k[k] = kk;
         K += kk;
     }

@@ -357,6 +357,11 @@ clrs_status clrs__axis_taps(const clrs_problem *p, int a, clrs_taplist *tl);
 void clrs__taplist_free(clrs_taplist *tl);
 /* The most taps one of the first n outputs of tl has (0 for none). */
 int64_t clrs__taplist_max(const clrs_taplist *tl, int64_t n);
+/* The least k <= 8 such that every weight of the first n outputs of tl
+ * is a multiple of 2^-k, at least 0, each output's summing to at most 1,
+ * none extrapolated, and (unless pad_ok) none a padding tap; else -1.
+ * The fixed-point u8 path's condition on one axis (lower.c). */
+int clrs__taplist_dyadic(const clrs_taplist *tl, int64_t n, int pad_ok);
 
 /* One output reading an input pixel along one axis (a transposed tap). */
 typedef struct clrs_ttap {

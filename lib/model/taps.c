@@ -624,6 +624,31 @@ int64_t clrs__taplist_max(const clrs_taplist *tl, int64_t n)
     return most;
 }
 
+int clrs__taplist_dyadic(const clrs_taplist *tl, int64_t n, int pad_ok)
+{
+    int64_t o, j;
+    int k = 0;
+
+    for (o = 0; o < n; ++o) {
+        double sum = 0;
+        if (tl->extrap && tl->extrap[o]) /* the extrapolation value */
+            return -1;
+        for (j = tl->start[o]; j < tl->start[o + 1]; ++j) {
+            const double w = tl->t[j].w;
+            if (!(w >= 0 && w <= 1) || (tl->t[j].idx < 0 && !pad_ok))
+                return -1;
+            while (k <= 8 && ldexp(w, k) != floor(ldexp(w, k)))
+                ++k;
+            if (k > 8)
+                return -1;
+            sum += w; /* exact: multiples of 2^-8 up to 8 */
+        }
+        if (sum > 1)
+            return -1;
+    }
+    return k;
+}
+
 /* Whether output xv->o samples nothing: tf_crop_and_resize's x outside
  * [0, I - 1]; scale_and_translate's x + 1/2 outside [0, I], TensorFlow's
  * own float sample under its arithmetic (tf). */
