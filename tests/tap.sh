@@ -51,6 +51,23 @@ digests() {
     sed -n 's/.*"repro":"\([^"]*\)".*"digest":"\([0-9a-f]*\)".*/\1 \2/p' "$1"
 }
 
+# same_under KNOB A B NAME BATCH: the batch's outputs (SHA-256 digests)
+# under CLRS_LAUNCH=KNOB=A and KNOB=B must be byte-identical.
+same_under() {
+    for _v in "$2" "$3"; do
+        CLRS_LAUNCH="$1=$_v" "$tool" --mode=R --perf-template=json \
+            --batch="$5" >"$tmp/same$_v.json" 2>"$tmp/same$_v.err"
+        digests "$tmp/same$_v.json" >"$tmp/same$_v"
+    done
+    _cnt=$(wc -l <"$tmp/same$2")
+    if [ "$_cnt" -gt 0 ] && cmp -s "$tmp/same$2" "$tmp/same$3"; then
+        ok "$4: the $_cnt problems' outputs are byte-identical under $1=$3 and $1=$2"
+    else
+        not_ok "$4: outputs differ under $1=$3 ($_cnt problems)"
+        diff "$tmp/same$2" "$tmp/same$3" | head -n 10 | sed 's/^/# /'
+    fi
+}
+
 # all_passed OUT RC: true when a --mode=C --perf-template=json run (its
 # stdout OUT, its exit status RC) failed nothing and skipped only f64
 # problems, and those only on a device without fp64 ($fp64, from

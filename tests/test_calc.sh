@@ -82,25 +82,11 @@ else
 fi
 
 # Byte-identical to the tables.
-same() { # NAME BATCH: digests under calc=0 and calc=1
-    for v in 0 1; do
-        CLRS_LAUNCH=calc=$v "$tool" --mode=R --perf-template=json \
-            --batch="$2" >"$tmp/d$v.json" 2>"$tmp/d$v.err"
-        digests "$tmp/d$v.json" >"$tmp/d$v"
-    done
-    cnt=$(wc -l <"$tmp/d0")
-    if [ "$cnt" -gt 0 ] && cmp -s "$tmp/d0" "$tmp/d1"; then
-        ok "$1: the $cnt problems' outputs are byte-identical under calc=1 and calc=0"
-    else
-        not_ok "$1: outputs differ under calc=1 ($cnt problems)"
-        diff "$tmp/d0" "$tmp/d1" | head -n 10 | sed 's/^/# /'
-    fi
-}
-same "the matrix" "$tmp/matrix"
+same_under calc 0 1 "the matrix" "$tmp/matrix"
 batches="test_resampling_ci test_axes_ci test_options_ci test_vendor_ci"
 [ -n "$quick" ] && batches="test_resampling_ci"
 for b in $batches; do
-    same "$b" "$top_srcdir/tests/inputs/$b"
+    same_under calc 0 1 "$b" "$top_srcdir/tests/inputs/$b"
 done
 
 # Long axes: their plans compute the taps by default, so that a plan's

@@ -85,25 +85,11 @@ else
 fi
 
 # Byte-identical to the float path.
-same() { # NAME BATCH: digests under fix=0 and fix=1
-    for v in 0 1; do
-        CLRS_LAUNCH=fix=$v "$tool" --mode=R --perf-template=json \
-            --batch="$2" >"$tmp/d$v.json" 2>"$tmp/d$v.err"
-        digests "$tmp/d$v.json" >"$tmp/d$v"
-    done
-    cnt=$(wc -l <"$tmp/d0")
-    if [ "$cnt" -gt 0 ] && cmp -s "$tmp/d0" "$tmp/d1"; then
-        ok "$1: the $cnt problems' outputs are byte-identical under fix=1 and fix=0"
-    else
-        not_ok "$1: outputs differ under fix=1 ($cnt problems)"
-        diff "$tmp/d0" "$tmp/d1" | head -n 10 | sed 's/^/# /'
-    fi
-}
-same "the matrix" "$tmp/matrix"
+same_under fix 0 1 "the matrix" "$tmp/matrix"
 batches="test_resampling_ci test_axes_ci test_vendor_ci test_pooling_ci"
 [ -n "$quick" ] && batches="test_resampling_ci"
 for b in $batches; do
-    same "$b" "$top_srcdir/tests/inputs/$b"
+    same_under fix 0 1 "$b" "$top_srcdir/tests/inputs/$b"
 done
 
 # One pass or separable passes of f32 intermediates: the sums are exact
@@ -114,18 +100,7 @@ cat >"$tmp/sep" <<'EOF2'
 mb1ic3id6ih7iw9od12oh14ow18 mb1ic16id5ih6iw7od10oh12ow14
 mb1ic3ih33iw37oh66ow74 mb1ic4ih40iw36oh20ow18
 EOF2
-for v in 0 1; do
-    CLRS_LAUNCH=sep=$v "$tool" --mode=R --perf-template=json \
-        --batch="$tmp/sep" >"$tmp/s$v.json" 2>&1
-    digests "$tmp/s$v.json" >"$tmp/s$v"
-done
-cnt=$(wc -l <"$tmp/s0")
-if [ "$cnt" -gt 0 ] && cmp -s "$tmp/s0" "$tmp/s1"; then
-    ok "dyadic u8 sums: the $cnt problems' outputs are byte-identical in one pass and in separable passes"
-else
-    not_ok "dyadic u8 sums differ between one pass and separable passes ($cnt problems)"
-    diff "$tmp/s0" "$tmp/s1" | head -n 10 | sed 's/^/# /'
-fi
+same_under sep 0 1 "dyadic u8 sums in one pass and in passes" "$tmp/sep"
 
 # A malformed knob is refused.
 if CLRS_LAUNCH=fix=2 "$tool" --mode=R --sdt=u8 --ddt=u8 --alg=linear \
