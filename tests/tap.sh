@@ -51,6 +51,22 @@ digests() {
     sed -n 's/.*"repro":"\([^"]*\)".*"digest":"\([0-9a-f]*\)".*/\1 \2/p' "$1"
 }
 
+# passes_under SETTING NAME BATCH: under CLRS_LAUNCH=SETTING every
+# problem of the batch agrees with the reference (all_passed).
+passes_under() {
+    CLRS_LAUNCH="$1" "$tool" --mode=C --perf-template=json \
+        --batch="$3" >"$tmp/pass.out" 2>&1
+    _rc=$?
+    _total=$(sed -n 's/^tests:\([0-9]*\) .*/\1/p' "$tmp/pass.out")
+    if all_passed "$tmp/pass.out" $_rc; then
+        ok "$1: the $_total problems of $2 agree with the reference"
+    else
+        not_ok "$1: $2 fails (exit $_rc)"
+        grep -v '"status":"PASSED"' "$tmp/pass.out" | head -n 20 |
+            cut -c1-300 | sed 's/^/# /'
+    fi
+}
+
 # same_under KNOB A B NAME BATCH: the batch's outputs (SHA-256 digests)
 # under CLRS_LAUNCH=KNOB=A and KNOB=B must be byte-identical.
 same_under() {

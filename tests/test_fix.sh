@@ -56,17 +56,7 @@ mb2ic3ih34iw38kh2kw2sh2sw2 mb2ic3ih33iw37kh2kw2sh2sw2ph1pw1
 EOF2
 
 # fix=1: every problem agrees with the reference.
-CLRS_LAUNCH=fix=1 "$tool" --mode=C --perf-template=json \
-    --batch="$tmp/matrix" >"$tmp/c1" 2>&1
-rc=$?
-total=$(sed -n 's/^tests:\([0-9]*\) .*/\1/p' "$tmp/c1")
-if all_passed "$tmp/c1" $rc; then
-    ok "fix=1: the $total problems of the matrix agree with the reference"
-else
-    not_ok "fix=1: the matrix fails (exit $rc)"
-    grep -v '"status":"PASSED"' "$tmp/c1" | head -n 20 | cut -c1-300 |
-        sed 's/^/# /'
-fi
+passes_under fix=1 "the matrix" "$tmp/matrix"
 
 # The matrix takes the fixed-point path under fix=1 only.
 kernels() { # V: the dumped kernels of the matrix under fix=V that are fixed-point
