@@ -123,17 +123,74 @@ static int merge_axes(kaxis *k, int m, int has_index)
     return m;
 }
 
+/* Strides of tensor t's axis a split into lanes of b (inner) and
+ * blocks of b (outer): blocked by b, 1 and the block stride; unblocked,
+ * the stride and b times it; blocked otherwise, not a split (0). */
+static int split_strides(const struct clrs_tensor_desc *t, int a, int b,
+                         int64_t *in, int64_t *out)
+{
+    if (t->block_axis == a && t->block != b)
+        return 0;
+    *in = t->block_axis == a ? 1 : t->strides[a];
+    *out = t->block_axis == a ? t->strides[a] : t->strides[a] * b;
+    return 1;
+}
+
+/* An identity axis a blocked in dst by b with no padding lanes, split
+ * into a lane axis k[0] (b elements, unit stride in every tensor blocked
+ * the same way) and a block axis k[1]: to the kernel, a channels-last
+ * tensor of b channels (nChw8c as b-channel nhwc images, C / b of them),
+ * which the axis path runs in vectors along the lanes. Each output sums
+ * the same taps in the same order, so the results are the block path's
+ * bits. 0 where some tensor is blocked along a by another size. */
+static int split_block(const clrs_problem *p, const direction *d, int a,
+                       kaxis *k)
+{
+    const int b = blk_of(d->dst, a);
+    int i;
+
+    if (p->slot[a] >= 0 || !b || d->dst->dims[a] % b)
+        return 0;
+    memset(k, 0, 2 * sizeof *k);
+    k[0].n = k[0].nr = b;
+    k[1].n = k[1].nr = d->dst->dims[a] / b;
+    k[0].slot = k[1].slot = -1;
+    k[0].axis = k[1].axis = a;
+    if (!split_strides(d->dst, a, b, &k[0].ds, &k[1].ds) ||
+        !split_strides(d->src, a, b, &k[0].ss, &k[1].ss) ||
+        (p->has_index && !split_strides(&p->index, a, b, &k[0].is, &k[1].is)) ||
+        (d->has_x && !split_strides(&p->x, a, b, &k[0].xs, &k[1].xs)))
+        return 0;
+    for (i = 0; i < p->n_post_ops; ++i) {
+        const struct clrs_tensor_desc *o = &p->post_ops[i].operand;
+        if (p->post_ops[i].kind == CLRS_POST_BINARY && o->dims[a] != 1 &&
+            !split_strides(o, a, b, &k[0].bs[i], &k[1].bs[i]))
+            return 0;
+    }
+    return 1;
+}
+
 /* Kernel axes over dst, fastest stride first. Identity axes carry src's
  * strides (resampled ones find theirs in the tables), the index
  * tensor's where it is shaped like dst or the axis is an identity, x's
- * on identity axes. dst's blocked axis is iterated over whole blocks,
- * so that the kernel writes its padding lanes as zeros. */
+ * on identity axes. dst's blocked axis is split into lanes and blocks
+ * where it can be (split_block), else iterated over whole blocks, so
+ * that the kernel writes its padding lanes as zeros. */
 static int lower_axes(const clrs_problem *p, const direction *d, kaxis *k)
 {
-    int a, m = 0;
+    int a, m = 0, kept = 0;
 
+    for (a = 0; a < p->rank; ++a)
+        kept += p->slot[a] >= 0 || d->dst->dims[a] > 1 || blk_of(d->dst, a);
     for (a = 0; a < p->rank; ++a) {
-        kaxis t;
+        kaxis t, s[2];
+        /* One more kernel axis than tensor axes, within the limit. */
+        if (kept < CLRS_MAX_RANK && split_block(p, d, a, s)) {
+            m = insert_sorted(k, m, &s[0]);
+            if (s[1].n > 1)
+                m = insert_sorted(k, m, &s[1]);
+            continue;
+        }
         memset(&t, 0, sizeof t);
         t.n = d->dst->dims[a];
         t.slot = p->slot[a];
