@@ -301,8 +301,6 @@ static unsigned lane_kinds(const clrs_problem *p, const direction *d,
     kinds |= dtype_kind(d->dst->dtype) | dtype_kind(d->src->dtype);
     if (p->has_index)
         kinds |= dtype_kind(p->index.dtype);
-    if (p->has_index && d->gather) /* its index compares as long */
-        kinds |= 1u << CLRS_LANE_LONG;
     if (d->has_x)
         kinds |= dtype_kind(p->x.dtype);
     for (i = 0; i < p->n_post_ops; ++i)
