@@ -149,7 +149,7 @@ static int split_block(const clrs_problem *p, const direction *d, int a,
     const int b = blk_of(d->dst, a);
     int i;
 
-    if (p->slot[a] >= 0 || !b || d->dst->dims[a] % b)
+    if (p->slot[a] >= 0 || !b || d->dst->dims[a] < b || d->dst->dims[a] % b)
         return 0;
     memset(k, 0, 2 * sizeof *k);
     k[0].n = k[0].nr = b;
@@ -181,7 +181,7 @@ static int lower_axes(const clrs_problem *p, const direction *d, kaxis *k)
     int a, m = 0, kept = 0;
 
     for (a = 0; a < p->rank; ++a)
-        kept += p->slot[a] >= 0 || d->dst->dims[a] > 1 || blk_of(d->dst, a);
+        kept += p->slot[a] >= 0 || d->dst->dims[a] != 1 || blk_of(d->dst, a);
     for (a = 0; a < p->rank; ++a) {
         kaxis t, s[2];
         /* One more kernel axis than tensor axes, within the limit. */
