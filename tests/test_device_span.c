@@ -817,9 +817,9 @@ static int width_bound(cl_device_info what, int bound)
 /* The lanes a span kernel takes by the device's facts: 16 (8 when it
  * accumulates in double) within the native widths of its accumulator
  * and, where it holds an index in 64-bit lanes (an s64 plane index,
- * forward or backward), of long; on a CPU also within the preferred width, its
- * default; on a GPU within one 16-byte load of the accumulator (4 float
- * lanes, 2 double), the GPU default. */
+ * forward or backward), of long; on a CPU also within the preferred
+ * width, its default; on a GPU within one 16-byte load of the
+ * accumulator (4 float lanes, 2 double), the GPU default. */
 static int span_lanes(int acc_f64, int wide_index)
 {
     cl_device_type type = 0;

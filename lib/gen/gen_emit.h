@@ -92,6 +92,9 @@ const char *clrs__gen_acc_name(int m);
 /* Span groups per work-item: c->walk, at least 1. */
 int clrs__gen_walk_of(const clrs_gen_config *c);
 const char *clrs__gen_off_type(const clrs_gen_config *c); /* "int" / "long" */
+/* The type a backward compares index values in: "long" for an s64 plane
+ * index, "int" for a window index (s8, s32: it and its codes fit). */
+const char *clrs__gen_index_type(const clrs_gen_config *c);
 /* Values between load and store: the accumulator type, or a copy's
  * unsigned integer of the element's width (c->raw). */
 const char *clrs__gen_val_type(const clrs_gen_config *c);

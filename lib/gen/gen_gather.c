@@ -139,9 +139,7 @@ static void emit_gather_max(sbuf *b, const clrs_gen_config *c, int w,
     } else if (c->recompute) {
         clrs__gen_sb_add(b, "if (win == myp)\n    acc += v;\n");
     } else if (w > 1) {
-        /* A window index (s8, s32) and its codes fit an int; a plane
-         * index is s64 and compares as long. */
-        const char *ix = c->index == CLRS_S64 ? "long" : "int";
+        const char *ix = clrs__gen_index_type(c);
         clrs__gen_sb_add(b,
                          "acc = select(acc, acc + v, convert_%s(convert_%s%d("
                          "vload%d(0, index + %s)) == (%s%d)(%s)));\n",

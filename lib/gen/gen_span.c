@@ -264,8 +264,8 @@ void clrs__gen_emit_span_gather(sbuf *b, const clrs_gen_config *c,
     const int V = c->vec, n = c->nslots, T = c->ntaps;
     const int ns = pat_spans(c, q);
     const char *off = clrs__gen_off_type(c);
-    const int wide_ix = c->has_index && c->index == CLRS_S64;
-    const char *ix = wide_ix ? "long" : "int";
+    const char *ix = clrs__gen_index_type(c);
+    const int wide_ix = strcmp(ix, "long") == 0;
     char at[16], mt[16], xt[16], prev[24];
     int t, j, l, lanes[CLRS_GEN_MAX_LANES];
 

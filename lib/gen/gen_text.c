@@ -174,6 +174,11 @@ const char *clrs__gen_off_type(const clrs_gen_config *c)
     return c->long_off ? "long" : "int";
 }
 
+const char *clrs__gen_index_type(const clrs_gen_config *c)
+{
+    return c->has_index && c->index == CLRS_S64 ? "long" : "int";
+}
+
 /* Forward span path over a last slot whose tap count varies. */
 int clrs__gen_span_var(const clrs_gen_config *c)
 {

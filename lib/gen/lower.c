@@ -170,6 +170,14 @@ static int split_block(const clrs_problem *p, const direction *d, int a,
     return 1;
 }
 
+/* Whether tensor axis a is a kernel axis at all: a size-1 identity axis
+ * contributes nothing to any offset, unless it is blocked (its padding
+ * lanes are written too). */
+static int axis_kept(const clrs_problem *p, const direction *d, int a)
+{
+    return p->slot[a] >= 0 || d->dst->dims[a] != 1 || blk_of(d->dst, a);
+}
+
 /* Kernel axes over dst, fastest stride first. Identity axes carry src's
  * strides (resampled ones find theirs in the tables), the index
  * tensor's where it is shaped like dst or the axis is an identity, x's
@@ -181,9 +189,11 @@ static int lower_axes(const clrs_problem *p, const direction *d, kaxis *k)
     int a, m = 0, kept = 0;
 
     for (a = 0; a < p->rank; ++a)
-        kept += p->slot[a] >= 0 || d->dst->dims[a] != 1 || blk_of(d->dst, a);
+        kept += axis_kept(p, d, a);
     for (a = 0; a < p->rank; ++a) {
         kaxis t, s[2];
+        if (!axis_kept(p, d, a))
+            continue;
         /* One more kernel axis than tensor axes, within the limit. */
         if (kept < CLRS_MAX_RANK && split_block(p, d, a, s)) {
             m = insert_sorted(k, m, &s[0]);
@@ -196,10 +206,6 @@ static int lower_axes(const clrs_problem *p, const direction *d, kaxis *k)
         t.slot = p->slot[a];
         t.axis = a;
         t.dblk = blk_of(d->dst, a);
-        /* A size-1 identity axis contributes nothing to any offset,
-         * unless it is blocked: its padding lanes are written too. */
-        if (t.slot < 0 && t.n == 1 && !t.dblk)
-            continue;
         t.nr = t.n;
         if (t.dblk)
             t.n = (t.n + t.dblk - 1) / t.dblk * t.dblk;
