@@ -32,9 +32,23 @@
     typedef T##4 __attribute__((aligned(a))) clrs_u_##T##4;                \
     typedef T##8 __attribute__((aligned(a))) clrs_u_##T##8;                \
     typedef T##16 __attribute__((aligned(a))) clrs_u_##T##16;
-#define CLRS_VLOAD(T, n, p, i) (*(__global const clrs_u_##T##n *)((p) + (i)))
-#define CLRS_VSTORE(T, n, p, i, v) \
+#define CLRS_VLOAD(T, n, p, i) CLRS_VLOAD_##n(T, n, p, i)
+#define CLRS_VSTORE(T, n, p, i, v) CLRS_VSTORE_##n(T, n, p, i, v)
+#define CLRS_VLOAD_U(T, n, p, i) (*(__global const clrs_u_##T##n *)((p) + (i)))
+#define CLRS_VSTORE_U(T, n, p, i, v) \
     (*(__global clrs_u_##T##n *)((p) + (i)) = (v))
+/* Three lanes (a pixel of three channels) occupy four in a vector type:
+ * vload3 / vstore3 touch the three elements only. */
+#define CLRS_VLOAD_3(T, n, p, i) vload3(0, (p) + (i))
+#define CLRS_VSTORE_3(T, n, p, i, v) vstore3((v), 0, (p) + (i))
+#define CLRS_VLOAD_2 CLRS_VLOAD_U
+#define CLRS_VLOAD_4 CLRS_VLOAD_U
+#define CLRS_VLOAD_8 CLRS_VLOAD_U
+#define CLRS_VLOAD_16 CLRS_VLOAD_U
+#define CLRS_VSTORE_2 CLRS_VSTORE_U
+#define CLRS_VSTORE_4 CLRS_VSTORE_U
+#define CLRS_VSTORE_8 CLRS_VSTORE_U
+#define CLRS_VSTORE_16 CLRS_VSTORE_U
 #else
 #define CLRS_UTYPES(T, a)
 #define CLRS_VLOAD(T, n, p, i) vload##n(0, (p) + (i))

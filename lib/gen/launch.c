@@ -121,6 +121,7 @@ void clrs__launch_defaults(const clrs_launch_facts *f, int acc_f64,
     r->roll = -1;
     r->calc = -1;
     r->fix = -1;
+    r->v3 = -1;
     r->source = CLRS_LAUNCH_DEFAULT;
     if (dc->vector_bytes)
         r->vmax = pow2_floor((cl_uint)(dc->vector_bytes / esize), cap);
@@ -183,7 +184,8 @@ static clrs_status parse_item(const char *item, int acc_f64,
                  {"sep", "01", "0 or 1", &r->sep},
                  {"roll", "01", "0 or 1", &r->roll},
                  {"calc", "01", "0 or 1", &r->calc},
-                 {"fix", "01", "0 or 1", &r->fix}};
+                 {"fix", "01", "0 or 1", &r->fix},
+                 {"v3", "01", "0 or 1", &r->v3}};
 
     for (i = 0; i < sizeof digit / sizeof digit[0]; ++i)
         if (strlen(digit[i].key) == klen &&
@@ -219,7 +221,8 @@ static clrs_status parse_item(const char *item, int acc_f64,
         return clrs__error(
             CLRS_ERR_INVALID_VALUE,
             "CLRS_LAUNCH: unknown item \"%s\" (vec=, mv=, "
-            "span=, spanv=, walk=, nt=, sep=, roll=, calc=, fix=, local=)",
+            "span=, spanv=, walk=, nt=, sep=, roll=, calc=, fix=, v3=, "
+            "local=)",
             item);
     }
     return CLRS_SUCCESS;

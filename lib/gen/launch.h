@@ -53,6 +53,9 @@ typedef struct clrs_launch_request {
     int fix;          /* u8 weighted sums in 16-bit fixed point where
                          that is exact (lower.c, fix_config): -1 or 1
                          yes, 0 no (float, the same bytes) */
+    int v3;           /* three lanes (vload3 / vstore3) on the axis path
+                         where no power of two from 4 divides its length
+                         (variant_axis.c): -1 or 1 yes, 0 no */
     size_t local[3];  /* forced local size; all 0: the device default */
     int local_driver; /* local=driver: the driver chooses, on any device */
     clrs_launch_source source;

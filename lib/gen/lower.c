@@ -329,6 +329,8 @@ static int nt_aligned(const clrs_device *dev, const direction *d,
 
     if (vec == 1)
         return 1;
+    if (vec & (vec - 1)) /* 3 lanes: vstore3, no vector store */
+        return 0;
     if ((size_t)dev->facts.base_align_bits < vbytes * 8)
         return 0;
     for (i = 1; i < m; ++i)

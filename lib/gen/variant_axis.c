@@ -10,8 +10,10 @@
 /* Lanes per work-item along kernel axis 0: a contiguous identity axis of
  * every tensor touched gets vloadN/vstoreN, at most vmax lanes (the
  * launch request's), preferring a width that divides the axis (no scalar
- * tail). */
-static int vec_width(int64_t n, int vmax)
+ * tail): a power of two, else 3 (a pixel of three channels, OpenCL's one
+ * vector width that is not a power of two), else a longer vector with a
+ * tail. */
+static int vec_width(int64_t n, int vmax, int v3)
 {
     int v, best = 1;
 
@@ -20,6 +22,8 @@ static int vec_width(int64_t n, int vmax)
             best = v;
             break;
         }
+    if (best < 4 && vmax >= 4 && v3 != 0 && n % 3 == 0)
+        return 3;
     if (best < 4) /* a longer vector with a tail beats 2 lanes */
         for (v = vmax; v > best; v /= 2)
             if (v <= n) {
@@ -40,7 +44,7 @@ static int axis_width(const clrs_problem *p, const direction *d, const kaxis *k,
         k0->ss != 1 || k0->ds != 1 || (p->has_index && k0->is != 1) ||
         (d->has_x && k0->xs != 1) || k0->n < 2 || r->vmax < 2)
         return 1;
-    return vec_width(k0->n, r->vmax);
+    return vec_width(k0->n, r->vmax, r->v3);
 }
 
 /* Vectors per work-item: a weighted sum on the axis path without a
