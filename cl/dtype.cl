@@ -185,20 +185,7 @@ CLRS_UTYPES(int, 4)
                    ~convert_int##n(isnan(v)))
 #endif
 
-//@ s8
-#define CLRS_LD_s8(p, i) ((p)[i])
-#define CLRS_ST_s8(p, i, v) ((p)[i] = convert_char_sat_rte(isnan(v) ? 0 : (v)))
-//@ s8 vector
-CLRS_UTYPES(char, 1)
-#define CLRS_LDV_s8(n, p, i) CLRS_VLOAD(char, n, p, i)
-#define CLRS_STV_s8(n, p, i, v) \
-    CLRS_VSTORE(char, n, p, i, CLRS_SAT8V(char, n, v, -128.0f, 127.0f))
-//@ s8 nt
-#define CLRS_STNT_s8(p, i, v) CLRS_ST_s8(p, i, v)
-#define CLRS_STVNT_s8(n, p, i, v) CLRS_STV_s8(n, p, i, v)
-
-//@ u8
-#define CLRS_LD_u8(p, i) ((p)[i])
+//@ fix
 #ifdef CLRS_FIX
 /* A fixed-point sum (ushort: the value times 2^CLRS_FIX, exact, at most
  * 255 * 2^CLRS_FIX) rounded half to even by integer steps: adding
@@ -207,6 +194,39 @@ CLRS_UTYPES(char, 1)
 #define CLRS_FIXR(v) \
     (((v) + (ushort)((1 << (CLRS_FIX - 1)) - 1) + \
       (((v) >> CLRS_FIX) & (ushort)1)) >> CLRS_FIX)
+#endif
+
+//@ s8
+#ifdef CLRS_FIX
+/* Fixed point (lower.c, fix_config): the value plus 128, as u8's sums,
+ * every output's weights summing to 1; the store takes 128 off again. */
+#define CLRS_LD_s8(p, i) ((uchar)(p)[i] ^ (uchar)0x80)
+#define CLRS_ST_s8(p, i, v) \
+    ((p)[i] = as_char((uchar)(convert_uchar(CLRS_FIXR(v)) ^ (uchar)0x80)))
+#else
+#define CLRS_LD_s8(p, i) ((p)[i])
+#define CLRS_ST_s8(p, i, v) ((p)[i] = convert_char_sat_rte(isnan(v) ? 0 : (v)))
+#endif
+//@ s8 vector
+CLRS_UTYPES(char, 1)
+#ifdef CLRS_FIX
+#define CLRS_LDV_s8(n, p, i) \
+    (as_uchar##n(CLRS_VLOAD(char, n, p, i)) ^ (uchar##n)(0x80))
+#define CLRS_STV_s8(n, p, i, v) \
+    CLRS_VSTORE(char, n, p, i,  \
+                as_char##n(convert_uchar##n(CLRS_FIXR(v)) ^ (uchar##n)(0x80)))
+#else
+#define CLRS_LDV_s8(n, p, i) CLRS_VLOAD(char, n, p, i)
+#define CLRS_STV_s8(n, p, i, v) \
+    CLRS_VSTORE(char, n, p, i, CLRS_SAT8V(char, n, v, -128.0f, 127.0f))
+#endif
+//@ s8 nt
+#define CLRS_STNT_s8(p, i, v) CLRS_ST_s8(p, i, v)
+#define CLRS_STVNT_s8(n, p, i, v) CLRS_STV_s8(n, p, i, v)
+
+//@ u8
+#define CLRS_LD_u8(p, i) ((p)[i])
+#ifdef CLRS_FIX
 #define CLRS_ST_u8(p, i, v) ((p)[i] = convert_uchar(CLRS_FIXR(v)))
 #elif defined(CLRS_HALF_UP)
 /* Pillow's clip8: half up, floor(v + 0.5) (exact: the sum is a multiple

@@ -4,8 +4,11 @@
 # all axes together at most 8, the weights at least 0 and an output's
 # summing to at most 1, and a padding tap reads a u8 value, a u8 to u8
 # linear, cubic, antialiased or average pooling sum runs on ushort lanes
-# with its weights times 2^k and rounds half to even by integer steps. The float path's products and sums are exact there, so
-# the bytes must be the same: a matrix of layouts, channel counts, scales
+# with its weights times 2^k and rounds half to even by integer steps;
+# an s8 to s8 sum the same on its values plus 128 where it reads no
+# padding tap and every output's weights sum to exactly 1. The float
+# path's products and sums are exact there, so the bytes must be the
+# same: a matrix of layouts, channel counts, scales
 # (dyadic and not), coordinate modes and ranks passes --mode=C under
 # fix=1 and is byte-identical under fix=0 and fix=1 (SHA-256 digests),
 # as are the conformance batches; the matrix holds fixed-point kernels
@@ -37,6 +40,14 @@ mb1ic3ih9iw11oh18ow22
 mb2ic3ih34iw38kh2kw2sh2sw2 mb1ic64ih16iw18kh2kw2sh2sw2
 mb2ic3ih33iw37kh2kw2sh2sw2ph1pw1 mb1ic4ih32iw32kh4kw4sh4sw4
 mb1ic3ih33iw37kh3kw3sh2sw2ph1pw1
+--reset --dir=FWD_D --sdt=s8 --ddt=s8 --alg=linear,cubic --tag=abx,axb
+mb2ic1ih33iw37oh66ow74 mb1ic3ih33iw37oh132ow148 mb1ic4ih40iw36oh20ow18
+mb1ic64ih9iw13oh18ow26 mb1ic5id6ih7iw9od12oh14ow18 mb2ic7iw300ow150
+--coord=align_corners,asymmetric mb1ic3ih33iw37oh65ow73
+--reset --dir=FWD_D --sdt=s8 --ddt=s8 --alg=linear --pad-mode=zero
+mb1ic3ih9iw11oh18ow22
+--reset --dir=FWD_D --sdt=s8 --ddt=s8 --alg=avg_p,avg_np --tag=abx,axb
+mb2ic3ih34iw38kh2kw2sh2sw2 mb2ic3ih33iw37kh2kw2sh2sw2ph1pw1
 EOF2
 [ -n "$quick" ] && cat >"$tmp/matrix" <<'EOF2'
 --reset --dir=FWD_D --sdt=u8 --ddt=u8
@@ -53,6 +64,9 @@ mb1ic3ih33iw37oh66ow74 mb1ic3ih64iw64oh16ow16
 --pad-value=3,2.5 --coord=asymmetric mb1ic3ih9iw11oh18ow22
 --reset --dir=FWD_D --sdt=u8 --ddt=u8 --alg=avg_p,avg_np --tag=axb
 mb2ic3ih34iw38kh2kw2sh2sw2 mb2ic3ih33iw37kh2kw2sh2sw2ph1pw1
+--reset --dir=FWD_D --sdt=s8 --ddt=s8 --alg=linear --tag=abx,axb
+mb1ic3ih33iw37oh66ow74 mb1ic64ih9iw13oh18ow26 mb2ic7iw300ow150
+--alg=avg_np mb2ic3ih34iw38kh2kw2sh2sw2
 EOF2
 
 # fix=1: every problem agrees with the reference.

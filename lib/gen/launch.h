@@ -50,9 +50,9 @@ typedef struct clrs_launch_request {
     int calc;         /* taps the kernel computes instead of tables: -1
                          on axes of CLRS_CALC_MIN_TAPS taps or more, 1
                          wherever it can, 0 nowhere (clrs__calc_slot_ok) */
-    int fix;          /* u8 weighted sums in 16-bit fixed point where
-                         that is exact (lower.c, fix_config): -1 or 1
-                         yes, 0 no (float, the same bytes) */
+    int fix;          /* u8 and s8 weighted sums in 16-bit fixed point
+                         where that is exact (lower.c, fix_config): -1
+                         or 1 yes, 0 no (float, the same bytes) */
     int v3;           /* three lanes (vload3 / vstore3) on the axis path
                          where no power of two from 4 divides its length
                          (variant_axis.c): -1 or 1 yes, 0 no */

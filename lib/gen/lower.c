@@ -578,22 +578,28 @@ static int max_raw_config(clrs_gen_config *c, const clrs_problem *p,
  * roll variant too: its rows' sums are exact as well), a fixed tap count on
  * every slot, and on each slot every weight a multiple of 2^-k, k <= 8, at
  * least 0, each output's summing to at most 1, the k of all slots
- * together at most 8 (so that 255 times the sum fits 16 bits). Sets
- * fix and fix_k, or leaves fix 0. */
+ * together at most 8 (so that 255 times the sum fits 16 bits). s8 in and
+ * out the same, without padding taps and each output's weights summing
+ * to exactly 1 on every slot: the kernel reads v + 128 (the byte's top
+ * bit flipped) and stores the rounded sum less 128, which rounding half
+ * to even commutes with (128 is even) and which stays in range. Sets fix
+ * and fix_k, or leaves fix 0. */
 static void fix_config(clrs_gen_config *c, const clrs_problem *p,
                        const clrs_slot_taps *st, const kaxis *ka, int m,
                        const clrs_launch_request *r, double pad)
 {
     const double pv = (double)(float)pad; /* as the kernel reads it */
+    const int s8 = c->src == CLRS_S8;
     int k, K = 0, i;
 
     c->fix = 0;
     if (r->fix == 0 || r->generic || c->backward || c->cls != CLRS_GEN_WSUM ||
-        c->raw || c->src != CLRS_U8 || c->dst != CLRS_U8 || p->n_post_ops > 0 ||
-        p->calc || c->half_up || c->acc_f64)
+        c->raw || c->src != c->dst || (c->src != CLRS_U8 && !s8) ||
+        p->n_post_ops > 0 || p->calc || c->half_up || c->acc_f64)
         return;
-    /* A padding tap reads pad: a u8 value, or the sums are not integers. */
-    if (c->pad_taps && !(pv >= 0 && pv <= 255 && pv == floor(pv)))
+    /* A padding tap reads pad: a u8 value, or the sums are not integers;
+     * s8 reads none. */
+    if (c->pad_taps && (s8 || !(pv >= 0 && pv <= 255 && pv == floor(pv))))
         return;
     for (i = 0; i < m; ++i)
         if (ka[i].sblk || ka[i].dblk)
@@ -602,6 +608,8 @@ static void fix_config(clrs_gen_config *c, const clrs_problem *p,
         const int kk =
             clrs__taplist_dyadic(&st->tl[k], p->ax[k].out, c->pad_taps);
         if (c->fixed[k] < 1 || kk < 0)
+            return;
+        if (s8 && !clrs__taplist_unit_sums(&st->tl[k], p->ax[k].out))
             return;
         c->fix_k[k] = kk;
         K += kk;

@@ -362,6 +362,9 @@ int64_t clrs__taplist_max(const clrs_taplist *tl, int64_t n);
  * none extrapolated, and (unless pad_ok) none a padding tap; else -1.
  * The fixed-point u8 path's condition on one axis (lower.c). */
 int clrs__taplist_dyadic(const clrs_taplist *tl, int64_t n, int pad_ok);
+/* Whether each of the first n outputs of tl has weights summing to
+ * exactly 1 (the s8 fixed-point path's bias cancels: lower.c). */
+int clrs__taplist_unit_sums(const clrs_taplist *tl, int64_t n);
 
 /* One output reading an input pixel along one axis (a transposed tap). */
 typedef struct clrs_ttap {

@@ -649,6 +649,20 @@ int clrs__taplist_dyadic(const clrs_taplist *tl, int64_t n, int pad_ok)
     return k;
 }
 
+int clrs__taplist_unit_sums(const clrs_taplist *tl, int64_t n)
+{
+    int64_t o, j;
+
+    for (o = 0; o < n; ++o) {
+        double sum = 0;
+        for (j = tl->start[o]; j < tl->start[o + 1]; ++j)
+            sum += tl->t[j].w; /* exact where the weights are dyadic */
+        if (sum != 1)
+            return 0;
+    }
+    return 1;
+}
+
 /* Whether output xv->o samples nothing: tf_crop_and_resize's x outside
  * [0, I - 1]; scale_and_translate's x + 1/2 outside [0, I], TensorFlow's
  * own float sample under its arithmetic (tf). */
