@@ -4,7 +4,8 @@
 # Gives top_builddir and top_srcdir defaults, the tool, a scratch
 # directory $tmp (tests/tmp-NAME.PID, removed on exit) and the TAP
 # counters n and failed with ok, not_ok and skip, need_device,
-# device_fp64, quick, digests and all_passed.
+# device_fp64, quick, digests, passes_under, same_under,
+# taken_only_under, refused and all_passed.
 
 : "${top_builddir:=.}"
 : "${top_srcdir:=.}"
@@ -81,6 +82,41 @@ same_under() {
     else
         not_ok "$4: outputs differ under $1=$3 ($_cnt problems)"
         diff "$tmp/same$2" "$tmp/same$3" | head -n 10 | sed 's/^/# /'
+    fi
+}
+
+# taken_only_under KNOB PATTERN WHAT BATCH: the kernels the batch
+# builds under CLRS_LAUNCH=KNOB=1 include some whose dumped source
+# matches PATTERN (grep), and under KNOB=0 none do: a comparison of the
+# two settings' bytes is then not vacuous.
+taken_only_under() {
+    for _v in 1 0; do
+        rm -rf "$tmp/k$_v"
+        mkdir -p "$tmp/k$_v"
+        CLRS_LAUNCH=$1=$_v CLRS_DUMP_SOURCE="$tmp/k$_v" "$tool" --mode=R \
+            --batch="$4" >/dev/null 2>&1
+    done
+    _k1=$(grep -l "$2" "$tmp/k1"/*.cl 2>/dev/null | wc -l)
+    _k0=$(grep -l "$2" "$tmp/k0"/*.cl 2>/dev/null | wc -l)
+    if [ "$_k1" -gt 0 ] && [ "$_k0" -eq 0 ]; then
+        ok "the matrix builds $_k1 $3 kernels under $1=1, none under $1=0"
+    else
+        not_ok "$3 kernels: $_k1 under $1=1, $_k0 under $1=0"
+    fi
+}
+
+# refused SETTING ARGS...: a plan under CLRS_LAUNCH=SETTING (a malformed
+# value) fails, and its message names the item.
+refused() {
+    _s=$1
+    shift
+    if CLRS_LAUNCH=$_s "$tool" --mode=R "$@" >"$tmp/bad" 2>&1; then
+        not_ok "CLRS_LAUNCH=$_s is accepted"
+    elif grep -q "$_s" "$tmp/bad"; then
+        ok "CLRS_LAUNCH=$_s is refused, naming the item"
+    else
+        not_ok "CLRS_LAUNCH=$_s fails without naming the item"
+        head -n 3 "$tmp/bad" | sed 's/^/# /'
     fi
 }
 

@@ -73,20 +73,7 @@ EOF2
 passes_under fix=1 "the matrix" "$tmp/matrix"
 
 # The matrix takes the fixed-point path under fix=1 only.
-kernels() { # V: the dumped kernels of the matrix under fix=V that are fixed-point
-    rm -rf "$tmp/k$1"
-    mkdir -p "$tmp/k$1"
-    CLRS_LAUNCH=fix=$1 CLRS_DUMP_SOURCE="$tmp/k$1" "$tool" --mode=R \
-        --batch="$tmp/matrix" >/dev/null 2>&1
-    grep -l ' fix=[0-9]' "$tmp/k$1"/*.cl 2>/dev/null | wc -l
-}
-k1=$(kernels 1)
-k0=$(kernels 0)
-if [ "$k1" -gt 0 ] && [ "$k0" -eq 0 ]; then
-    ok "the matrix builds $k1 fixed-point kernels under fix=1, none under fix=0"
-else
-    not_ok "fixed-point kernels: $k1 under fix=1, $k0 under fix=0"
-fi
+taken_only_under fix ' fix=[0-9]' fixed-point "$tmp/matrix"
 
 # Byte-identical to the float path.
 same_under fix 0 1 "the matrix" "$tmp/matrix"
@@ -107,17 +94,7 @@ EOF2
 same_under sep 0 1 "dyadic u8 sums in one pass and in passes" "$tmp/sep"
 
 # A malformed knob is refused.
-if CLRS_LAUNCH=fix=2 "$tool" --mode=R --sdt=u8 --ddt=u8 --alg=linear \
-    mb1ic3ih4iw4oh8ow8 >"$tmp/bad" 2>&1; then
-    not_ok "CLRS_LAUNCH=fix=2 is accepted"
-else
-    if grep -q 'fix=2' "$tmp/bad"; then
-        ok "CLRS_LAUNCH=fix=2 is refused, naming the item"
-    else
-        not_ok "CLRS_LAUNCH=fix=2 fails without naming the item"
-        head -n 3 "$tmp/bad" | sed 's/^/# /'
-    fi
-fi
+refused fix=2 --sdt=u8 --ddt=u8 --alg=linear mb1ic3ih4iw4oh8ow8
 
 echo "1..$n"
 exit $failed
