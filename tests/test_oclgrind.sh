@@ -86,6 +86,7 @@ for spec in test_device_forward:104 test_device_backward:116 \
     flag=--oclgrind-subset
     launch=v3=0
     uninit=--uninitialized
+    suffix=
     case $name in
     */fp16)
         name=${name%/fp16}
@@ -94,19 +95,17 @@ for spec in test_device_forward:104 test_device_backward:116 \
     */launch)
         name=${name%/launch}
         launch=vec=4,local=16x16x1,v3=0
+        suffix=-gpu-launch
         ;;
     */v3)
         name=${name%/v3}
         launch=v3=1
         uninit=
+        suffix=-v3
         ;;
     esac
     prog="$top_builddir/tests/$name"
-    case $spec in
-    */launch:*) name="$name$flag-gpu-launch" ;;
-    */v3:*) name="$name$flag-v3" ;;
-    *) name="$name$flag" ;;
-    esac
+    name="$name$flag$suffix"
     log="$tmp/$name.log"
     out="$tmp/$name.stdout"
     err="$tmp/$name.stderr"

@@ -605,11 +605,10 @@ static void fix_config(clrs_gen_config *c, const clrs_problem *p,
         if (ka[i].sblk || ka[i].dblk)
             return;
     for (k = 0; k < p->naxes; ++k) {
+        int unit;
         const int kk =
-            clrs__taplist_dyadic(&st->tl[k], p->ax[k].out, c->pad_taps);
-        if (c->fixed[k] < 1 || kk < 0)
-            return;
-        if (s8 && !clrs__taplist_unit_sums(&st->tl[k], p->ax[k].out))
+            clrs__taplist_dyadic(&st->tl[k], p->ax[k].out, c->pad_taps, &unit);
+        if (c->fixed[k] < 1 || kk < 0 || (s8 && !unit))
             return;
         c->fix_k[k] = kk;
         K += kk;

@@ -360,11 +360,11 @@ int64_t clrs__taplist_max(const clrs_taplist *tl, int64_t n);
 /* The least k <= 8 such that every weight of the first n outputs of tl
  * is a multiple of 2^-k, at least 0, each output's summing to at most 1,
  * none extrapolated, and (unless pad_ok) none a padding tap; else -1.
- * The fixed-point u8 path's condition on one axis (lower.c). */
-int clrs__taplist_dyadic(const clrs_taplist *tl, int64_t n, int pad_ok);
-/* Whether each of the first n outputs of tl has weights summing to
- * exactly 1 (the s8 fixed-point path's bias cancels: lower.c). */
-int clrs__taplist_unit_sums(const clrs_taplist *tl, int64_t n);
+ * The fixed-point path's condition on one axis (lower.c). Where unit is
+ * not NULL and k >= 0, *unit says whether every output's weights sum to
+ * exactly 1 (the s8 fixed-point path's bias then cancels). */
+int clrs__taplist_dyadic(const clrs_taplist *tl, int64_t n, int pad_ok,
+                         int *unit);
 
 /* One output reading an input pixel along one axis (a transposed tap). */
 typedef struct clrs_ttap {

@@ -624,11 +624,14 @@ int64_t clrs__taplist_max(const clrs_taplist *tl, int64_t n)
     return most;
 }
 
-int clrs__taplist_dyadic(const clrs_taplist *tl, int64_t n, int pad_ok)
+int clrs__taplist_dyadic(const clrs_taplist *tl, int64_t n, int pad_ok,
+                         int *unit)
 {
     int64_t o, j;
     int k = 0;
 
+    if (unit)
+        *unit = 1;
     for (o = 0; o < n; ++o) {
         double sum = 0;
         if (tl->extrap && tl->extrap[o]) /* the extrapolation value */
@@ -645,22 +648,10 @@ int clrs__taplist_dyadic(const clrs_taplist *tl, int64_t n, int pad_ok)
         }
         if (sum > 1)
             return -1;
+        if (unit && sum != 1)
+            *unit = 0;
     }
     return k;
-}
-
-int clrs__taplist_unit_sums(const clrs_taplist *tl, int64_t n)
-{
-    int64_t o, j;
-
-    for (o = 0; o < n; ++o) {
-        double sum = 0;
-        for (j = tl->start[o]; j < tl->start[o + 1]; ++j)
-            sum += tl->t[j].w; /* exact where the weights are dyadic */
-        if (sum != 1)
-            return 0;
-    }
-    return 1;
 }
 
 /* Whether output xv->o samples nothing: tf_crop_and_resize's x outside

@@ -632,7 +632,8 @@ static clrs_status slot_taps_max(const clrs_problem *p, int k, int64_t *n,
     *n = st >= 0 ? clrs__taplist_max(&tl, p->ax[k].out) : 0;
     if (st >= 0)
         *dyadic = clrs__taplist_dyadic(
-            &tl, p->ax[k].out, pad >= 0 && pad <= 255 && pad == floor(pad));
+            &tl, p->ax[k].out, pad >= 0 && pad <= 255 && pad == floor(pad),
+            NULL);
     clrs__taplist_free(&tl);
     return st;
 }
