@@ -27,20 +27,51 @@ static size_t pos(size_t j, int K, int64_t O)
     return (size_t)(((int64_t)j % O) * K + (int64_t)j / O);
 }
 
+/* The two images being written, each entry stored at its final width
+ * as it is computed: itab int32 (int64 with long offsets), ftab float,
+ * double with a double accumulator, or u16 fixed point scaled by 2^k of
+ * the segment's slot (so no 64-bit image of the whole table is ever
+ * held). */
+typedef struct images {
+    void *i, *f;
+    int long_off, acc_f64, fix;
+} images;
+
+static void put_i(const images *m, size_t j, int64_t v)
+{
+    if (m->long_off)
+        ((int64_t *)m->i)[j] = v;
+    else
+        ((int32_t *)m->i)[j] = (int32_t)v;
+}
+
+/* fix_k: the slot's fixed-point shift (weights segments of a fix
+ * kernel only). */
+static void put_f(const images *m, size_t j, double v, int fix_k)
+{
+    if (m->fix)
+        ((uint16_t *)m->f)[j] = (uint16_t)ldexp(v, fix_k);
+    else if (m->acc_f64)
+        ((double *)m->f)[j] = v;
+    else
+        ((float *)m->f)[j] = (float)v;
+}
+
 /* Span path: per group its base and kept pattern, or 0 and -1. */
-static void fill_groups(const clrs_span_groups *g, int64_t *v)
+static void fill_groups(const clrs_span_groups *g, const images *m, size_t at)
 {
     int64_t q;
     for (q = 0; q < g->count; ++q) {
-        *v++ = g->pat[q] >= 0 ? g->base[q] : 0;
-        *v++ = g->pat[q];
+        put_i(m, at++, g->pat[q] >= 0 ? g->base[q] : 0);
+        put_i(m, at++, g->pat[q]);
     }
 }
 
 /* Span path: group-major weights, [group][entry][lane], 0 where a lane
  * has no such entry or its group goes lane by lane. */
 static void fill_group_weights(const clrs_span_groups *g, const clrs_lists *s,
-                               int T, int V, double *v)
+                               int T, int V, const images *m, size_t at,
+                               int fix_k)
 {
     int64_t q, b, n;
     int e, l;
@@ -52,18 +83,21 @@ static void fill_group_weights(const clrs_span_groups *g, const clrs_lists *s,
                     b = s->start[q * V + l];
                     n = s->start[q * V + l + 1] - b;
                 }
-                *v++ = e < n ? clrs__lists_weight(s, (size_t)(b + e)) : 0.0;
+                put_f(m, at++,
+                      e < n ? clrs__lists_weight(s, (size_t)(b + e)) : 0.0,
+                      fix_k);
             }
 }
 
-/* One segment into the 64-bit integer image it or the double image f. */
+/* One segment into the images. */
 static void fill_seg(const clrs_problem *p, const clrs_slot_taps *st,
                      const clrs_lowered *low, const clrs_table_seg *sg,
-                     int64_t *it, double *f)
+                     const images *m)
 {
     const clrs_axis_map *ax = &p->ax[sg->slot];
     const int a = ax->axis, K = sg->transposed ? 0 : low->cfg.fixed[sg->slot];
-    int64_t box = 1, plane = 1, plane_size = 1, *v = it + sg->pos;
+    const int fix_k = low->cfg.fix ? low->cfg.fix_k[sg->slot] : 0;
+    int64_t box = 1, plane = 1, plane_size = 1;
     clrs_lists s;
     size_t j;
     int k;
@@ -78,14 +112,15 @@ static void fill_seg(const clrs_problem *p, const clrs_slot_taps *st,
     clrs__lists_of(p, st, sg->slot, sg->transposed, &s);
     switch (sg->kind) {
     case CLRS_SEG_STARTS:
-        memcpy(v, s.start, sg->len * sizeof *v);
+        for (j = 0; j < sg->len; ++j)
+            put_i(m, sg->pos + j, s.start[j]);
         return;
     case CLRS_SEG_GROUPS:
-        fill_groups(&low->span, v);
+        fill_groups(&low->span, m, sg->pos);
         return;
     case CLRS_SEG_GROUP_WEIGHTS:
-        fill_group_weights(&low->span, &s, low->cfg.ntaps, low->cfg.vec,
-                           f + sg->pos);
+        fill_group_weights(&low->span, &s, low->cfg.ntaps, low->cfg.vec, m,
+                           sg->pos, fix_k);
         return;
     default:
         break;
@@ -97,20 +132,21 @@ static void fill_seg(const clrs_problem *p, const clrs_slot_taps *st,
         case CLRS_SEG_OFFSETS:
             /* A padding tap gets -span, so any sum holding one is
              * negative. */
-            v[j] = r >= 0 ? axis_term(sg->tensor, a, r)
-                          : -clrs__tensor_span(sg->tensor);
+            put_i(m, sg->pos + j,
+                  r >= 0 ? axis_term(sg->tensor, a, r)
+                         : -clrs__tensor_span(sg->tensor));
             break;
         case CLRS_SEG_WINDOW:
-            v[j] = (int64_t)clrs__lists_code(&s, e) * box;
+            put_i(m, sg->pos + j, (int64_t)clrs__lists_code(&s, e) * box);
             break;
         case CLRS_SEG_PLANE:
-            v[j] = r >= 0 ? r * plane : -plane_size;
+            put_i(m, sg->pos + j, r >= 0 ? r * plane : -plane_size);
             break;
         case CLRS_SEG_READ:
-            v[j] = r;
+            put_i(m, sg->pos + j, r);
             break;
         default: /* CLRS_SEG_WEIGHTS */
-            f[sg->pos + j] = clrs__lists_weight(&s, e);
+            put_f(m, sg->pos + j, clrs__lists_weight(&s, e), fix_k);
             break;
         }
     }
@@ -119,47 +155,32 @@ static void fill_seg(const clrs_problem *p, const clrs_slot_taps *st,
 clrs_status clrs__tables_fill(const clrs_problem *p, const clrs_slot_taps *st,
                               const clrs_lowered *low, clrs_table_images *img)
 {
-    int64_t *it = calloc(low->ni, sizeof *it);
-    double *f = low->nf ? calloc(low->nf, sizeof *f) : NULL;
-    size_t i;
+    const clrs_gen_config *c = &low->cfg;
+    const size_t isize = c->long_off ? 8 : 4;
+    const size_t fsize = c->fix ? 2 : c->acc_f64 ? 8 : 4;
+    images m;
     int q;
 
     memset(img, 0, sizeof *img);
-    if (!it || (low->nf && !f)) {
-        free(it);
-        free(f);
+    m.long_off = c->long_off;
+    m.acc_f64 = c->acc_f64;
+    m.fix = c->fix;
+    /* calloc: an entry no segment covers (none today) reads 0. */
+    m.i = calloc(low->ni ? low->ni : 1, isize);
+    m.f = low->nf ? calloc(low->nf, fsize) : NULL;
+    if (!m.i || (low->nf && !m.f)) {
+        free(m.i);
+        free(m.f);
         return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
                            "out of memory for %zu tap table entries",
                            low->ni + low->nf);
     }
     for (q = 0; q < low->nseg; ++q)
-        fill_seg(p, st, low, &low->seg[q], it, f);
-    /* Narrowing in place, front first. */
-    if (!low->cfg.long_off) {
-        int32_t *v = (int32_t *)(void *)it;
-        for (i = 0; i < low->ni; ++i)
-            v[i] = (int32_t)it[i];
-    }
-    if (f && low->cfg.fix) { /* each slot's weights times 2^fix_k */
-        uint16_t *v = (uint16_t *)(void *)f;
-        for (q = 0; q < low->nseg; ++q) {
-            const clrs_table_seg *sg = &low->seg[q];
-            if (sg->kind == CLRS_SEG_WEIGHTS ||
-                sg->kind == CLRS_SEG_GROUP_WEIGHTS)
-                for (i = sg->pos; i < sg->pos + sg->len; ++i)
-                    f[i] = ldexp(f[i], low->cfg.fix_k[sg->slot]);
-        }
-        for (i = 0; i < low->nf; ++i)
-            v[i] = (uint16_t)f[i];
-    } else if (f && !low->cfg.acc_f64) {
-        float *v = (float *)(void *)f;
-        for (i = 0; i < low->nf; ++i)
-            v[i] = (float)f[i];
-    }
-    img->i = it;
-    img->ibytes = low->ni * (low->cfg.long_off ? 8 : 4);
-    img->f = f;
-    img->fbytes = low->nf * (low->cfg.fix ? 2 : low->cfg.acc_f64 ? 8 : 4);
+        fill_seg(p, st, low, &low->seg[q], &m);
+    img->i = m.i;
+    img->ibytes = low->ni * isize;
+    img->f = m.f;
+    img->fbytes = low->nf * fsize;
     return CLRS_SUCCESS;
 }
 
