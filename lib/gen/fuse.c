@@ -89,9 +89,11 @@ static clrs_status expand(clrs_taplist *tl, int64_t nout, int64_t C)
     e.n = e.cap = tl->n * (size_t)C;
     e.start = malloc((size_t)(nout * C + 1) * sizeof *e.start);
     e.t = malloc((e.n ? e.n : 1) * sizeof *e.t);
+    if (tl->j)
+        e.j = malloc((e.n ? e.n : 1) * sizeof *e.j);
     if (tl->extrap)
         e.extrap = malloc((size_t)(nout * C));
-    if (!e.start || !e.t || (tl->extrap && !e.extrap)) {
+    if (!e.start || !e.t || (tl->j && !e.j) || (tl->extrap && !e.extrap)) {
         clrs__taplist_free(&e);
         return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
                            "lowering: out of memory for fused taps");
@@ -105,6 +107,8 @@ static clrs_status expand(clrs_taplist *tl, int64_t nout, int64_t C)
                 e.t[n] = tl->t[k];
                 if (tl->t[k].idx >= 0)
                     e.t[n].idx = tl->t[k].idx * C + c;
+                if (e.j)
+                    e.j[n] = tl->j[k];
                 ++n;
             }
         }
@@ -124,7 +128,9 @@ static clrs_status expand_t(clrs_ttaplist *tt, int64_t nin, int64_t C)
     e.n = tt->n * (size_t)C;
     e.start = malloc((size_t)(nin * C + 1) * sizeof *e.start);
     e.t = malloc((e.n ? e.n : 1) * sizeof *e.t);
-    if (!e.start || !e.t) {
+    if (tt->j)
+        e.j = malloc((e.n ? e.n : 1) * sizeof *e.j);
+    if (!e.start || !e.t || (tt->j && !e.j)) {
         clrs__ttaplist_free(&e);
         return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
                            "lowering: out of memory for fused taps");
@@ -135,6 +141,8 @@ static clrs_status expand_t(clrs_ttaplist *tt, int64_t nin, int64_t C)
             for (k = tt->start[i]; k < tt->start[i + 1]; ++k) {
                 e.t[n] = tt->t[k];
                 e.t[n].o = tt->t[k].o * C + c;
+                if (e.j)
+                    e.j[n] = tt->j[k];
                 ++n;
             }
         }

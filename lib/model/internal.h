@@ -330,24 +330,33 @@ void clrs__coord(const clrs_axis_map *ax, int64_t o, clrs_xval *xv);
 
 /* ---- per-axis taps (taps.c) ------------------------------------------ */
 
-/* One input pixel read by one output index along one axis. */
+/* One input pixel read by one output index along one axis (16 bytes: a
+ * long axis holds millions). */
 typedef struct clrs_tap {
     int64_t idx; /* input index on the axis; -1: a padding tap */
     double w;    /* normalised weight (avg: the per-axis division folded
                     in; max pooling: unused, 1) */
-    int j;       /* position in the pooling window box */
 } clrs_tap;
 
 /* All taps of one tensor axis: those of output o are
  * t[start[o]] .. t[start[o + 1] - 1]. An output with no taps is either
  * extrapolated (crop mode, extrap[o] = 1) or an average window holding no
- * pixel under exclude_padding. */
+ * pixel under exclude_padding. Max pooling's lists also give each tap's
+ * position in the pooling window box, j[e] (its index codes); no other
+ * mode reads one, and j is NULL there (clrs__tap_code gives 0). */
 typedef struct clrs_taplist {
     int64_t *start;
     clrs_tap *t;
+    int32_t *j;
     size_t n, cap;
     unsigned char *extrap; /* crop mode: output o lies outside the input */
 } clrs_taplist;
+
+/* Window position e of a list's codes j (NULL: none kept, 0). */
+static inline int clrs__tap_code(const int32_t *j, size_t e)
+{
+    return j ? j[e] : 0;
+}
 
 /* Taps of tensor axis a of p for every output index: the mode's taps on a
  * resampled axis, the identity elsewhere. The reference and the device
@@ -370,14 +379,16 @@ int clrs__taplist_dyadic(const clrs_taplist *tl, int64_t n, int pad_ok,
 typedef struct clrs_ttap {
     int64_t o; /* output index on the axis */
     double w;  /* the tap's weight (summed over merged duplicates) */
-    int j;     /* the tap's position in the pooling window box */
 } clrs_ttap;
 
 /* The transposed taps of one axis: those of input i are
- * t[start[i]] .. t[start[i + 1] - 1], o increasing. */
+ * t[start[i]] .. t[start[i + 1] - 1], o increasing; j[e] the tap's
+ * position in the pooling window box where the forward list kept them
+ * (max pooling), else NULL. */
 typedef struct clrs_ttaplist {
     int64_t *start;
     clrs_ttap *t;
+    int32_t *j;
     size_t n;
 } clrs_ttaplist;
 
@@ -415,6 +426,7 @@ typedef struct clrs_lists {
     const int64_t *start;
     const clrs_tap *fwd;  /* forward taps, or */
     const clrs_ttap *bwd; /* transposed entries */
+    const int32_t *j;     /* window positions (max pooling), or NULL */
     int64_t npos;         /* positions */
     int64_t nread;        /* elements along the axis the entries read */
     size_t n;             /* entries */
@@ -431,7 +443,7 @@ static inline int64_t clrs__lists_read(const clrs_lists *l, size_t e)
 
 static inline int clrs__lists_code(const clrs_lists *l, size_t e)
 {
-    return l->fwd ? l->fwd[e].j : l->bwd[e].j;
+    return clrs__tap_code(l->j, e);
 }
 
 static inline double clrs__lists_weight(const clrs_lists *l, size_t e)

@@ -199,6 +199,7 @@ static clrs_status run_init(run *r, const clrs_problem *p)
 typedef struct cursor {
     int rank;
     const clrs_tap *t[CLRS_MAX_RANK];
+    const int32_t *j[CLRS_MAX_RANK]; /* window positions, or NULL */
     int64_t n[CLRS_MAX_RANK], c[CLRS_MAX_RANK];
 } cursor;
 
@@ -210,6 +211,7 @@ static int cursor_begin(cursor *cu, const run *r, const int64_t *o)
     for (a = 0; a < r->rank; ++a) {
         const clrs_taplist *tl = &r->tl[a];
         cu->t[a] = tl->t + tl->start[o[a]];
+        cu->j[a] = tl->j ? tl->j + tl->start[o[a]] : NULL;
         cu->n[a] = tl->start[o[a] + 1] - tl->start[o[a]];
         cu->c[a] = 0;
         if (cu->n[a] == 0)
@@ -299,7 +301,8 @@ static void tap_indices(const run *r, const cursor *cu, int64_t *window,
     *window = *plane = 0;
     for (a = 0; a < r->rank; ++a) {
         const clrs_tap *t = cursor_tap(cu, a);
-        *window += (int64_t)t->j * r->box[a];
+        *window +=
+            (int64_t)clrs__tap_code(cu->j[a], (size_t)cu->c[a]) * r->box[a];
         *plane += t->idx * r->plane[a];
         if (t->idx < 0)
             inside = 0;

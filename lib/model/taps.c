@@ -15,21 +15,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Room for cap taps (and their window positions where the list keeps
+ * them). */
+static clrs_status reserve(clrs_taplist *tl, size_t cap, int codes)
+{
+    clrs_tap *t = cap < ((size_t)-1) / sizeof *t
+                      ? realloc(tl->t, cap * sizeof *t)
+                      : NULL;
+    CLRS_CHECK(t != NULL, CLRS_ERR_OUT_OF_MEMORY,
+               "taps: out of memory for %zu taps", cap);
+    tl->t = t;
+    if (codes) {
+        int32_t *j = realloc(tl->j, cap * sizeof *j);
+        CLRS_CHECK(j != NULL, CLRS_ERR_OUT_OF_MEMORY,
+                   "taps: out of memory for %zu taps", cap);
+        tl->j = j;
+    }
+    tl->cap = cap;
+    return CLRS_SUCCESS;
+}
+
 static clrs_status push(clrs_taplist *tl, int64_t idx, double w, int j)
 {
-    if (tl->n == tl->cap) {
-        size_t cap = tl->cap ? 2 * tl->cap : 64;
-        clrs_tap *t = cap < ((size_t)-1) / sizeof *t
-                     ? realloc(tl->t, cap * sizeof *t)
-                     : NULL;
-        CLRS_CHECK(t != NULL, CLRS_ERR_OUT_OF_MEMORY,
-                   "taps: out of memory for %zu taps", cap);
-        tl->t = t;
-        tl->cap = cap;
-    }
+    if (tl->n == tl->cap)
+        CLRS_TRY(reserve(tl, tl->cap ? 2 * tl->cap : 64, tl->j != NULL));
     tl->t[tl->n].idx = idx;
     tl->t[tl->n].w = w;
-    tl->t[tl->n].j = j;
+    if (tl->j)
+        tl->j[tl->n] = j;
     tl->n++;
     return CLRS_SUCCESS;
 }
@@ -611,6 +624,7 @@ void clrs__taplist_free(clrs_taplist *tl)
 {
     free(tl->start);
     free(tl->t);
+    free(tl->j);
     free(tl->extrap);
     memset(tl, 0, sizeof *tl);
 }
@@ -715,6 +729,9 @@ clrs_status clrs__axis_taps(const clrs_problem *p, int a, clrs_taplist *tl)
     tl->extrap = calloc((size_t)n + 1, 1);
     CLRS_CHECK(tl->start != NULL && tl->extrap != NULL, CLRS_ERR_OUT_OF_MEMORY,
                "taps: out of memory for the taps of axis %d", a);
+    /* Window positions: max pooling's index codes alone read them. */
+    if (p->mode == CLRS_MODE_MAX)
+        CLRS_TRY(reserve(tl, 64, 1));
     if (p->slot[a] >= 0)
         return build_resampled(p, &p->ax[p->slot[a]], tl);
     for (o = 0; o < n; ++o) {
@@ -746,7 +763,9 @@ clrs_status clrs__taplist_transpose(const clrs_taplist *tl, int64_t nout,
     tt->start = calloc((size_t)nin + 1, sizeof *tt->start);
     fill = calloc((size_t)nin + 1, sizeof *fill);
     tt->t = malloc((tl->n ? tl->n : 1) * sizeof *tt->t);
-    if (!tt->start || !fill || !tt->t) {
+    if (tl->j)
+        tt->j = malloc((tl->n ? tl->n : 1) * sizeof *tt->j);
+    if (!tt->start || !fill || !tt->t || (tl->j && !tt->j)) {
         free(fill);
         return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
                            "taps: out of memory transposing %zu taps",
@@ -763,13 +782,14 @@ clrs_status clrs__taplist_transpose(const clrs_taplist *tl, int64_t nout,
     for (o = 0; o < nout; ++o)
         for (k = (size_t)tl->start[o]; k < (size_t)tl->start[o + 1]; ++k) {
             const clrs_tap *tp = &tl->t[k];
-            clrs_ttap *e;
+            size_t e;
             if (tp->idx < 0)
                 continue;
-            e = &tt->t[fill[tp->idx]++];
-            e->o = o;
-            e->w = tp->w;
-            e->j = tp->j;
+            e = (size_t)fill[tp->idx]++;
+            tt->t[e].o = o;
+            tt->t[e].w = tp->w;
+            if (tt->j)
+                tt->j[e] = tl->j[k];
         }
     free(fill);
     tt->n = (size_t)tt->start[nin];
@@ -786,6 +806,8 @@ clrs_status clrs__taplist_transpose(const clrs_taplist *tl, int64_t nout,
                 tt->t[m - 1].w += tt->t[k].w;
                 continue;
             }
+            if (tt->j)
+                tt->j[m] = tt->j[k];
             tt->t[m++] = tt->t[k];
         }
     }
@@ -798,6 +820,7 @@ void clrs__ttaplist_free(clrs_ttaplist *tt)
 {
     free(tt->start);
     free(tt->t);
+    free(tt->j);
     memset(tt, 0, sizeof *tt);
 }
 
@@ -841,12 +864,14 @@ void clrs__lists_of(const clrs_problem *p, const clrs_slot_taps *st, int k,
     if (transposed) {
         l->start = st->tt[k].start;
         l->bwd = st->tt[k].t;
+        l->j = st->tt[k].j;
         l->npos = ax->in;
         l->nread = ax->out;
         l->n = st->tt[k].n;
     } else {
         l->start = st->tl[k].start;
         l->fwd = st->tl[k].t;
+        l->j = st->tl[k].j;
         l->npos = ax->out;
         l->nread = ax->in;
         l->n = st->tl[k].n;
