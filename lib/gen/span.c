@@ -151,7 +151,7 @@ static clrs_status span_choose(clrs_lowered *low, const clrs_lists *s,
     span_pat *cand = NULL, cur;
     int64_t *base = NULL, g, covered = 0;
     int *which = NULL, ncand = 0, count[SPAN_CANDIDATES] = {0};
-    int id[SPAN_CANDIDATES], nkeep = 0, nspan, i, T = r->fixed;
+    int id[SPAN_CANDIDATES], nkeep = 0, nspan, i, T = r->fixed, last = -1;
 
     *kept = 0;
     base = malloc((size_t)G * sizeof *base);
@@ -179,14 +179,20 @@ static clrs_status span_choose(clrs_lowered *low, const clrs_lists *s,
         if (base[g] + (int64_t)nspan * V > s->nread)
             base[g] = s->nread - (int64_t)nspan * V;
         span_pattern(s, r, V, g, base[g], &cur);
-        for (i = 0; i < ncand; ++i)
-            if (memcmp(&cand[i], &cur, sizeof cur) == 0)
-                break;
+        /* Candidates are distinct: the previous group's, which most
+         * groups repeat, is tried first. */
+        if (last >= 0 && memcmp(&cand[last], &cur, sizeof cur) == 0)
+            i = last;
+        else
+            for (i = 0; i < ncand; ++i)
+                if (memcmp(&cand[i], &cur, sizeof cur) == 0)
+                    break;
         if (i == ncand && ncand < SPAN_CANDIDATES)
             cand[ncand++] = cur;
         which[g] = i < ncand ? i : -1;
         if (which[g] >= 0)
             ++count[i];
+        last = which[g];
     }
     covered = span_keep(c, cand, ncand, count, r, V, id, &nkeep, &T);
     if (covered * 2 < G || T < 1) {

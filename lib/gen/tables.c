@@ -16,15 +16,28 @@ static int64_t axis_term(const struct clrs_tensor_desc *t, int a, int64_t i)
     return i * t->strides[a];
 }
 
-/* Entry j of a list in kernel order. Variable tap counts: the list's own
- * order. Fixed count K over O outputs, stored tap-major: entry j is tap
- * t = j / O of output o = j % O, which the list holds at o * K + t (so
- * consecutive work-items read consecutive entries). */
-static size_t pos(size_t j, int K, int64_t O)
+/* Entries of a list into kernel order: variable tap counts keep the
+ * list's own order; a fixed count K over O outputs is stored tap-major,
+ * the list's entry e = o * K + t (tap t of output o) at position
+ * t * O + o (so consecutive work-items read consecutive entries). The
+ * list is read in its own order, each of the K taps' runs written in
+ * order: a walk of o and t, no division per entry. */
+typedef struct kwalk {
+    int K, t;
+    int64_t O, o;
+} kwalk;
+
+static size_t kwalk_next(kwalk *w)
 {
-    if (!K)
-        return j;
-    return (size_t)(((int64_t)j % O) * K + (int64_t)j / O);
+    size_t at;
+    if (!w->K)
+        return (size_t)w->o++;
+    at = (size_t)((int64_t)w->t * w->O + w->o);
+    if (++w->t == w->K) {
+        w->t = 0;
+        ++w->o;
+    }
+    return at;
 }
 
 /* The two images being written, each entry stored at its final width
@@ -99,7 +112,8 @@ static void fill_seg(const clrs_problem *p, const clrs_slot_taps *st,
     const int fix_k = low->cfg.fix ? low->cfg.fix_k[sg->slot] : 0;
     int64_t box = 1, plane = 1, plane_size = 1;
     clrs_lists s;
-    size_t j;
+    kwalk walk;
+    size_t e, j;
     int k;
 
     for (k = 0; k < p->naxes; ++k) {
@@ -125,28 +139,31 @@ static void fill_seg(const clrs_problem *p, const clrs_slot_taps *st,
     default:
         break;
     }
-    for (j = 0; j < sg->len; ++j) {
-        size_t e = pos(j, K, s.npos);
+    walk.K = K;
+    walk.O = s.npos;
+    walk.o = walk.t = 0;
+    for (e = 0; e < sg->len; ++e) {
+        const size_t at = sg->pos + kwalk_next(&walk);
         int64_t r = clrs__lists_read(&s, e);
         switch (sg->kind) {
         case CLRS_SEG_OFFSETS:
             /* A padding tap gets -span, so any sum holding one is
              * negative. */
-            put_i(m, sg->pos + j,
+            put_i(m, at,
                   r >= 0 ? axis_term(sg->tensor, a, r)
                          : -clrs__tensor_span(sg->tensor));
             break;
         case CLRS_SEG_WINDOW:
-            put_i(m, sg->pos + j, (int64_t)clrs__lists_code(&s, e) * box);
+            put_i(m, at, (int64_t)clrs__lists_code(&s, e) * box);
             break;
         case CLRS_SEG_PLANE:
-            put_i(m, sg->pos + j, r >= 0 ? r * plane : -plane_size);
+            put_i(m, at, r >= 0 ? r * plane : -plane_size);
             break;
         case CLRS_SEG_READ:
-            put_i(m, sg->pos + j, r);
+            put_i(m, at, r);
             break;
         default: /* CLRS_SEG_WEIGHTS */
-            put_f(m, sg->pos + j, clrs__lists_weight(&s, e), fix_k);
+            put_f(m, at, clrs__lists_weight(&s, e), fix_k);
             break;
         }
     }

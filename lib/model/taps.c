@@ -718,9 +718,49 @@ static clrs_status build_resampled(const clrs_problem *p,
     return CLRS_SUCCESS;
 }
 
+/* The taps one output of a resampled axis takes, about (the count of the
+ * fixed-count modes and of pooling windows exactly, a filter's support
+ * plus its edges): the list's first reservation. */
+static double taps_per_output(const clrs_problem *p, const clrs_axis_map *ax)
+{
+    const int count = clrs__calc_count(p);
+    if (ax->taps > 0)
+        return ax->taps;
+    if (count > 0)
+        return count;
+    return 2.0 * clrs__kernel_radius(p) * (ax->aa_scale > 1 ? ax->aa_scale : 1) +
+           3.0;
+}
+
+/* The list's taps reserved at once (no copies as it grows), and its
+ * unused end given back when it is built. */
+static clrs_status build_taps(const clrs_problem *p, int a, clrs_taplist *tl)
+{
+    const int64_t n = p->out.dims[a];
+    const double want =
+        p->slot[a] >= 0 ? (double)n * taps_per_output(p, &p->ax[p->slot[a]])
+                        : (double)n;
+    int64_t o;
+
+    if (want >= 64 && want < (double)(((size_t)-1) / sizeof *tl->t))
+        CLRS_TRY(reserve(tl, (size_t)want, tl->j != NULL));
+    if (p->slot[a] >= 0) {
+        CLRS_TRY(build_resampled(p, &p->ax[p->slot[a]], tl));
+    } else {
+        for (o = 0; o < n; ++o) {
+            tl->start[o] = o;
+            CLRS_TRY(push(tl, o, 1.0, 0));
+        }
+        tl->start[n] = n;
+    }
+    if (tl->cap > tl->n && tl->n >= 64)
+        CLRS_TRY(reserve(tl, tl->n, tl->j != NULL));
+    return CLRS_SUCCESS;
+}
+
 clrs_status clrs__axis_taps(const clrs_problem *p, int a, clrs_taplist *tl)
 {
-    int64_t n = p->out.dims[a], o;
+    int64_t n = p->out.dims[a];
     size_t bytes = (size_t)(n + 1) * sizeof *tl->start;
     memset(tl, 0, sizeof *tl);
     CLRS_CHECK((uint64_t)n < ((size_t)-1) / sizeof *tl->start / 2,
@@ -732,14 +772,7 @@ clrs_status clrs__axis_taps(const clrs_problem *p, int a, clrs_taplist *tl)
     /* Window positions: max pooling's index codes alone read them. */
     if (p->mode == CLRS_MODE_MAX)
         CLRS_TRY(reserve(tl, 64, 1));
-    if (p->slot[a] >= 0)
-        return build_resampled(p, &p->ax[p->slot[a]], tl);
-    for (o = 0; o < n; ++o) {
-        tl->start[o] = o;
-        CLRS_TRY(push(tl, o, 1.0, 0));
-    }
-    tl->start[n] = n;
-    return CLRS_SUCCESS;
+    return build_taps(p, a, tl);
 }
 
 
