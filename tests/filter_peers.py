@@ -21,10 +21,13 @@ TensorFlow is not installed: its scale_and_translate is reimplemented
 here from its source (ComputeSpansCore, sampling_kernels.h) in float32,
 and the TensorFlow preset must agree within 1e-6, for plain resizes and
 scale-and-translate with outputs sampling outside the input; its area
-(resize_area), reimplemented the same way, within 3e-6.
+(resize_area), reimplemented the same way, within 3e-6. JAX's
+scale_and_translate: the outputs of a JAX run, committed with their
+provenance (tests/inputs/jax_scale_and_translate.json), within 1e-6.
 
 One TAP line per case. Exit 77 when Pillow, OpenCV or NumPy is
 missing."""
+import json
 import math
 import os
 import subprocess
@@ -343,6 +346,31 @@ for name, kern, alg in TF_KERNELS:
     for I, O, sc, tr in TF_SHAPES:
         for aa in (False, True):
             tf_case(name, kern, alg, I, O, sc, tr, aa)
+
+# JAX's scale_and_translate (jax.image), which shares TensorFlow's
+# definition but computes in its own order (a weight matrix over every
+# input pixel, a matrix product): a JAX run's outputs, committed with
+# their provenance (tests/inputs/jax_scale_and_translate.json, written by
+# tests/gen_jax_cases.py), against the TensorFlow preset within 1e-6.
+jax_file = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                        "inputs", "jax_scale_and_translate.json")
+with open(jax_file) as f:
+    jax_cases = json.load(f)
+print("# " + jax_cases["provenance"])
+for c in (jax_cases["cases"][::3] if quick else jax_cases["cases"]):
+    v = np.array([float(a) for a in c["x"]], np.float32)
+    args = ["--vendor=tensorflow", "--alg=" + c["alg"],
+            "--antialias=" + ("true" if c["antialias"] else "false")]
+    if c["translate"] is not None:
+        args += ["--scales=%r" % c["scale"], "--translate=%r" % c["translate"]]
+    got = run_tool(v.reshape(1, 1, c["in"]), "mb1ic1iw%dow%d" % (c["in"],
+                                                                c["out"]),
+                   args)
+    compare(None if got is None else got.ravel(),
+            np.array([float(a) for a in c["y"]]),
+            "JAX %s %d -> %d scale %s translate %s%s" % (
+                c["method"], c["in"], c["out"], c["scale"], c["translate"],
+                " antialiased" if c["antialias"] else ""), 1e-6)
 
 print("# Pillow %s, OpenCV %s" % (Image.__version__ if hasattr(
     Image, "__version__") else __import__("PIL").__version__,
