@@ -22,8 +22,10 @@ here from its source (ComputeSpansCore, sampling_kernels.h) in float32,
 and the TensorFlow preset must agree within 1e-6, for plain resizes and
 scale-and-translate with outputs sampling outside the input; its area
 (resize_area), reimplemented the same way, within 3e-6. JAX's
-scale_and_translate: the outputs of a JAX run, committed with their
-provenance (tests/inputs/jax_scale_and_translate.json), within 1e-6.
+scale_and_translate: the outputs and gradients (jax.vjp) of a JAX run,
+committed with their provenance (tests/inputs/jax_scale_and_translate.json),
+the forward within 1e-6, the backward within 1e-6 of the gradient's
+largest magnitude.
 
 One TAP line per case. Exit 77 when Pillow, OpenCV or NumPy is
 missing."""
@@ -351,7 +353,9 @@ for name, kern, alg in TF_KERNELS:
 # definition but computes in its own order (a weight matrix over every
 # input pixel, a matrix product): a JAX run's outputs, committed with
 # their provenance (tests/inputs/jax_scale_and_translate.json, written by
-# tests/gen_jax_cases.py), against the TensorFlow preset within 1e-6.
+# tests/gen_jax_cases.py), and its gradients (jax.vjp), against the
+# TensorFlow preset's forward within 1e-6 and backward within 1e-6 of the
+# gradient's largest magnitude.
 jax_file = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                         "inputs", "jax_scale_and_translate.json")
 with open(jax_file) as f:
@@ -366,11 +370,27 @@ for c in (jax_cases["cases"][::3] if quick else jax_cases["cases"]):
     got = run_tool(v.reshape(1, 1, c["in"]), "mb1ic1iw%dow%d" % (c["in"],
                                                                 c["out"]),
                    args)
+    what = "JAX %s %d -> %d scale %s translate %s%s" % (
+        c["method"], c["in"], c["out"], c["scale"], c["translate"],
+        " antialiased" if c["antialias"] else "")
     compare(None if got is None else got.ravel(),
-            np.array([float(a) for a in c["y"]]),
-            "JAX %s %d -> %d scale %s translate %s%s" % (
-                c["method"], c["in"], c["out"], c["scale"], c["translate"],
-                " antialiased" if c["antialias"] else ""), 1e-6)
+            np.array([float(a) for a in c["y"]]), what, 1e-6)
+    # The gradient: the backward pass of the same problem (dy into dx).
+    dy = np.array([float(a) for a in c["dy"]], np.float32)
+    np.save(os.path.join(tmp, "dy.npy"), dy.reshape(1, 1, c["out"]))
+    r = subprocess.run([tool, "--mode=R", "--dir=BWD_D"] + args + [
+        "--diff-dst-file=" + os.path.join(tmp, "dy.npy"),
+        "--diff-src-file=" + os.path.join(tmp, "dx.npy"),
+        "mb1ic1iw%dow%d" % (c["in"], c["out"])], stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, universal_newlines=True)
+    if r.returncode != 0:
+        print("# " + r.stdout.splitlines()[-1] if r.stdout else "#")
+    # A gradient entry sums up to O / I * the filter's width products
+    # (5 -> 64 Lanczos: about 13): 1e-6 of its largest magnitude.
+    dx = np.array([float(a) for a in c["dx"]])
+    compare(np.load(os.path.join(tmp, "dx.npy")).ravel()
+            if r.returncode == 0 else None, dx, what + ", gradient",
+            1e-6 * max(1.0, float(np.max(np.abs(dx)))))
 
 print("# Pillow %s, OpenCV %s" % (Image.__version__ if hasattr(
     Image, "__version__") else __import__("PIL").__version__,

@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """Writes tests/inputs/jax_scale_and_translate.json: JAX's own outputs of
 jax.image.scale_and_translate (float32, CPU, precision HIGHEST) on 1-D
-random signals, for tests/filter_peers.py to compare the TensorFlow preset
-with (JAX shares TensorFlow's definition). The tests read the file; they
+random signals, and its gradient (jax.vjp) for a random dy, for
+tests/filter_peers.py to compare the TensorFlow preset's forward and
+backward with (JAX shares TensorFlow's definition). The tests read the file; they
 do not need JAX. Run it again, with JAX installed, to refresh the values:
 
     python3 tests/gen_jax_cases.py > tests/inputs/jax_scale_and_translate.json
@@ -39,15 +40,23 @@ for method, alg in KERNELS:
             s = (np.float32(n_out) / np.float32(n_in) if scale is None
                  else np.float32(scale))
             t = np.float32(0.0 if tr is None else tr)
-            y = jax.image.scale_and_translate(
-                jnp.asarray(x), (n_out,), (0,), jnp.asarray([s]),
-                jnp.asarray([t]), method, antialias=aa,
-                precision=jax.lax.Precision.HIGHEST)
+            dy = rng.random(n_out).astype(np.float32)
+
+            def f(img, s=s, t=t, n_out=n_out, method=method, aa=aa):
+                return jax.image.scale_and_translate(
+                    img, (n_out,), (0,), jnp.asarray([s]), jnp.asarray([t]),
+                    method, antialias=aa,
+                    precision=jax.lax.Precision.HIGHEST)
+
+            y, vjp = jax.vjp(f, jnp.asarray(x))
+            (dx,) = vjp(jnp.asarray(dy))
             cases.append({"method": method, "alg": alg, "in": n_in,
                           "out": n_out, "scale": scale, "translate": tr,
                           "antialias": aa,
                           "x": ["%.9g" % v for v in x],
-                          "y": ["%.9g" % v for v in np.asarray(y)]})
+                          "y": ["%.9g" % v for v in np.asarray(y)],
+                          "dy": ["%.9g" % v for v in dy],
+                          "dx": ["%.9g" % v for v in np.asarray(dx)]})
 # One case a line.
 sys.stdout.write('{"provenance": %s,\n"cases": [\n' % json.dumps(
     "jax.image.scale_and_translate, JAX %s (jaxlib %s), CPU, Python %s, "
