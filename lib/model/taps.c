@@ -19,9 +19,8 @@
  * them). */
 static clrs_status reserve(clrs_taplist *tl, size_t cap, int codes)
 {
-    clrs_tap *t = cap < ((size_t)-1) / sizeof *t
-                      ? realloc(tl->t, cap * sizeof *t)
-                      : NULL;
+    clrs_tap *t =
+        cap < ((size_t)-1) / sizeof *t ? realloc(tl->t, cap * sizeof *t) : NULL;
     CLRS_CHECK(t != NULL, CLRS_ERR_OUT_OF_MEMORY,
                "taps: out of memory for %zu taps", cap);
     tl->t = t;
@@ -728,7 +727,8 @@ static double taps_per_output(const clrs_problem *p, const clrs_axis_map *ax)
         return ax->taps;
     if (count > 0)
         return count;
-    return 2.0 * clrs__kernel_radius(p) * (ax->aa_scale > 1 ? ax->aa_scale : 1) +
+    return 2.0 * clrs__kernel_radius(p) *
+               (ax->aa_scale > 1 ? ax->aa_scale : 1) +
            3.0;
 }
 
@@ -737,9 +737,9 @@ static double taps_per_output(const clrs_problem *p, const clrs_axis_map *ax)
 static clrs_status build_taps(const clrs_problem *p, int a, clrs_taplist *tl)
 {
     const int64_t n = p->out.dims[a];
-    const double want =
-        p->slot[a] >= 0 ? (double)n * taps_per_output(p, &p->ax[p->slot[a]])
-                        : (double)n;
+    const double want = p->slot[a] >= 0
+                            ? (double)n * taps_per_output(p, &p->ax[p->slot[a]])
+                            : (double)n;
     int64_t o;
 
     if (want >= 64 && want < (double)(((size_t)-1) / sizeof *tl->t))
