@@ -699,7 +699,11 @@ static void layout_slot(clrs_lowered *low, const clrs_problem *p,
     clrs__lists_of(p, st, k, T, &s);
     if (d->gather)
         v->pl[k] = plane;
-    add_seg(low, CLRS_SEG_STARTS, k, T, NULL, (size_t)s.npos + 1, &v->st[k]);
+    /* A fixed count's kernel forms its entries' positions (t * n + i)
+     * and reads no starts. */
+    if (!c->fixed[k])
+        add_seg(low, CLRS_SEG_STARTS, k, T, NULL, (size_t)s.npos + 1,
+                &v->st[k]);
     add_seg(low, CLRS_SEG_OFFSETS, k, T, d->src, s.n, &v->of[k]);
     if (c->has_index && !d->index_written)
         add_seg(low, CLRS_SEG_OFFSETS, k, T, &p->index, s.n, &v->ix[k]);
