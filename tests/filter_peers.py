@@ -90,14 +90,15 @@ def tap(ok, what):
     print("%s %d - %s" % ("ok" if ok else "not ok", n, what))
 
 
-def run_tool(src, problem, args):
+def run_tool(src, problem, args, io=("--src-file=", "--dst-file=")):
     """The tool's output (N, C, ...) for src (N, C, ...) in logical order,
-    or None, its command and last lines printed as TAP comments."""
+    or None, its command and last lines printed as TAP comments. io: the
+    options naming the file read and the file written (backward:
+    --diff-dst-file= and --diff-src-file=)."""
     fin = os.path.join(tmp, "in.npy")
     fout = os.path.join(tmp, "out.npy")
     np.save(fin, np.ascontiguousarray(src))
-    cmd = [tool, "--mode=R"] + args + [
-        "--src-file=" + fin, "--dst-file=" + fout, problem]
+    cmd = [tool, "--mode=R"] + args + [io[0] + fin, io[1] + fout, problem]
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        universal_newlines=True)
     if r.returncode != 0:
@@ -377,19 +378,13 @@ for c in (jax_cases["cases"][::3] if quick else jax_cases["cases"]):
             np.array([float(a) for a in c["y"]]), what, 1e-6)
     # The gradient: the backward pass of the same problem (dy into dx).
     dy = np.array([float(a) for a in c["dy"]], np.float32)
-    np.save(os.path.join(tmp, "dy.npy"), dy.reshape(1, 1, c["out"]))
-    r = subprocess.run([tool, "--mode=R", "--dir=BWD_D"] + args + [
-        "--diff-dst-file=" + os.path.join(tmp, "dy.npy"),
-        "--diff-src-file=" + os.path.join(tmp, "dx.npy"),
-        "mb1ic1iw%dow%d" % (c["in"], c["out"])], stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT, universal_newlines=True)
-    if r.returncode != 0:
-        print("# " + r.stdout.splitlines()[-1] if r.stdout else "#")
+    got = run_tool(dy.reshape(1, 1, c["out"]), "mb1ic1iw%dow%d" % (
+        c["in"], c["out"]), ["--dir=BWD_D"] + args,
+                   ("--diff-dst-file=", "--diff-src-file="))
     # A gradient entry sums up to O / I * the filter's width products
     # (5 -> 64 Lanczos: about 13): 1e-6 of its largest magnitude.
     dx = np.array([float(a) for a in c["dx"]])
-    compare(np.load(os.path.join(tmp, "dx.npy")).ravel()
-            if r.returncode == 0 else None, dx, what + ", gradient",
+    compare(None if got is None else got.ravel(), dx, what + ", gradient",
             1e-6 * max(1.0, float(np.max(np.abs(dx)))))
 
 print("# Pillow %s, OpenCV %s" % (Image.__version__ if hasattr(
