@@ -732,9 +732,11 @@ static double taps_per_output(const clrs_problem *p, const clrs_axis_map *ax)
            3.0;
 }
 
-/* The list's taps reserved at once (no copies as it grows), and its
- * unused end given back when it is built. */
-static clrs_status build_taps(const clrs_problem *p, int a, clrs_taplist *tl)
+/* The list's taps reserved at once (no copies as it grows), with their
+ * window positions where codes says, and its unused end given back when
+ * it is built. */
+static clrs_status build_taps(const clrs_problem *p, int a, int codes,
+                              clrs_taplist *tl)
 {
     const int64_t n = p->out.dims[a];
     const double want = p->slot[a] >= 0
@@ -742,8 +744,11 @@ static clrs_status build_taps(const clrs_problem *p, int a, clrs_taplist *tl)
                             : (double)n;
     int64_t o;
 
-    if (want >= 64 && want < (double)(((size_t)-1) / sizeof *tl->t))
-        CLRS_TRY(reserve(tl, (size_t)want, tl->j != NULL));
+    CLRS_TRY(reserve(tl,
+                     want >= 64 && want < (double)(((size_t)-1) / sizeof *tl->t)
+                         ? (size_t)want
+                         : 64,
+                     codes));
     if (p->slot[a] >= 0) {
         CLRS_TRY(build_resampled(p, &p->ax[p->slot[a]], tl));
     } else {
@@ -770,9 +775,7 @@ clrs_status clrs__axis_taps(const clrs_problem *p, int a, clrs_taplist *tl)
     CLRS_CHECK(tl->start != NULL && tl->extrap != NULL, CLRS_ERR_OUT_OF_MEMORY,
                "taps: out of memory for the taps of axis %d", a);
     /* Window positions: max pooling's index codes alone read them. */
-    if (p->mode == CLRS_MODE_MAX)
-        CLRS_TRY(reserve(tl, 64, 1));
-    return build_taps(p, a, tl);
+    return build_taps(p, a, p->mode == CLRS_MODE_MAX, tl);
 }
 
 
