@@ -2,8 +2,17 @@
  * max) and max pooling with the winner's index code, scalar and vector. */
 
 //@ wsum
+#ifdef CLRS_CV8_LINEAR
+/* OpenCV's 8-bit bilinear rows (cv::resize's VResizeLinear for uchar):
+ * each row's sum v (pixels times 2^11) shifted right by 4, times the
+ * row's weight w (of 2^11), shifted right by 16; the store rounds a
+ * quarter of the total half up, as its (sum + 2) >> 2. Exact in double. */
+#define CLRS_WSUM_STEP(acc, w, v) \
+    ((acc) += floor((w) * floor((v) * 0.0625) * (1.0 / 65536)) * 0.25)
+#else
 /* acc += w * v, contraction off: the generator's #pragma forbids fma. */
 #define CLRS_WSUM_STEP(acc, w, v) ((acc) += (w) * (v))
+#endif
 
 //@ max
 /* Max: the first tap in row-major window order wins ties (strict >). NaN

@@ -121,6 +121,11 @@ typedef struct clrs_gen_config {
     /* 8-bit stores round half up (Pillow's 8-bit path: its sums, exact
      * in double, rounded as its clip8) instead of half to even. */
     int half_up;
+    /* OpenCV's 8-bit bilinear rows (its vertical pass, p->cv8): each tap
+     * adds floor(w floor(v / 16) / 2^16) / 4, w and v integers, in
+     * double (CLRS_CV8_LINEAR in cl/reduce.cl); the store rounds the sum
+     * half up. */
+    int cv8lin;
     /* u8 weighted sums in fixed point (lower.c, fix_config): every weight
      * is a multiple of 2^-fix_k[k] on its slot, at least 0, the taps'
      * weights of one output summing to at most 1, and fix (the sum of

@@ -100,6 +100,8 @@ clrs_status clrs__gen_key(const clrs_gen_config *c, char **key)
         clrs__gen_sb_add(&b, " accumulate");
     if (c->half_up)
         clrs__gen_sb_add(&b, " round=half_up");
+    if (c->cv8lin)
+        clrs__gen_sb_add(&b, " step=cv8lin");
     if (c->fix)
         clrs__gen_sb_add(&b, " fix=%d", c->fix);
     if (c->f16_native)

@@ -449,12 +449,14 @@ static void config_basics(clrs_lowered *low, const clrs_device *dev,
     c->acc_f64 = c->src == CLRS_F64 || c->dst == CLRS_F64 ||
                  (d->has_x && c->x == CLRS_F64) ||
                  (!d->gather && c->src == CLRS_S32 && dev->info.has_fp64) ||
-                 ((p->fixed8 || p->exact8) && dev->info.has_fp64);
+                 ((p->fixed8 || p->exact8 || p->cv_pass == 2) &&
+                  dev->info.has_fp64);
     /* Pillow's and OpenCV's 8-bit paths: sums of their fixed-point
      * weights are exact in double, and round half up (Pillow's needs
      * fp64, plan.c; OpenCV's bilinear sums, of 24 bits, are exact in
      * float too). */
-    c->half_up = p->fixed8 || p->exact8;
+    c->half_up = CLRS__HALF_UP(p);
+    c->cv8lin = p->cv_pass == 2 && p->cv8 == CLRS_CV8_LINEAR;
     c->f16_native = f16_native(dev, p);
     c->has_index = p->has_index;
     c->index_only = index_only;

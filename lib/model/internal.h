@@ -72,6 +72,7 @@ typedef struct clrs_post_op {
     X(int, inference, )                                                      \
     X(int, accumulate, )                                                     \
     X(int, user_workspace, )                                                 \
+    X(int, cv_pass, )                                                        \
     X(int, n_post_ops, )                                                     \
     X(clrs_post_op, post_ops, [CLRS_MAX_POST_OPS])
 #define CLRS_OP_OPTION_FIELD_(type, name, dim) type name dim;
@@ -218,7 +219,39 @@ typedef struct clrs_problem {
      * forward u8 to u8): weights in its 8-bit fixed point, the sum
      * exact in double and rounded half up, in one pass. */
     int exact8;
+    /* OpenCV's 8-bit cv::resize (CLRS_ARITH_OPENCV, forward u8 to u8
+     * over two spatial axes, no antialias, post-op or accumulation): the
+     * method whose arithmetic the plan reproduces (clrs_cv8). A two-pass
+     * method runs as OpenCV does: its horizontal pass (the last axis,
+     * cv_pass 1) sums u8 pixels times its 11-bit integer coefficients
+     * into an s32 image, its vertical pass (cv_pass 2) weighs those rows
+     * and rounds as OpenCV's 8-bit code does; a pass problem has cv_pass
+     * set and its own dtypes. */
+    int cv8;
 } clrs_problem;
+
+/* OpenCV's 8-bit methods (clrs_problem.cv8). */
+typedef enum clrs_cv8 {
+    CLRS_CV8_NONE = 0,
+    CLRS_CV8_LINEAR = 1,   /* INTER_LINEAR: two passes */
+    CLRS_CV8_CUBIC = 2,    /* INTER_CUBIC: two passes */
+    CLRS_CV8_LANCZOS4 = 3, /* INTER_LANCZOS4: two passes */
+    CLRS_CV8_HALF_UP = 4   /* INTER_LINEAR halving both axes of 1, 3 or
+                              4 channels: OpenCV's 2x2 area mean, rounded
+                              half up, in one pass */
+} clrs_cv8;
+
+/* Whether p's 8-bit results round half up (exact sums): Pillow's, OpenCV's
+ * INTER_LINEAR_EXACT, its 2x2 area mean and its vertical passes but
+ * cubic's (whose float sums round half to even). */
+#define CLRS__HALF_UP(p)                                                     \
+    ((p)->fixed8 || (p)->exact8 || (p)->cv8 == CLRS_CV8_HALF_UP ||           \
+     ((p)->cv_pass == 2 && (p)->cv8 != CLRS_CV8_CUBIC))
+
+/* Whether p is a two-pass OpenCV 8-bit method as a whole (not a pass). */
+#define CLRS__CV8_PASSES(p)                                                  \
+    ((p)->cv_pass == 0 && (p)->cv8 >= CLRS_CV8_LINEAR &&                     \
+     (p)->cv8 <= CLRS_CV8_LANCZOS4)
 
 /* Taps of an axis (outputs times taps per output) from which a plan
  * computes them in the kernel by default instead of keeping tables

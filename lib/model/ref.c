@@ -763,6 +763,7 @@ static int row_sum(const run *r, const row_taps *rt, const void *src,
     const axtap *t = r->at[last] + tl->start[o[last]];
     const int64_t n = tl->start[o[last] + 1] - tl->start[o[last]];
     const int f32 = p->in.dtype == CLRS_F32; /* clrs__load's, inline */
+    const int cv8lin = p->cv_pass == 2 && p->cv8 == CLRS_CV8_LINEAR;
     double sum = 0;
     int64_t i, k;
 
@@ -776,7 +777,10 @@ static int row_sum(const run *r, const row_taps *rt, const void *src,
                 x0->pad | t[k].pad ? p->pad_value
                 : f32 ? (double)((const float *)src)[x0->off + t[k].off]
                       : clrs__load(src, p->in.dtype, x0->off + t[k].off);
-            sum += w * x;
+            if (cv8lin) /* OpenCV's 8-bit bilinear rows */
+                sum += floor(w * floor(x * 0.0625) / 65536.0) * 0.25;
+            else
+                sum += w * x;
             if (e)
                 err_add_term(e, w, x,
                              x0->rounds + t[k].rounds +
@@ -816,8 +820,8 @@ static void forward_one(const run *r, const clrs_host_args *args,
         double old = clrs__load(args->dst, p->out.dtype, off);
         v = post_ops(p, args, o, v, old, bound ? &d : NULL, u);
     }
-    if (p->fixed8 || p->exact8) /* half up: Pillow's clip8, OpenCV's
-                                   fixed-point cast (the sum is exact) */
+    if (CLRS__HALF_UP(p)) /* Pillow's clip8, OpenCV's fixed-point cast
+                             (the sum is exact) */
         v = floor(v + 0.5);
     clrs__store(args->dst, p->out.dtype, off, v);
     if (bound)
@@ -854,7 +858,9 @@ static void forward_part(void *arg, int k, int64_t begin, int64_t end)
 
 /* Pillow's 8-bit path over several axes (p->fixed8): one pass per
  * axis, the last first, each but the last into a u8 image, as Pillow
- * rounds and clips between its horizontal and vertical passes. */
+ * rounds and clips between its horizontal and vertical passes. OpenCV's
+ * two-pass 8-bit methods (CLRS__CV8_PASSES) the same way through an s32
+ * image of its exact horizontal sums, each pass told which it is. */
 static clrs_status forward_passes(const clrs_resample_desc *op,
                                   const clrs_problem *p,
                                   const clrs_host_args *args, double *bound)
@@ -870,10 +876,13 @@ static clrs_status forward_passes(const clrs_resample_desc *op,
         struct clrs_resample_desc o;
         clrs_host_args pa = *args;
         clrs__op_one_axis(op, k, a, &o);
+        if (CLRS__CV8_PASSES(p))
+            o.cv_pass = p->naxes - k;
         if (k > 0) {
             struct clrs_tensor_desc like = cur;
             like.dims[a] = p->out.dims[a];
-            clrs__tensor_dense_like(&like, CLRS_U8, &next);
+            clrs__tensor_dense_like(&like, p->fixed8 ? CLRS_U8 : CLRS_S32,
+                                    &next);
             o.n_post_ops = 0;
             o.accumulate = 0;
             mid = malloc(clrs_tensor_desc_bytes(&next) + 1);
@@ -920,7 +929,7 @@ CLRS_API clrs_status clrs_reference_forward_bound(
     CLRS_CHECK(!p.has_index || args->index != NULL, CLRS_ERR_NULL_POINTER,
                "args->index is NULL but an index tensor was given");
     CLRS_TRY(check_post_ops(&p, args));
-    if (p.fixed8 && p.naxes > 1 && !p.has_index)
+    if ((p.fixed8 && p.naxes > 1 && !p.has_index) || CLRS__CV8_PASSES(&p))
         return forward_passes(op, &p, args, bound);
 
     st = run_init(&r, &p);

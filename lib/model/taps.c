@@ -667,6 +667,109 @@ int clrs__taplist_dyadic(const clrs_taplist *tl, int64_t n, int pad_ok,
     return k;
 }
 
+/* ---- OpenCV's 8-bit cv::resize (p->cv8, a pass: p->cv_pass) ---------- */
+
+/* interpolateCubic (A = -0.75) of OpenCV 4.6's imgproc/src/resize.cpp, in
+ * float, in its order. */
+static void cv8_cubic(float x, float *c)
+{
+    const float A = -0.75f, x1 = x + 1.0f, y = 1.0f - x;
+    c[0] = ((A * x1 - 5.0f * A) * x1 + 8.0f * A) * x1 - 4.0f * A;
+    c[1] = ((A + 2.0f) * x - (A + 3.0f)) * x * x + 1.0f;
+    c[2] = ((A + 2.0f) * y - (A + 3.0f)) * y * y + 1.0f;
+    c[3] = 1.0f - c[0] - c[1] - c[2];
+}
+
+/* interpolateLanczos4: sin(pi y / 4) sin(pi y) / (pi y / 4)^2 at
+ * y = x + 3 - i from one sine and cosine in double by the angle sum, each
+ * coefficient rounded to float and the eight normalised in float; at
+ * y = 0 (x = 0) the pixel alone. */
+static void cv8_lanczos4(float x, float *c)
+{
+    static const double s45 = 0.70710678118654752440084436210485;
+    static const double cs[8][2] = {{1, 0},     {-s45, -s45}, {0, 1},
+                                    {s45, -s45}, {-1, 0},      {s45, s45},
+                                    {0, -1},     {-s45, s45}};
+    const double pi = 3.1415926535897932384626433832795;
+    const double y0 = -(double)(x + 3.0f) * pi * 0.25;
+    const double s0 = sin(y0), c0 = cos(y0);
+    float sum = 0.0f;
+    int i;
+
+    for (i = 0; i < 8; ++i) {
+        const float yi = x + 3.0f - (float)i;
+        if (fabsf(yi) >= 1e-6f) {
+            const double y = (double)-yi * pi * 0.25;
+            c[i] = (float)((cs[i][0] * s0 + cs[i][1] * c0) / (y * y));
+        } else {
+            c[i] = 1e30f;
+        }
+        sum += c[i];
+    }
+    sum = 1.0f / sum;
+    for (i = 0; i < 8; ++i)
+        c[i] *= sum;
+}
+
+/* OpenCV's coefficient k of an output as the 16-bit integer its 8-bit
+ * code weighs by: saturate_cast<short>(c * 2^11), nearest even. */
+static double cv8_fixed(float c)
+{
+    const float v = nearbyintf(c * 2048.0f);
+    return v < -32768.0f ? -32768.0 : v > 32767.0f ? 32767.0 : (double)v;
+}
+
+/* An output's taps under cv::resize's 8-bit code (OpenCV 4.6,
+ * resizeGeneric_): x in float (clrs__coord), sx its floor and f the
+ * fraction; K = 2, 4 or 8 coefficients (1 - f and f, interpolateCubic,
+ * interpolateLanczos4) at pixels sx - K/2 + 1 + k clamped into the
+ * input. Linear's horizontal pass (cv_pass 1) takes the edge pixel with
+ * f = 0 left of pixel 0 and from pixel I - 1 on; its vertical pass keeps
+ * f and clamps the rows alone, as OpenCV does. The horizontal pass
+ * weighs by the integer coefficients (sums exact in s32), linear's
+ * vertical pass too (its kernel step shifts as OpenCV's rows do), the
+ * others' vertical passes by them times 2^-22 (OpenCV's fixed-point
+ * cast, rounded half up by the store), cubic's in reverse order (its
+ * vector code sums the last row first, in float). */
+static clrs_status taps_cv8(const clrs_problem *p, const clrs_axis_map *ax,
+                            const clrs_xval *xv, clrs_taplist *tl)
+{
+    const int K = p->cv8 == CLRS_CV8_LINEAR  ? 2
+                  : p->cv8 == CLRS_CV8_CUBIC ? 4
+                                             : 8;
+    const int reverse = p->cv8 == CLRS_CV8_CUBIC && p->cv_pass == 2;
+    const double scale = p->cv_pass == 2 && p->cv8 != CLRS_CV8_LINEAR
+                             ? 1.0 / 4194304.0
+                             : 1.0;
+    float f = (float)xv->fr, c[8];
+    int64_t sx = xv->fl;
+    int i;
+
+    if (p->cv8 == CLRS_CV8_LINEAR) {
+        if (p->cv_pass == 1 && sx < 0) {
+            sx = 0;
+            f = 0.0f;
+        }
+        if (p->cv_pass == 1 && sx >= ax->in - 1) {
+            sx = ax->in - 1;
+            f = 0.0f;
+        }
+        c[0] = 1.0f - f;
+        c[1] = f;
+    } else if (p->cv8 == CLRS_CV8_CUBIC) {
+        cv8_cubic(f, c);
+    } else {
+        cv8_lanczos4(f, c);
+    }
+    for (i = 0; i < K; ++i) {
+        const int k = reverse ? K - 1 - i : i;
+        int64_t at = sx - K / 2 + 1 + k;
+        at = at < 0 ? 0 : at > ax->in - 1 ? ax->in - 1 : at;
+        CLRS_TRY(push(tl, at, cv8_fixed(c[k]) * scale, k));
+    }
+    return CLRS_SUCCESS;
+}
+
 /* Whether output xv->o samples nothing: tf_crop_and_resize's x outside
  * [0, I - 1]; scale_and_translate's x + 1/2 outside [0, I], TensorFlow's
  * own float sample under its arithmetic (tf). */
@@ -698,6 +801,8 @@ static clrs_status build_resampled(const clrs_problem *p,
     int64_t o;
     if (clrs__mode_antialiased((int)p->mode, p->antialias))
         fn = taps_filter;
+    if (p->cv_pass)
+        fn = taps_cv8;
     for (o = 0; o < ax->out; ++o) {
         clrs_xval xv;
         clrs__coord(ax, o, &xv);

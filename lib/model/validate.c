@@ -449,6 +449,45 @@ static clrs_status resolve_axis_maps(clrs_problem *p,
     return CLRS_SUCCESS;
 }
 
+/* OpenCV's 8-bit method of p (clrs_cv8), or none: the OpenCV preset's
+ * linear, cubic (a = -0.75) and lanczos4 at half-pixel centres, forward
+ * without antialias, index, post-op or accumulation. A pass (cv_pass) takes its method whatever its dtypes;
+ * a whole problem needs u8 to u8 over the two spatial axes of a 4-D
+ * tensor (cv::resize's images). cv::resize halves both axes of linear
+ * with its area code: the mean of 2x2 pixels, rounded half up for 1, 3
+ * or 4 channels (channels-last; otherwise one), half to even (as the
+ * float sum of this library rounds) for the others. */
+static int cv8_method(const clrs_problem *p)
+{
+    int64_t cn = 1;
+    int m = 0, k;
+
+    if (p->arith != CLRS_ARITH_OPENCV || p->backward || p->antialias ||
+        p->has_index || p->n_post_ops > 0 || p->accumulate ||
+        p->coord != CLRS_COORD_HALF_PIXEL)
+        return CLRS_CV8_NONE;
+    if (p->mode == CLRS_MODE_LINEAR)
+        m = CLRS_CV8_LINEAR;
+    else if (p->mode == CLRS_MODE_CUBIC && p->cubic_a == -0.75)
+        m = CLRS_CV8_CUBIC;
+    else if (p->mode == CLRS_MODE_FILTER && p->filter == CLRS_FILTER_LANCZOS &&
+             p->filter_p == 4)
+        m = CLRS_CV8_LANCZOS4;
+    if (p->cv_pass || m == CLRS_CV8_NONE)
+        return m;
+    if (p->in.dtype != CLRS_U8 || p->out.dtype != CLRS_U8 || p->rank != 4 ||
+        p->naxes != 2 || p->ax[0].axis != 2 || p->ax[1].axis != 3)
+        return CLRS_CV8_NONE;
+    if (m != CLRS_CV8_LINEAR)
+        return m;
+    for (k = 0; k < 2; ++k)
+        if (p->ax[k].in != 2 * p->ax[k].out)
+            return m;
+    if (p->in.block_axis < 0 && p->in.strides[1] == 1)
+        cn = p->in.dims[1];
+    return cn == 1 || cn == 3 || cn == 4 ? CLRS_CV8_HALF_UP : CLRS_CV8_NONE;
+}
+
 clrs_status clrs__problem_init(clrs_problem *p, const clrs_resample_desc *op,
                                const clrs_tensor_desc *in,
                                const clrs_tensor_desc *out,
@@ -495,6 +534,7 @@ clrs_status clrs__problem_init(clrs_problem *p, const clrs_resample_desc *op,
                 p->mode == CLRS_MODE_LINEAR && !p->antialias &&
                 in->dtype == CLRS_U8 && out->dtype == CLRS_U8;
     CLRS_TRY(resolve_axis_maps(p, op, axes));
+    p->cv8 = cv8_method(p);
     if (index)
         CLRS_TRY(check_index_dtype(p));
     return CLRS_SUCCESS;

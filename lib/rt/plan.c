@@ -144,6 +144,13 @@ static clrs_status check_device(clrs_plan *plan)
                                 "binary operand"));
     /* Its sums are exact in double only; in float a pass can round the
      * u8 image between the passes otherwise, and the next spreads it. */
+    CLRS_CHECK(!CLRS__CV8_PASSES(p) || ctx->dev.info.has_fp64,
+               CLRS_ERR_UNSUPPORTED,
+               "OpenCV's 8-bit linear, cubic and lanczos4 (CLRS_ARITH_OPENCV, "
+               "u8 to u8) weigh its 32-bit rows exactly in double and need "
+               "fp64 (cl_khr_fp64); device \"%s\" has none (an f32 "
+               "destination runs there)",
+               ctx->dev.info.device_name);
     CLRS_CHECK(!p->fixed8 || ctx->dev.info.has_fp64, CLRS_ERR_UNSUPPORTED,
                "Pillow's 8-bit path (CLRS_AA_PILLOW, u8 to u8) sums in "
                "double and needs fp64 (cl_khr_fp64); device \"%s\" has "
@@ -711,6 +718,11 @@ static int want_separable(const clrs_plan *plan, int *order)
     int64_t n;
     int k, i, inner_first = 0, dyadic, fix = 0;
 
+    if (CLRS__CV8_PASSES(p)) { /* OpenCV's passes: horizontal first */
+        order[0] = 1;
+        order[1] = 0;
+        return 1;
+    }
     if (plan->index_only || p->has_index || p->has_x || p->exact8 ||
         !factorises(p) || p->naxes < 2 ||
         p->coord == CLRS_COORD_TF_CROP_AND_RESIZE || p->in.dtype == CLRS_S32 ||
@@ -827,6 +839,7 @@ static clrs_status plan_separable(clrs_plan *plan,
     struct clrs_tensor_desc t[CLRS_MAX_RANK + 1];
     const clrs_dtype mid =
         p->fixed8 ? CLRS_U8 /* Pillow rounds and clips between passes */
+        : CLRS__CV8_PASSES(p) ? CLRS_S32 /* OpenCV's exact row sums */
         : p->in.dtype == CLRS_F64 || p->out.dtype == CLRS_F64 ? CLRS_F64
                                                               : CLRS_F32;
     int i;
@@ -849,6 +862,8 @@ static clrs_status plan_separable(clrs_plan *plan,
             o.n_post_ops = 0;
             o.accumulate = 0;
         }
+        if (CLRS__CV8_PASSES(p))
+            o.cv_pass = i + 1;
         CLRS_TRY(plan_create(&plan->pass[i], plan->ctx, &o, &t[f],
                              &t[f + 1], NULL, NULL, p->backward, 0));
         plan->npass = i + 1;
@@ -948,7 +963,8 @@ static int fusable(const clrs_plan *plan, const int *order)
     clrs_launch_request r;
     int i;
 
-    if (p->backward || p->naxes > CLRS_ROLL_SLOTS_MAX || p->fixed8)
+    if (p->backward || p->naxes > CLRS_ROLL_SLOTS_MAX || p->fixed8 ||
+        CLRS__CV8_PASSES(p))
         return 0;
     for (i = 0; i < p->naxes; ++i)
         if (order[i] != p->naxes - 1 - i)
@@ -1112,7 +1128,9 @@ static clrs_status plan_create(clrs_plan **out, clrs_context *ctx,
             st = plan_two_pass(plan, op, index_bytes, &sidx);
         } else if ((sep = want_separable(plan, order)) != 0) {
             st = plan_split(plan, op, order);
-            if (st < 0) { /* refused or failed: one pass instead */
+            if (st < 0 && !CLRS__CV8_PASSES(&plan->problem)) {
+                /* refused or failed: one pass instead (OpenCV's 8-bit
+                 * methods exist as passes alone) */
                 drop_separable(plan);
                 free(plan->build_log);
                 plan->build_log = NULL;
