@@ -228,6 +228,11 @@ CLRS_UTYPES(char, 1)
 #define CLRS_LD_u8(p, i) ((p)[i])
 #ifdef CLRS_FIX
 #define CLRS_ST_u8(p, i, v) ((p)[i] = convert_uchar(CLRS_FIXR(v)))
+#elif defined(CLRS_CV8_CUBIC)
+/* OpenCV's bicubic rows: its vector code rounds the float sum to even,
+ * its scalar code the exact sum half up (CLRS_WSUM_STEP, cvv). */
+#define CLRS_ST_u8(p, i, v) \
+    ((p)[i] = convert_uchar_sat(cvv ? rint(v) : floor((v) + 0.5)))
 #elif defined(CLRS_HALF_UP)
 /* Pillow's clip8: half up, floor(v + 0.5) (exact: the sum is a multiple
  * of 2^-22 below 2^31), saturated. */

@@ -9,6 +9,14 @@
  * quarter of the total half up, as its (sum + 2) >> 2. Exact in double. */
 #define CLRS_WSUM_STEP(acc, w, v) \
     ((acc) += floor((w) * floor((v) * 0.0625) * (1.0 / 65536)) * 0.25)
+#elif defined(CLRS_CV8_CUBIC)
+/* OpenCV's 8-bit bicubic rows (VResizeCubic for uchar, scalar kernels
+ * only): where its vector code writes the element (cvv), a float sum of
+ * the rows (taps in reverse, products and sums rounded to float, which
+ * double then float rounding gives exactly), else the exact sum. */
+#define CLRS_WSUM_STEP(acc, w, v)                                         \
+    ((acc) = cvv ? (double)(float)((acc) + (double)(float)((w) * (v)))    \
+                 : (acc) + (w) * (v))
 #else
 /* acc += w * v, contraction off: the generator's #pragma forbids fma. */
 #define CLRS_WSUM_STEP(acc, w, v) ((acc) += (w) * (v))

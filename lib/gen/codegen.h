@@ -126,6 +126,12 @@ typedef struct clrs_gen_config {
      * double (CLRS_CV8_LINEAR in cl/reduce.cl); the store rounds the sum
      * half up. */
     int cv8lin;
+    /* OpenCV's 8-bit bicubic rows (its vertical pass; the scalar variant
+     * alone): an element whose position in its image row (cvv, from dof
+     * and the cv arguments) OpenCV's vector code writes sums in float,
+     * taps in reverse, and rounds to even; the others sum exactly and
+     * round half up (CLRS_CV8_CUBIC). */
+    int cv8cub;
     /* u8 weighted sums in fixed point (lower.c, fix_config): every weight
      * is a multiple of 2^-fix_k[k] on its slot, at least 0, the taps'
      * weights of one output summing to at most 1, and fix (the sum of
@@ -269,11 +275,15 @@ typedef struct clrs_gen_values {
                      tap][lane], 0 past a lane's end */
     double pad;   /* value of a padding tap */
     double empty; /* output with no taps (crop extrapolation) */
+    /* cv8cub: an element at dst offset dof sits at ((dof / cvs) % cvn)
+     * * cvk + dof % cvk of its image row (clrs__cv8_row), and OpenCV's
+     * vector code writes the positions below cvx. */
+    int64_t cvs, cvn, cvk, cvx;
 } clrs_gen_values;
 
 #define CLRS_GEN_MAX_ARGS                                                      \
     (6 + 6 * CLRS_MAX_RANK + 16 * CLRS_MAX_RANK + 2 +                          \
-     CLRS_MAX_POST_OPS * (3 + CLRS_MAX_RANK) + 1)
+     CLRS_MAX_POST_OPS * (3 + CLRS_MAX_RANK) + 1 + 4)
 
 /* The kernel's arguments in declaration order; vals may be NULL (values
  * left 0) when only the names and kinds are wanted. */

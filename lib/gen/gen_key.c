@@ -102,6 +102,8 @@ clrs_status clrs__gen_key(const clrs_gen_config *c, char **key)
         clrs__gen_sb_add(&b, " round=half_up");
     if (c->cv8lin)
         clrs__gen_sb_add(&b, " step=cv8lin");
+    if (c->cv8cub)
+        clrs__gen_sb_add(&b, " step=cv8cub");
     if (c->fix)
         clrs__gen_sb_add(&b, " fix=%d", c->fix);
     if (c->f16_native)
@@ -251,5 +253,11 @@ int clrs__gen_args(const clrs_gen_config *c, const clrs_gen_values *v,
         arg(args, &n, CLRS_ARG_ACC, "pad", -1, 0, v->pad);
     if (!bwd)
         arg(args, &n, CLRS_ARG_ACC, "empty", -1, 0, v->empty);
+    if (c->cv8cub) {
+        arg(args, &n, CLRS_ARG_OFF, "cvs", -1, v->cvs, 0);
+        arg(args, &n, CLRS_ARG_OFF, "cvn", -1, v->cvn, 0);
+        arg(args, &n, CLRS_ARG_OFF, "cvk", -1, v->cvk, 0);
+        arg(args, &n, CLRS_ARG_OFF, "cvx", -1, v->cvx, 0);
+    }
     return post_args(c, v, args, n);
 }

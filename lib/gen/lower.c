@@ -457,6 +457,7 @@ static void config_basics(clrs_lowered *low, const clrs_device *dev,
      * float too). */
     c->half_up = CLRS__HALF_UP(p);
     c->cv8lin = p->cv_pass == 2 && p->cv8 == CLRS_CV8_LINEAR;
+    c->cv8cub = p->cv_pass == 2 && p->cv8 == CLRS_CV8_CUBIC;
     c->f16_native = f16_native(dev, p);
     c->has_index = p->has_index;
     c->index_only = index_only;
@@ -480,6 +481,14 @@ static void config_basics(clrs_lowered *low, const clrs_device *dev,
         c->calc_restrict =
             c->calc_aa && (p->aa_rule == CLRS_AA_PYTORCH || p->exclude_outside);
         c->calc_a = c->calc_kind == 4 ? p->cubic_a : 0.0;
+    }
+    if (c->cv8cub) {
+        int64_t r[4];
+        (void)clrs__cv8_row(&p->out, r); /* checked: validate.c */
+        low->vals.cvs = r[0];
+        low->vals.cvn = r[1];
+        low->vals.cvk = r[2];
+        low->vals.cvx = r[3];
     }
     if (!d->gather)
         low->vals.empty = c->cls == CLRS_GEN_MAX ? (double)NAN
@@ -868,8 +877,10 @@ static clrs_status choose_variant(vtry *t)
     c->tail = 0;
     c->roll = 0;
     for (v = 0; v < CLRS_VARIANT_COUNT; ++v) {
-        /* A fused plan takes the roll variant or none (plan.c). */
+        /* A fused plan takes the roll variant or none (plan.c); OpenCV's
+         * bicubic rows the scalar one (its step picks per element). */
         if ((v == CLRS_VARIANT_ROLL) != (t->p->fused != 0) ||
+            (c->cv8cub && v != CLRS_VARIANT_SCALAR) ||
             !variant_rows[v].applies(t))
             continue;
         CLRS_TRY(variant_rows[v].make(t, &made));

@@ -248,6 +248,14 @@ typedef enum clrs_cv8 {
     ((p)->fixed8 || (p)->exact8 || (p)->cv8 == CLRS_CV8_HALF_UP ||           \
      ((p)->cv_pass == 2 && (p)->cv8 != CLRS_CV8_CUBIC))
 
+/* Where OpenCV's bicubic rows of an image t (4-D, its last two axes the
+ * spatial ones) put an element at offset d: position ((d / r[0]) % r[1])
+ * * r[2] + d % r[2] of its row (of W * cn values, cn the channels where
+ * they are innermost, else 1), and r[3] the positions its vector code
+ * writes (whole groups of 8). 0 where t's strides do not give positions
+ * so (rows of pixels not dense); validate.c. */
+int clrs__cv8_row(const struct clrs_tensor_desc *t, int64_t r[4]);
+
 /* Whether p is a two-pass OpenCV 8-bit method as a whole (not a pass). */
 #define CLRS__CV8_PASSES(p)                                                  \
     ((p)->cv_pass == 0 && (p)->cv8 >= CLRS_CV8_LINEAR &&                     \

@@ -750,6 +750,17 @@ static void row_build(const run *r, const int64_t *o, row_taps *rt)
         } while (next_index(outer, n, c));
 }
 
+/* Whether OpenCV's vector code writes output o of p, a bicubic
+ * vertical pass (clrs__cv8_row): its float sum and rounding to even. */
+static int cv8_vector(const clrs_problem *p, const int64_t *o)
+{
+    int64_t r[4];
+    if (p->cv_pass != 2 || p->cv8 != CLRS_CV8_CUBIC)
+        return 0;
+    (void)clrs__cv8_row(&p->out, r); /* checked: validate.c */
+    return o[3] * r[2] + (r[2] > 1 ? o[1] : 0) < r[3];
+}
+
 /* The weighted sum over the taps of output o of the row rt holds, and
  * with e the error model's terms of it: row-major over the taps, each
  * weight the product of the per-axis weights in axis order. Returns 0
@@ -764,6 +775,7 @@ static int row_sum(const run *r, const row_taps *rt, const void *src,
     const int64_t n = tl->start[o[last] + 1] - tl->start[o[last]];
     const int f32 = p->in.dtype == CLRS_F32; /* clrs__load's, inline */
     const int cv8lin = p->cv_pass == 2 && p->cv8 == CLRS_CV8_LINEAR;
+    const int cv8f = cv8_vector(p, o);
     double sum = 0;
     int64_t i, k;
 
@@ -779,6 +791,8 @@ static int row_sum(const run *r, const row_taps *rt, const void *src,
                       : clrs__load(src, p->in.dtype, x0->off + t[k].off);
             if (cv8lin) /* OpenCV's 8-bit bilinear rows */
                 sum += floor(w * floor(x * 0.0625) / 65536.0) * 0.25;
+            else if (cv8f) /* its bicubic rows' float sum */
+                sum = (double)(float)(sum + (double)(float)(w * x));
             else
                 sum += w * x;
             if (e)
@@ -820,8 +834,11 @@ static void forward_one(const run *r, const clrs_host_args *args,
         double old = clrs__load(args->dst, p->out.dtype, off);
         v = post_ops(p, args, o, v, old, bound ? &d : NULL, u);
     }
-    if (CLRS__HALF_UP(p)) /* Pillow's clip8, OpenCV's fixed-point cast
-                             (the sum is exact) */
+    if (cv8_vector(p, o)) /* OpenCV's bicubic rows in float */
+        v = nearbyint(v);
+    else if (CLRS__HALF_UP(p) ||
+             (p->cv_pass == 2 && p->cv8 == CLRS_CV8_CUBIC))
+        /* Pillow's clip8, OpenCV's fixed-point cast (the sum is exact) */
         v = floor(v + 0.5);
     clrs__store(args->dst, p->out.dtype, off, v);
     if (bound)

@@ -449,6 +449,25 @@ static clrs_status resolve_axis_maps(clrs_problem *p,
     return CLRS_SUCCESS;
 }
 
+int clrs__cv8_row(const struct clrs_tensor_desc *t, int64_t r[4])
+{
+    const int last = t->block_axis < 0 && t->strides[1] == 1;
+    const int64_t cn = last ? t->dims[1] : 1, sw = t->strides[3];
+    int a;
+
+    r[0] = sw;
+    r[1] = t->dims[3];
+    r[2] = cn;
+    r[3] = t->dims[3] * cn / 8 * 8;
+    if (sw < 1 || sw % cn != 0 || (t->block_axis >= 0 && t->block > sw))
+        return 0;
+    for (a = 0; a < 3; ++a)
+        if (!(last && a == 1) && t->dims[a] > 1 &&
+            t->strides[a] % (sw * t->dims[3]) != 0)
+            return 0;
+    return 1;
+}
+
 /* OpenCV's 8-bit method of p (clrs_cv8), or none: the OpenCV preset's
  * linear, cubic (a = -0.75) and lanczos4 at half-pixel centres, forward
  * without antialias, index, post-op or accumulation. A pass (cv_pass) takes its method whatever its dtypes;
@@ -478,6 +497,10 @@ static int cv8_method(const clrs_problem *p)
     if (p->in.dtype != CLRS_U8 || p->out.dtype != CLRS_U8 || p->rank != 4 ||
         p->naxes != 2 || p->ax[0].axis != 2 || p->ax[1].axis != 3)
         return CLRS_CV8_NONE;
+    if (m == CLRS_CV8_CUBIC) {
+        int64_t r[4];
+        return clrs__cv8_row(&p->out, r) ? m : CLRS_CV8_NONE;
+    }
     if (m != CLRS_CV8_LINEAR)
         return m;
     for (k = 0; k < 2; ++k)
