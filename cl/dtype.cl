@@ -233,6 +233,9 @@ CLRS_UTYPES(char, 1)
  * its scalar code the exact sum half up (CLRS_WSUM_STEP, cvv). */
 #define CLRS_ST_u8(p, i, v) \
     ((p)[i] = convert_uchar_sat(cvv ? rint(v) : floor((v) + 0.5)))
+#elif defined(CLRS_CV8_FROUND)
+/* OpenCV's area by whole factors: its float product, to even. */
+#define CLRS_ST_u8(p, i, v) ((p)[i] = convert_uchar_sat_rte((float)(v)))
 #elif defined(CLRS_HALF_UP)
 /* Pillow's clip8: half up, floor(v + 0.5) (exact: the sum is a multiple
  * of 2^-22 below 2^31), saturated. */
@@ -247,6 +250,9 @@ CLRS_UTYPES(uchar, 1)
 #ifdef CLRS_FIX
 #define CLRS_STV_u8(n, p, i, v) \
     CLRS_VSTORE(uchar, n, p, i, convert_uchar##n(CLRS_FIXR(v)))
+#elif defined(CLRS_CV8_FROUND)
+#define CLRS_STV_u8(n, p, i, v) \
+    CLRS_VSTORE(uchar, n, p, i, convert_uchar##n##_sat_rte(convert_float##n(v)))
 #elif defined(CLRS_HALF_UP)
 #define CLRS_STV_u8(n, p, i, v)                                      \
     CLRS_VSTORE(uchar, n, p, i,                                      \

@@ -189,6 +189,8 @@ static void emit_header(sbuf *b, const clrs_gen_config *c, const char *key,
         clrs__gen_sb_add(b, "#define CLRS_CV8_LINEAR 1\n");
     if (c->cv8cub)
         clrs__gen_sb_add(b, "#define CLRS_CV8_CUBIC 1\n");
+    if (c->cv8fr)
+        clrs__gen_sb_add(b, "#define CLRS_CV8_FROUND 1\n");
     if (c->fix)
         clrs__gen_sb_add(b, "#define CLRS_FIX %d\n", c->fix);
     /* The eltwise rows' constants in the accumulator's type: an

@@ -132,6 +132,9 @@ typedef struct clrs_gen_config {
      * taps in reverse, and rounds to even; the others sum exactly and
      * round half up (CLRS_CV8_CUBIC). */
     int cv8cub;
+    /* OpenCV's area by whole factors: the exact sum (times 1 / area, a
+     * float) rounded to float, then to even (CLRS_CV8_FROUND). */
+    int cv8fr;
     /* u8 weighted sums in fixed point (lower.c, fix_config): every weight
      * is a multiple of 2^-fix_k[k] on its slot, at least 0, the taps'
      * weights of one output summing to at most 1, and fix (the sum of

@@ -104,6 +104,8 @@ clrs_status clrs__gen_key(const clrs_gen_config *c, char **key)
         clrs__gen_sb_add(&b, " step=cv8lin");
     if (c->cv8cub)
         clrs__gen_sb_add(&b, " step=cv8cub");
+    if (c->cv8fr)
+        clrs__gen_sb_add(&b, " round=float");
     if (c->fix)
         clrs__gen_sb_add(&b, " fix=%d", c->fix);
     if (c->f16_native)

@@ -73,6 +73,7 @@ typedef struct clrs_post_op {
     X(int, accumulate, )                                                     \
     X(int, user_workspace, )                                                 \
     X(int, cv_pass, )                                                        \
+    X(int, cv_method, )                                                      \
     X(int, n_post_ops, )                                                     \
     X(clrs_post_op, post_ops, [CLRS_MAX_POST_OPS])
 #define CLRS_OP_OPTION_FIELD_(type, name, dim) type name dim;
@@ -225,8 +226,9 @@ typedef struct clrs_problem {
      * method runs as OpenCV does: its horizontal pass (the last axis,
      * cv_pass 1) sums u8 pixels times its 11-bit integer coefficients
      * into an s32 image, its vertical pass (cv_pass 2) weighs those rows
-     * and rounds as OpenCV's 8-bit code does; a pass problem has cv_pass
-     * set and its own dtypes. */
+     * and rounds as OpenCV's 8-bit code does (area downscaling: its float
+     * passes through an f32 image); a pass problem has cv_pass set, its
+     * method in cv_method and its own dtypes. */
     int cv8;
 } clrs_problem;
 
@@ -236,17 +238,28 @@ typedef enum clrs_cv8 {
     CLRS_CV8_LINEAR = 1,   /* INTER_LINEAR: two passes */
     CLRS_CV8_CUBIC = 2,    /* INTER_CUBIC: two passes */
     CLRS_CV8_LANCZOS4 = 3, /* INTER_LANCZOS4: two passes */
-    CLRS_CV8_HALF_UP = 4   /* INTER_LINEAR halving both axes of 1, 3 or
-                              4 channels: OpenCV's 2x2 area mean, rounded
-                              half up, in one pass */
+    CLRS_CV8_HALF_UP = 4,  /* INTER_LINEAR or INTER_AREA halving both axes
+                              of 1, 3 or 4 channels: OpenCV's 2x2 area
+                              mean, rounded half up, in one pass */
+    CLRS_CV8_AREA_LIN = 5, /* INTER_AREA enlarging an axis: linear's
+                              passes at its area coordinates */
+    CLRS_CV8_AREA = 6,     /* INTER_AREA reducing both axes: its float
+                              passes */
+    CLRS_CV8_AREA_FAST = 7 /* INTER_AREA by whole factors: the float sum
+                              times 1 / area rounded to float, to even, in
+                              one pass */
 } clrs_cv8;
+
+/* OpenCV's scale of an axis I -> O: 1 / (O / I) in double. */
+#define CLRS__CV_SCALE(in, out) (1.0 / ((double)(out) / (double)(in)))
 
 /* Whether p's 8-bit results round half up (exact sums): Pillow's, OpenCV's
  * INTER_LINEAR_EXACT, its 2x2 area mean and its vertical passes but
  * cubic's (whose float sums round half to even). */
 #define CLRS__HALF_UP(p)                                                     \
     ((p)->fixed8 || (p)->exact8 || (p)->cv8 == CLRS_CV8_HALF_UP ||           \
-     ((p)->cv_pass == 2 && (p)->cv8 != CLRS_CV8_CUBIC))
+     ((p)->cv_pass == 2 && (p)->cv8 != CLRS_CV8_CUBIC &&                     \
+      (p)->cv8 != CLRS_CV8_AREA))
 
 /* Where OpenCV's bicubic rows of an image t (4-D, its last two axes the
  * spatial ones) put an element at offset d: position ((d / r[0]) % r[1])
@@ -258,8 +271,19 @@ int clrs__cv8_row(const struct clrs_tensor_desc *t, int64_t r[4]);
 
 /* Whether p is a two-pass OpenCV 8-bit method as a whole (not a pass). */
 #define CLRS__CV8_PASSES(p)                                                  \
-    ((p)->cv_pass == 0 && (p)->cv8 >= CLRS_CV8_LINEAR &&                     \
-     (p)->cv8 <= CLRS_CV8_LANCZOS4)
+    ((p)->cv_pass == 0 && (p)->cv8 != CLRS_CV8_NONE &&                       \
+     (p)->cv8 != CLRS_CV8_HALF_UP && (p)->cv8 != CLRS_CV8_AREA_FAST)
+
+/* Whether p, a two-pass OpenCV 8-bit method, sums in double and so needs
+ * fp64 (all but area's float passes); its intermediate's dtype. */
+#define CLRS__CV8_FP64(p)                                                    \
+    ((CLRS__CV8_PASSES(p) && (p)->cv8 != CLRS_CV8_AREA) ||                   \
+     (p)->cv8 == CLRS_CV8_AREA_FAST)
+#define CLRS__CV8_MID(p) ((p)->cv8 == CLRS_CV8_AREA ? CLRS_F32 : CLRS_S32)
+
+/* Whether p is, or is a pass of, linear's arithmetic (bilinear rows). */
+#define CLRS__CV8_LIN(p)                                                     \
+    ((p)->cv8 == CLRS_CV8_LINEAR || (p)->cv8 == CLRS_CV8_AREA_LIN)
 
 /* Taps of an axis (outputs times taps per output) from which a plan
  * computes them in the kernel by default instead of keeping tables

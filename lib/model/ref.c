@@ -774,7 +774,7 @@ static int row_sum(const run *r, const row_taps *rt, const void *src,
     const axtap *t = r->at[last] + tl->start[o[last]];
     const int64_t n = tl->start[o[last] + 1] - tl->start[o[last]];
     const int f32 = p->in.dtype == CLRS_F32; /* clrs__load's, inline */
-    const int cv8lin = p->cv_pass == 2 && p->cv8 == CLRS_CV8_LINEAR;
+    const int cv8lin = p->cv_pass == 2 && CLRS__CV8_LIN(p);
     const int cv8f = cv8_vector(p, o);
     double sum = 0;
     int64_t i, k;
@@ -836,6 +836,8 @@ static void forward_one(const run *r, const clrs_host_args *args,
     }
     if (cv8_vector(p, o)) /* OpenCV's bicubic rows in float */
         v = nearbyint(v);
+    else if (p->cv8 == CLRS_CV8_AREA_FAST) /* its sum times 1 / area */
+        v = nearbyint((double)(float)v);
     else if (CLRS__HALF_UP(p) ||
              (p->cv_pass == 2 && p->cv8 == CLRS_CV8_CUBIC))
         /* Pillow's clip8, OpenCV's fixed-point cast (the sum is exact) */
@@ -893,13 +895,15 @@ static clrs_status forward_passes(const clrs_resample_desc *op,
         struct clrs_resample_desc o;
         clrs_host_args pa = *args;
         clrs__op_one_axis(op, k, a, &o);
-        if (CLRS__CV8_PASSES(p))
+        if (CLRS__CV8_PASSES(p)) {
             o.cv_pass = p->naxes - k;
+            o.cv_method = p->cv8;
+        }
         if (k > 0) {
             struct clrs_tensor_desc like = cur;
             like.dims[a] = p->out.dims[a];
-            clrs__tensor_dense_like(&like, p->fixed8 ? CLRS_U8 : CLRS_S32,
-                                    &next);
+            clrs__tensor_dense_like(
+                &like, p->fixed8 ? CLRS_U8 : CLRS__CV8_MID(p), &next);
             o.n_post_ops = 0;
             o.accumulate = 0;
             mid = malloc(clrs_tensor_desc_bytes(&next) + 1);

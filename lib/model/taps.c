@@ -731,21 +731,76 @@ static double cv8_fixed(float c)
  * others' vertical passes by them times 2^-22 (OpenCV's fixed-point
  * cast, rounded half up by the store), cubic's in reverse order (its
  * vector code sums the last row first, in float). */
+/* INTER_AREA reducing an axis (computeResizeAreaTab): the pixels under
+ * output o's cell [o s, o s + s) of width s (OpenCV's scale), the parts
+ * of the first and last pixel beyond 1e-3, each weight its share of the
+ * cell (clipped at the input's end) rounded to float. */
+static clrs_status taps_cv8_area(const clrs_axis_map *ax, int64_t o,
+                                 clrs_taplist *tl)
+{
+    const double s = CLRS__CV_SCALE(ax->in, ax->out);
+    const double fsx1 = (double)o * s, fsx2 = fsx1 + s;
+    const double cell = s < (double)ax->in - fsx1 ? s : (double)ax->in - fsx1;
+    int64_t sx1 = (int64_t)ceil(fsx1), sx2 = (int64_t)floor(fsx2), sx;
+
+    sx2 = sx2 < ax->in - 1 ? sx2 : ax->in - 1;
+    sx1 = sx1 < sx2 ? sx1 : sx2;
+    if ((double)sx1 - fsx1 > 1e-3)
+        CLRS_TRY(push(tl, sx1 - 1, (double)(float)(((double)sx1 - fsx1) / cell),
+                      0));
+    for (sx = sx1; sx < sx2; ++sx)
+        CLRS_TRY(push(tl, sx, (double)(float)(1.0 / cell), (int)(sx - sx1)));
+    if (fsx2 - (double)sx2 > 1e-3) {
+        double part = fsx2 - (double)sx2 < 1.0 ? fsx2 - (double)sx2 : 1.0;
+        part = part < cell ? part : cell;
+        CLRS_TRY(push(tl, sx2, (double)(float)(part / cell), 0));
+    }
+    return CLRS_SUCCESS;
+}
+
+/* INTER_AREA by whole factors (resizeAreaFast): the k = I / O pixels of
+ * output o, weighing 1 on the first spatial axis and 1 / area (a float)
+ * on the last, so each product is that float exactly. */
+static clrs_status taps_cv8_area_fast(const clrs_problem *p,
+                                      const clrs_axis_map *ax, int64_t o,
+                                      clrs_taplist *tl)
+{
+    const int64_t k = ax->in / ax->out;
+    const int64_t area = (p->ax[0].in / p->ax[0].out) *
+                         (p->ax[1].in / p->ax[1].out);
+    const double w = ax == &p->ax[1] ? (double)(1.0f / (float)area) : 1.0;
+    int64_t j;
+
+    for (j = 0; j < k; ++j)
+        CLRS_TRY(push(tl, o * k + j, w, (int)j));
+    return CLRS_SUCCESS;
+}
+
 static clrs_status taps_cv8(const clrs_problem *p, const clrs_axis_map *ax,
                             const clrs_xval *xv, clrs_taplist *tl)
 {
-    const int K = p->cv8 == CLRS_CV8_LINEAR  ? 2
+    const int K = CLRS__CV8_LIN(p)           ? 2
                   : p->cv8 == CLRS_CV8_CUBIC ? 4
                                              : 8;
     const int reverse = p->cv8 == CLRS_CV8_CUBIC && p->cv_pass == 2;
-    const double scale = p->cv_pass == 2 && p->cv8 != CLRS_CV8_LINEAR
+    const double scale = p->cv_pass == 2 && !CLRS__CV8_LIN(p)
                              ? 1.0 / 4194304.0
                              : 1.0;
     float f = (float)xv->fr, c[8];
     int64_t sx = xv->fl;
     int i;
 
-    if (p->cv8 == CLRS_CV8_LINEAR) {
+    if (p->cv8 == CLRS_CV8_AREA)
+        return taps_cv8_area(ax, xv->o, tl);
+    if (p->cv8 == CLRS_CV8_AREA_FAST)
+        return taps_cv8_area_fast(p, ax, xv->o, tl);
+    if (p->cv8 == CLRS_CV8_AREA_LIN) { /* its area_mode coordinates */
+        const double inv = (double)ax->out / (double)ax->in, s = 1.0 / inv;
+        sx = (int64_t)floor((double)xv->o * s);
+        f = (float)((double)(xv->o + 1) - (double)(sx + 1) * inv);
+        f = f <= 0.0f ? 0.0f : f - floorf(f);
+    }
+    if (CLRS__CV8_LIN(p)) {
         if (p->cv_pass == 1 && sx < 0) {
             sx = 0;
             f = 0.0f;
@@ -801,7 +856,7 @@ static clrs_status build_resampled(const clrs_problem *p,
     int64_t o;
     if (clrs__mode_antialiased((int)p->mode, p->antialias))
         fn = taps_filter;
-    if (p->cv_pass)
+    if (p->cv_pass || p->cv8 == CLRS_CV8_AREA_FAST)
         fn = taps_cv8;
     for (o = 0; o < ax->out; ++o) {
         clrs_xval xv;

@@ -2,6 +2,7 @@
  * tensors and fills a clrs_problem with every default made explicit. */
 #include "model/internal.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -478,37 +479,56 @@ int clrs__cv8_row(const struct clrs_tensor_desc *t, int64_t r[4])
  * float sum of this library rounds) for the others. */
 static int cv8_method(const clrs_problem *p)
 {
+    const int area = p->vendor == CLRS_VENDOR_OPENCV &&
+                     p->mode == CLRS_MODE_FILTER &&
+                     p->filter == CLRS_FILTER_AREA;
     int64_t cn = 1;
-    int m = 0, k;
+    int m = 0, k, up = 0, whole = 1;
 
-    if (p->arith != CLRS_ARITH_OPENCV || p->backward || p->antialias ||
-        p->has_index || p->n_post_ops > 0 || p->accumulate ||
+    if (p->cv_pass)
+        return p->cv_method;
+    if ((p->arith != CLRS_ARITH_OPENCV && !area) || p->backward ||
+        p->antialias || p->has_index || p->n_post_ops > 0 || p->accumulate ||
         p->coord != CLRS_COORD_HALF_PIXEL)
         return CLRS_CV8_NONE;
-    if (p->mode == CLRS_MODE_LINEAR)
+    if (area)
+        m = CLRS_CV8_AREA;
+    else if (p->mode == CLRS_MODE_LINEAR)
         m = CLRS_CV8_LINEAR;
     else if (p->mode == CLRS_MODE_CUBIC && p->cubic_a == -0.75)
         m = CLRS_CV8_CUBIC;
     else if (p->mode == CLRS_MODE_FILTER && p->filter == CLRS_FILTER_LANCZOS &&
              p->filter_p == 4)
         m = CLRS_CV8_LANCZOS4;
-    if (p->cv_pass || m == CLRS_CV8_NONE)
-        return m;
-    if (p->in.dtype != CLRS_U8 || p->out.dtype != CLRS_U8 || p->rank != 4 ||
-        p->naxes != 2 || p->ax[0].axis != 2 || p->ax[1].axis != 3)
+    if (m == CLRS_CV8_NONE || p->in.dtype != CLRS_U8 ||
+        p->out.dtype != CLRS_U8 || p->rank != 4 || p->naxes != 2 ||
+        p->ax[0].axis != 2 || p->ax[1].axis != 3)
         return CLRS_CV8_NONE;
     if (m == CLRS_CV8_CUBIC) {
         int64_t r[4];
         return clrs__cv8_row(&p->out, r) ? m : CLRS_CV8_NONE;
     }
-    if (m != CLRS_CV8_LINEAR)
+    if (m != CLRS_CV8_LINEAR && m != CLRS_CV8_AREA)
         return m;
-    for (k = 0; k < 2; ++k)
-        if (p->ax[k].in != 2 * p->ax[k].out)
-            return m;
+    /* cv::resize: whole factors (is_area_fast) to within DBL_EPSILON */
+    for (k = 0; k < 2; ++k) {
+        const double s = CLRS__CV_SCALE(p->ax[k].in, p->ax[k].out);
+        up |= s < 1;
+        whole &= fabs(s - nearbyint(s)) < DBL_EPSILON;
+        if (m == CLRS_CV8_LINEAR && nearbyint(s) != 2)
+            whole = 0;
+    }
+    if (m == CLRS_CV8_AREA && up)
+        return CLRS_CV8_AREA_LIN;
+    if (!whole)
+        return m;
     if (p->in.block_axis < 0 && p->in.strides[1] == 1)
         cn = p->in.dims[1];
-    return cn == 1 || cn == 3 || cn == 4 ? CLRS_CV8_HALF_UP : CLRS_CV8_NONE;
+    if (p->ax[0].in == 2 * p->ax[0].out && p->ax[1].in == 2 * p->ax[1].out &&
+        (cn == 1 || cn == 3 || cn == 4))
+        return CLRS_CV8_HALF_UP;
+    /* linear's other halvings: its float path's sum, exact, to even */
+    return m == CLRS_CV8_AREA ? CLRS_CV8_AREA_FAST : CLRS_CV8_NONE;
 }
 
 clrs_status clrs__problem_init(clrs_problem *p, const clrs_resample_desc *op,

@@ -144,12 +144,12 @@ static clrs_status check_device(clrs_plan *plan)
                                 "binary operand"));
     /* Its sums are exact in double only; in float a pass can round the
      * u8 image between the passes otherwise, and the next spreads it. */
-    CLRS_CHECK(!CLRS__CV8_PASSES(p) || ctx->dev.info.has_fp64,
+    CLRS_CHECK(!CLRS__CV8_FP64(p) || ctx->dev.info.has_fp64,
                CLRS_ERR_UNSUPPORTED,
-               "OpenCV's 8-bit linear, cubic and lanczos4 (CLRS_ARITH_OPENCV, "
-               "u8 to u8) weigh its 32-bit rows exactly in double and need "
-               "fp64 (cl_khr_fp64); device \"%s\" has none (an f32 "
-               "destination runs there)",
+               "OpenCV's 8-bit linear, cubic, lanczos4 and area by whole "
+               "factors (u8 to u8) sum exactly in double and need fp64 "
+               "(cl_khr_fp64); device \"%s\" has none (an f32 destination "
+               "runs there)",
                ctx->dev.info.device_name);
     CLRS_CHECK(!p->fixed8 || ctx->dev.info.has_fp64, CLRS_ERR_UNSUPPORTED,
                "Pillow's 8-bit path (CLRS_AA_PILLOW, u8 to u8) sums in "
@@ -839,7 +839,7 @@ static clrs_status plan_separable(clrs_plan *plan,
     struct clrs_tensor_desc t[CLRS_MAX_RANK + 1];
     const clrs_dtype mid =
         p->fixed8 ? CLRS_U8 /* Pillow rounds and clips between passes */
-        : CLRS__CV8_PASSES(p) ? CLRS_S32 /* OpenCV's exact row sums */
+        : CLRS__CV8_PASSES(p) ? CLRS__CV8_MID(p) /* OpenCV's row sums */
         : p->in.dtype == CLRS_F64 || p->out.dtype == CLRS_F64 ? CLRS_F64
                                                               : CLRS_F32;
     int i;
@@ -862,8 +862,10 @@ static clrs_status plan_separable(clrs_plan *plan,
             o.n_post_ops = 0;
             o.accumulate = 0;
         }
-        if (CLRS__CV8_PASSES(p))
+        if (CLRS__CV8_PASSES(p)) {
             o.cv_pass = i + 1;
+            o.cv_method = p->cv8;
+        }
         CLRS_TRY(plan_create(&plan->pass[i], plan->ctx, &o, &t[f],
                              &t[f + 1], NULL, NULL, p->backward, 0));
         plan->npass = i + 1;
