@@ -230,7 +230,7 @@ CLRS_UTYPES(char, 1)
 #define CLRS_ST_u8(p, i, v) ((p)[i] = convert_uchar(CLRS_FIXR(v)))
 #elif defined(CLRS_CV8_CUBIC)
 /* OpenCV's bicubic rows: its vector code rounds the float sum to even,
- * its scalar code the exact sum half up (CLRS_WSUM_STEP, cvv). */
+ * its scalar code the exact sum half up (cvv: which wrote it). */
 #define CLRS_ST_u8(p, i, v) \
     ((p)[i] = convert_uchar_sat(cvv ? rint(v) : floor((v) + 0.5)))
 #elif defined(CLRS_CV8_FROUND)

@@ -278,15 +278,16 @@ typedef struct clrs_gen_values {
                      tap][lane], 0 past a lane's end */
     double pad;   /* value of a padding tap */
     double empty; /* output with no taps (crop extrapolation) */
-    /* cv8cub: an element at dst offset dof sits at ((dof / cvs) % cvn)
-     * * cvk + dof % cvk of its image row (clrs__cv8_row), and OpenCV's
-     * vector code writes the positions below cvx. */
-    int64_t cvs, cvn, cvk, cvx;
+    /* cv8cub: an element at dst offset dof sits at w cvk + c of its
+     * image row, w = (dof / cvs) % cvn, c = ((dof / cvc) % cvm) cvb +
+     * dof % cvb (clrs__cv8_row), and OpenCV's vector code writes the
+     * positions below cvx. */
+    int64_t cvs, cvn, cvk, cvc, cvm, cvb, cvx;
 } clrs_gen_values;
 
 #define CLRS_GEN_MAX_ARGS                                                      \
     (6 + 6 * CLRS_MAX_RANK + 16 * CLRS_MAX_RANK + 2 +                          \
-     CLRS_MAX_POST_OPS * (3 + CLRS_MAX_RANK) + 1 + 4)
+     CLRS_MAX_POST_OPS * (3 + CLRS_MAX_RANK) + 1 + 7)
 
 /* The kernel's arguments in declaration order; vals may be NULL (values
  * left 0) when only the names and kinds are wanted. */

@@ -84,8 +84,8 @@ void clrs__gen_emit_offsets(sbuf *b, const clrs_gen_config *c)
         emit_offset(b, c, "dof", "ds", offsetof(clrs_gen_axis, dst_block), 0);
     if (c->cv8cub)
         clrs__gen_sb_add(b,
-                         "const int cvv = (dof / cvs) %% cvn * cvk + dof %% "
-                         "cvk < cvx;\n");
+                         "const int cvv = (dof / cvs) %% cvn * cvk + (dof / "
+                         "cvc) %% cvm * cvb + dof %% cvb < cvx;\n");
     emit_pad_guard(b, c);
     emit_offset(b, c, "sob", "ss", offsetof(clrs_gen_axis, src_block), 1);
     if (c->has_index)

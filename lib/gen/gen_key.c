@@ -259,6 +259,9 @@ int clrs__gen_args(const clrs_gen_config *c, const clrs_gen_values *v,
         arg(args, &n, CLRS_ARG_OFF, "cvs", -1, v->cvs, 0);
         arg(args, &n, CLRS_ARG_OFF, "cvn", -1, v->cvn, 0);
         arg(args, &n, CLRS_ARG_OFF, "cvk", -1, v->cvk, 0);
+        arg(args, &n, CLRS_ARG_OFF, "cvc", -1, v->cvc, 0);
+        arg(args, &n, CLRS_ARG_OFF, "cvm", -1, v->cvm, 0);
+        arg(args, &n, CLRS_ARG_OFF, "cvb", -1, v->cvb, 0);
         arg(args, &n, CLRS_ARG_OFF, "cvx", -1, v->cvx, 0);
     }
     return post_args(c, v, args, n);

@@ -485,12 +485,15 @@ static void config_basics(clrs_lowered *low, const clrs_device *dev,
         c->calc_a = c->calc_kind == 4 ? p->cubic_a : 0.0;
     }
     if (c->cv8cub) {
-        int64_t r[4];
+        int64_t r[7];
         (void)clrs__cv8_row(&p->out, r); /* checked: validate.c */
         low->vals.cvs = r[0];
         low->vals.cvn = r[1];
         low->vals.cvk = r[2];
-        low->vals.cvx = r[3];
+        low->vals.cvc = r[3];
+        low->vals.cvm = r[4];
+        low->vals.cvb = r[5];
+        low->vals.cvx = r[6];
     }
     if (!d->gather)
         low->vals.empty = c->cls == CLRS_GEN_MAX ? (double)NAN

@@ -261,13 +261,14 @@ typedef enum clrs_cv8 {
      ((p)->cv_pass == 2 && (p)->cv8 != CLRS_CV8_CUBIC &&                     \
       (p)->cv8 != CLRS_CV8_AREA))
 
-/* Where OpenCV's bicubic rows of an image t (4-D, its last two axes the
- * spatial ones) put an element at offset d: position ((d / r[0]) % r[1])
- * * r[2] + d % r[2] of its row (of W * cn values, cn the channels where
- * they are innermost, else 1), and r[3] the positions its vector code
- * writes (whole groups of 8). 0 where t's strides do not give positions
- * so (rows of pixels not dense); validate.c. */
-int clrs__cv8_row(const struct clrs_tensor_desc *t, int64_t r[4]);
+/* Where OpenCV's bicubic rows put the element at offset d of an image t
+ * (4-D, N C H W, read as OpenCV's image of C interleaved channels
+ * whatever its layout): position w C + c of its row of W C values, w =
+ * (d / r[0]) % r[1], r[2] = C, c = ((d / r[3]) % r[4]) r[5] + d % r[5]
+ * (r[5] the block of a blocked C, else 1); r[6] the positions OpenCV's
+ * vector code writes (whole groups of 8). 0 where t's strides do not
+ * give w and c so; validate.c. */
+int clrs__cv8_row(const struct clrs_tensor_desc *t, int64_t r[7]);
 
 /* Whether p is a two-pass OpenCV 8-bit method as a whole (not a pass). */
 #define CLRS__CV8_PASSES(p)                                                  \

@@ -754,11 +754,10 @@ static void row_build(const run *r, const int64_t *o, row_taps *rt)
  * vertical pass (clrs__cv8_row): its float sum and rounding to even. */
 static int cv8_vector(const clrs_problem *p, const int64_t *o)
 {
-    int64_t r[4];
     if (p->cv_pass != 2 || p->cv8 != CLRS_CV8_CUBIC)
         return 0;
-    (void)clrs__cv8_row(&p->out, r); /* checked: validate.c */
-    return o[3] * r[2] + (r[2] > 1 ? o[1] : 0) < r[3];
+    return o[3] * p->out.dims[1] + o[1] < p->out.dims[3] * p->out.dims[1] /
+                                                8 * 8;
 }
 
 /* The weighted sum over the taps of output o of the row rt holds, and
@@ -775,7 +774,9 @@ static int row_sum(const run *r, const row_taps *rt, const void *src,
     const int64_t n = tl->start[o[last] + 1] - tl->start[o[last]];
     const int f32 = p->in.dtype == CLRS_F32; /* clrs__load's, inline */
     const int cv8lin = p->cv_pass == 2 && CLRS__CV8_LIN(p);
-    const int cv8f = cv8_vector(p, o);
+    /* OpenCV's float sums: its bicubic rows' vector code, its area
+     * passes */
+    const int cv8f = cv8_vector(p, o) || p->cv8 == CLRS_CV8_AREA;
     double sum = 0;
     int64_t i, k;
 
@@ -825,7 +826,8 @@ static void forward_one(const run *r, const clrs_host_args *args,
         errsum e = {0, 0, 0};
         v = 0;
         if (row_sum(r, rt, args->src, o, &v, bound ? &e : NULL) && bound)
-            d = err_bound(&e, u);
+            d = p->cv8 ? 0 /* OpenCV's 8-bit arithmetic, exactly */
+                       : err_bound(&e, u);
     }
     if (p->has_index)
         clrs__store(args->index, p->index.dtype, offset_of(&r->index, o),

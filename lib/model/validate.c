@@ -450,22 +450,53 @@ static clrs_status resolve_axis_maps(clrs_problem *p,
     return CLRS_SUCCESS;
 }
 
-int clrs__cv8_row(const struct clrs_tensor_desc *t, int64_t r[4])
+/* Whether every offset d of t gives part `at` of its index as
+ * (d / stride) % extent: every other part with more than one index
+ * strides by a multiple of stride * extent or lies, all of them
+ * together, below stride. The parts: each axis, a blocked axis as its
+ * blocks (its stride) and the place in a block (stride 1). */
+static int extractable(const struct clrs_tensor_desc *t, int at)
 {
-    const int last = t->block_axis < 0 && t->strides[1] == 1;
-    const int64_t cn = last ? t->dims[1] : 1, sw = t->strides[3];
-    int a;
+    int64_t n[CLRS_MAX_RANK + 1] = {0}, s[CLRS_MAX_RANK + 1] = {0}, below = 0;
+    int a, m = 0, k;
 
-    r[0] = sw;
-    r[1] = t->dims[3];
-    r[2] = cn;
-    r[3] = t->dims[3] * cn / 8 * 8;
-    if (sw < 1 || sw % cn != 0 || (t->block_axis >= 0 && t->block > sw))
-        return 0;
-    for (a = 0; a < 3; ++a)
-        if (!(last && a == 1) && t->dims[a] > 1 &&
-            t->strides[a] % (sw * t->dims[3]) != 0)
+    for (a = 0; a < t->rank; ++a) {
+        n[m] = a == t->block_axis ? (t->dims[a] + t->block - 1) / t->block
+                                  : t->dims[a];
+        s[m++] = t->strides[a];
+        if (a == t->block_axis) {
+            n[m] = t->block;
+            s[m++] = 1;
+        }
+    }
+    for (k = 0; k < m; ++k) {
+        if (k == at || n[k] < 2)
+            continue;
+        if (s[k] >= s[at] && s[k] % (s[at] * n[at]) != 0)
             return 0;
+        if (s[k] < s[at])
+            below += (n[k] - 1) * s[k];
+    }
+    return below < s[at];
+}
+
+int clrs__cv8_row(const struct clrs_tensor_desc *t, int64_t r[7])
+{
+    const int blocked = t->block_axis == 1;
+    /* parts: N, C (its blocks), [the place in a block], H, W */
+    const int w = blocked ? 4 : 3;
+
+    r[0] = t->strides[3];
+    r[1] = t->dims[3];
+    r[2] = t->dims[1];
+    r[3] = t->strides[1];
+    r[4] = blocked ? (t->dims[1] + t->block - 1) / t->block : t->dims[1];
+    r[5] = blocked ? t->block : 1;
+    r[6] = t->dims[3] * t->dims[1] / 8 * 8;
+    if (t->rank != 4 || (t->block_axis >= 0 && !blocked) ||
+        !extractable(t, w) || (t->dims[1] > 1 && !extractable(t, 1)) ||
+        (blocked && !extractable(t, 2)))
+        return 0;
     return 1;
 }
 
@@ -473,16 +504,16 @@ int clrs__cv8_row(const struct clrs_tensor_desc *t, int64_t r[4])
  * linear, cubic (a = -0.75) and lanczos4 at half-pixel centres, forward
  * without antialias, index, post-op or accumulation. A pass (cv_pass) takes its method whatever its dtypes;
  * a whole problem needs u8 to u8 over the two spatial axes of a 4-D
- * tensor (cv::resize's images). cv::resize halves both axes of linear
- * with its area code: the mean of 2x2 pixels, rounded half up for 1, 3
- * or 4 channels (channels-last; otherwise one), half to even (as the
- * float sum of this library rounds) for the others. */
+ * tensor (cv::resize's images, C channels interleaved whatever the
+ * layout). cv::resize halves both axes of linear with its area code: the
+ * mean of 2x2 pixels, rounded half up for 1, 3 or 4 channels, half to
+ * even (as the float sum of this library rounds) for the others. */
 static int cv8_method(const clrs_problem *p)
 {
     const int area = p->vendor == CLRS_VENDOR_OPENCV &&
                      p->mode == CLRS_MODE_FILTER &&
                      p->filter == CLRS_FILTER_AREA;
-    int64_t cn = 1;
+    int64_t cn;
     int m = 0, k, up = 0, whole = 1;
 
     if (p->cv_pass)
@@ -505,7 +536,7 @@ static int cv8_method(const clrs_problem *p)
         p->ax[0].axis != 2 || p->ax[1].axis != 3)
         return CLRS_CV8_NONE;
     if (m == CLRS_CV8_CUBIC) {
-        int64_t r[4];
+        int64_t r[7];
         return clrs__cv8_row(&p->out, r) ? m : CLRS_CV8_NONE;
     }
     if (m != CLRS_CV8_LINEAR && m != CLRS_CV8_AREA)
@@ -522,8 +553,7 @@ static int cv8_method(const clrs_problem *p)
         return CLRS_CV8_AREA_LIN;
     if (!whole)
         return m;
-    if (p->in.block_axis < 0 && p->in.strides[1] == 1)
-        cn = p->in.dims[1];
+    cn = p->in.dims[1];
     if (p->ax[0].in == 2 * p->ax[0].out && p->ax[1].in == 2 * p->ax[1].out &&
         (cn == 1 || cn == 3 || cn == 4))
         return CLRS_CV8_HALF_UP;
