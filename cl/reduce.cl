@@ -4,11 +4,18 @@
 //@ wsum
 #ifdef CLRS_CV8_LINEAR
 /* OpenCV's 8-bit bilinear rows (cv::resize's VResizeLinear for uchar):
- * each row's sum v (pixels times 2^11) shifted right by 4, times the
- * row's weight w (of 2^11), shifted right by 16; the store rounds a
- * quarter of the total half up, as its (sum + 2) >> 2. Exact in double. */
+ * each row's sum v (pixels times 2^11, below 2^19) shifted right by 4
+ * (q, below 2^15), times the row's weight w (at most 2^11), shifted
+ * right by 16; the store rounds a quarter of the total half up, as its
+ * (sum + 2) >> 2. Exact in float: with q = 256 h + l, floor(w q / 2^16)
+ * is floor((w h + floor(w l / 256)) / 256), every term below 2^20. */
+#define CLRS_CV8_HI(q) floor((q) * 0.00390625f)
+#define CLRS_CV8_ROW(w, q)                                                 \
+    floor(((w) * CLRS_CV8_HI(q) +                                          \
+           floor((w) * ((q) - 256.0f * CLRS_CV8_HI(q)) * 0.00390625f)) *  \
+          0.00390625f)
 #define CLRS_WSUM_STEP(acc, w, v) \
-    ((acc) += floor((w) * floor((v) * 0.0625) * (1.0 / 65536)) * 0.25)
+    ((acc) += CLRS_CV8_ROW(w, floor((v) * 0.0625f)) * 0.25f)
 #elif defined(CLRS_CV8_CUBIC)
 /* OpenCV's 8-bit bicubic rows (VResizeCubic for uchar, scalar kernels
  * only): where its vector code writes the element (cvv), a float sum of

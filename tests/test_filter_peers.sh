@@ -21,17 +21,22 @@ if [ -z "$py" ] || ! "$py" -c 'import PIL, cv2, numpy' 2>/dev/null; then
 fi
 need_device
 # A device without fp64 (Mesa rusticl's llvmpipe, where installed)
-# refuses Pillow's 8-bit path, saying why, and runs the rest.
+# refuses Pillow's 8-bit path and OpenCV's for cubic, saying why, and
+# runs the rest: OpenCV's linear_exact and linear (exact in float there,
+# to the reference's value).
 nofp=$(RUSTICL_ENABLE=llvmpipe "$tool" --list-devices 2>/dev/null |
     sed -n 's/^\([0-9]*:[0-9]*\)  .* | fp64 no | .*/\1/p' | head -n 1)
 if [ -n "$nofp" ]; then
     RUSTICL_ENABLE=llvmpipe CLRS_DEVICE=$nofp "$tool" --mode=C --sdt=u8 \
         --ddt=u8 --tag=axb --vendor=pillow --alg=lanczos mb1ic3ih20iw30oh7ow9 \
         --vendor=opencv --alg=linear_exact mb1ic3ih20iw30oh7ow9 \
+        --alg=linear mb1ic3ih20iw30oh47ow45 \
+        --alg=cubic mb1ic3ih20iw30oh47ow45 \
         >"$tmp/nofp" 2>&1
     if grep -q '^0:SKIPPED.*needs fp64' "$tmp/nofp" &&
-        grep -q '^1:PASSED' "$tmp/nofp"; then
-        echo "# device $nofp without fp64: Pillow's 8-bit path refused, OpenCV's linear_exact runs"
+        grep -q '^1:PASSED' "$tmp/nofp" && grep -q '^2:PASSED' "$tmp/nofp" &&
+        grep -q '^3:SKIPPED.*needs fp64' "$tmp/nofp"; then
+        echo "# device $nofp without fp64: Pillow's 8-bit path and OpenCV's cubic refused, OpenCV's linear_exact and linear run"
     else
         echo "not ok 1 - without fp64 (device $nofp): $(tr '\n' ' ' <"$tmp/nofp" | cut -c1-300)"
         echo "1..1"

@@ -275,10 +275,11 @@ int clrs__cv8_row(const struct clrs_tensor_desc *t, int64_t r[7]);
     ((p)->cv_pass == 0 && (p)->cv8 != CLRS_CV8_NONE &&                       \
      (p)->cv8 != CLRS_CV8_HALF_UP && (p)->cv8 != CLRS_CV8_AREA_FAST)
 
-/* Whether p, a two-pass OpenCV 8-bit method, sums in double and so needs
- * fp64 (all but area's float passes); its intermediate's dtype. */
+/* Whether p, an OpenCV 8-bit method, sums in double and so needs fp64
+ * (cubic, lanczos4 and area by whole factors); its intermediate's
+ * dtype. */
 #define CLRS__CV8_FP64(p)                                                    \
-    ((CLRS__CV8_PASSES(p) && (p)->cv8 != CLRS_CV8_AREA) ||                   \
+    ((p)->cv8 == CLRS_CV8_CUBIC || (p)->cv8 == CLRS_CV8_LANCZOS4 ||          \
      (p)->cv8 == CLRS_CV8_AREA_FAST)
 #define CLRS__CV8_MID(p) ((p)->cv8 == CLRS_CV8_AREA ? CLRS_F32 : CLRS_S32)
 

@@ -146,10 +146,10 @@ static clrs_status check_device(clrs_plan *plan)
      * u8 image between the passes otherwise, and the next spreads it. */
     CLRS_CHECK(!CLRS__CV8_FP64(p) || ctx->dev.info.has_fp64,
                CLRS_ERR_UNSUPPORTED,
-               "OpenCV's 8-bit path of linear, cubic, lanczos4 and area by "
-               "whole factors (u8 to u8) sums exactly in double and needs "
-               "fp64 (cl_khr_fp64); device \"%s\" has none (an f32 "
-               "destination runs there)",
+               "OpenCV's 8-bit path of cubic, lanczos4 and area by whole "
+               "factors (u8 to u8) sums exactly in double and needs fp64 "
+               "(cl_khr_fp64); device \"%s\" has none (an f32 destination "
+               "runs there)",
                ctx->dev.info.device_name);
     CLRS_CHECK(!p->fixed8 || ctx->dev.info.has_fp64, CLRS_ERR_UNSUPPORTED,
                "Pillow's 8-bit path (CLRS_AA_PILLOW, u8 to u8) sums in "
