@@ -8,14 +8,22 @@
  * (q, below 2^15), times the row's weight w (at most 2^11), shifted
  * right by 16; the store rounds a quarter of the total half up, as its
  * (sum + 2) >> 2. Exact in float: with q = 256 h + l, floor(w q / 2^16)
- * is floor((w h + floor(w l / 256)) / 256), every term below 2^20. */
-#define CLRS_CV8_HI(q) floor((q) * 0.00390625f)
+ * is floor((w h + floor(w l / 256)) / 256), every term below 2^20. Each
+ * floor is of some n / 2^k >= 0 below 2^15: n / 2^k less (2^k - 1) /
+ * 2^(k + 1), exact and above -1, rounded to an integer by adding and
+ * taking away 1.5 * 2^23 (never a tie), where floor() itself is a slow
+ * library call. */
+#define CLRS_CV8_FL(x, h) ((((x) - (h)) + 12582912.0f) - 12582912.0f)
+#define CLRS_CV8_HI(q) CLRS_CV8_FL((q) * 0.00390625f, 0.498046875f)
 #define CLRS_CV8_ROW(w, q)                                                 \
-    floor(((w) * CLRS_CV8_HI(q) +                                          \
-           floor((w) * ((q) - 256.0f * CLRS_CV8_HI(q)) * 0.00390625f)) *  \
-          0.00390625f)
+    CLRS_CV8_FL(((w) * CLRS_CV8_HI(q) +                                    \
+                 CLRS_CV8_FL((w) * ((q) - 256.0f * CLRS_CV8_HI(q)) *      \
+                                 0.00390625f,                             \
+                             0.498046875f)) *                             \
+                    0.00390625f,                                          \
+                0.498046875f)
 #define CLRS_WSUM_STEP(acc, w, v) \
-    ((acc) += CLRS_CV8_ROW(w, floor((v) * 0.0625f)) * 0.25f)
+    ((acc) += CLRS_CV8_ROW(w, CLRS_CV8_FL((v) * 0.0625f, 0.46875f)) * 0.25f)
 #elif defined(CLRS_CV8_CUBIC)
 /* OpenCV's 8-bit bicubic rows (VResizeCubic for uchar, scalar kernels
  * only): where its vector code writes the element (cvv), a float sum of
