@@ -128,9 +128,10 @@ typedef struct clrs_gen_config {
     int cv8lin;
     /* OpenCV's 8-bit bicubic rows (its vertical pass; the scalar variant
      * alone): an element whose position in its image row (cvv, from dof
-     * and the cv arguments) OpenCV's vector code writes sums in float,
-     * taps in reverse, and rounds to even; the others sum exactly and
-     * round half up (CLRS_CV8_CUBIC). */
+     * and the cv arguments; 2: kernel axis 0 is the row, i0 the
+     * position) OpenCV's vector code writes sums in float, taps in
+     * reverse, and rounds to even; the others sum exactly and round half
+     * up (CLRS_CV8_CUBIC). */
     int cv8cub;
     /* OpenCV's area by whole factors: the exact sum (times 1 / area, a
      * float) rounded to float, then to even (CLRS_CV8_FROUND). */

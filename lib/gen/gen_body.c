@@ -82,7 +82,9 @@ void clrs__gen_emit_offsets(sbuf *b, const clrs_gen_config *c)
 
     if (!c->index_only)
         emit_offset(b, c, "dof", "ds", offsetof(clrs_gen_axis, dst_block), 0);
-    if (c->cv8cub)
+    if (c->cv8cub == 2)
+        clrs__gen_sb_add(b, "const int cvv = i0 < cvx;\n");
+    else if (c->cv8cub)
         clrs__gen_sb_add(b,
                          "const int cvv = (dof / cvs) %% cvn * cvk + (dof / "
                          "cvc) %% cvm * cvb + dof %% cvb < cvx;\n");

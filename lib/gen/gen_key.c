@@ -103,7 +103,7 @@ clrs_status clrs__gen_key(const clrs_gen_config *c, char **key)
     if (c->cv8lin)
         clrs__gen_sb_add(&b, " step=cv8lin");
     if (c->cv8cub)
-        clrs__gen_sb_add(&b, " step=cv8cub");
+        clrs__gen_sb_add(&b, " step=cv8cub%s", c->cv8cub == 2 ? "/i0" : "");
     if (c->cv8fr)
         clrs__gen_sb_add(&b, " round=float");
     if (c->fix)

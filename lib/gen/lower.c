@@ -495,6 +495,12 @@ static void config_basics(clrs_lowered *low, const clrs_device *dev,
         low->vals.cvm = r[4];
         low->vals.cvb = r[5];
         low->vals.cvx = r[6];
+        /* An interleaved image's row as kernel axis 0: i0 is the
+         * position, no division needed. */
+        if (r[0] == r[2] && r[3] == 1 && r[5] == 1 &&
+            low->cfg.ax[0].slot < 0 && low->vals.ds[0] == 1 &&
+            low->vals.n[0] == r[1] * r[2])
+            c->cv8cub = 2;
     }
     if (!d->gather)
         low->vals.empty = c->cls == CLRS_GEN_MAX ? (double)NAN
