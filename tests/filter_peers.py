@@ -9,13 +9,12 @@ the Pillow preset (--vendor=pillow --alg=NAME) against Pillow's resize of
 float32 images (the preset computes x in OpenCV's order), INTER_AREA
 only where both axes go one way (else OpenCV takes its linear path).
 
-u8 images (L, RGB, CMYK), to the value: every Pillow method on Pillow's
-8-bit path (its fixed point, rounded u8 between its passes), and
-OpenCV's nearest, nearest_exact and linear_exact, where the device has
-fp64 (FP64 "yes"; else that part is skipped, saying so). OpenCV's other
-8-bit paths are not reproduced (its linear rounds differently in its
-vector and scalar code): their differing values are counted and
-printed, not tested.
+u8 images, to the value, where the device has fp64 (FP64 "yes"; else
+that part is skipped, saying so): every Pillow method on Pillow's 8-bit
+path (its fixed point, rounded u8 between its passes) on L, RGB and CMYK
+images; every OpenCV method on cv::resize's 8-bit code (its fixed-point
+passes, its float area passes, its 2x2 mean) on 1 to 4 channels, up,
+down, one axis each way, whole factors and fractional.
 
 TensorFlow is not installed: its scale_and_translate is reimplemented
 here from its source (ComputeSpansCore, sampling_kernels.h) in float32,

@@ -3,8 +3,9 @@
 # paths (tests/filter_peers.py says which and how): Pillow's BILINEAR,
 # BICUBIC, HAMMING, LANCZOS, BOX and NEAREST on 'F' images and OpenCV's
 # methods on float32, over up- and downscales, integer and fractional, 1
-# to 1000 pixels; u8 L, RGB and CMYK images under the Pillow preset,
-# identical to Pillow's to the value where the device has fp64; and the
+# to 1000 pixels; u8 L, RGB and CMYK images under the Pillow preset and
+# u8 images of 1 to 4 channels under the OpenCV preset, identical to
+# Pillow's and OpenCV's to the value where the device has fp64; and the
 # TensorFlow preset against TensorFlow's formulas and a JAX run's
 # scale_and_translate outputs (tests/inputs/jax_scale_and_translate.json).
 # Skipped, saying so, without Debian's python3 with Pillow, OpenCV and
