@@ -85,9 +85,8 @@ void clrs__gen_emit_offsets(sbuf *b, const clrs_gen_config *c)
     if (c->cv8cub == 2)
         clrs__gen_sb_add(b, "const int cvv = i0 < cvx;\n");
     else if (c->cv8cub)
-        clrs__gen_sb_add(b,
-                         "const int cvv = (dof / cvs) %% cvn * cvk + (dof / "
-                         "cvc) %% cvm * cvb + dof %% cvb < cvx;\n");
+        clrs__gen_sb_add(b, "const int cvv = (dof / cvs) %% cvn * cvk + (dof / "
+                            "cvc) %% cvm * cvb + dof %% cvb < cvx;\n");
     emit_pad_guard(b, c);
     emit_offset(b, c, "sob", "ss", offsetof(clrs_gen_axis, src_block), 1);
     if (c->has_index)

@@ -447,12 +447,12 @@ static void config_basics(clrs_lowered *low, const clrs_device *dev,
     /* f64 tensors accumulate in double; so do forward s32 ones where the
      * device has fp64, so that nearest and max stay exact beyond 2^24
      * (not OpenCV's bilinear rows, exact in float and faster there). */
-    c->acc_f64 = c->src == CLRS_F64 || c->dst == CLRS_F64 ||
-                 (d->has_x && c->x == CLRS_F64) ||
-                 (!d->gather && c->src == CLRS_S32 && dev->info.has_fp64 &&
-                  !(p->cv_pass == 2 && CLRS__CV8_LIN(p))) ||
-                 ((p->fixed8 || p->exact8 || CLRS__CV8_FP64(p)) &&
-                  dev->info.has_fp64);
+    c->acc_f64 =
+        c->src == CLRS_F64 || c->dst == CLRS_F64 ||
+        (d->has_x && c->x == CLRS_F64) ||
+        (!d->gather && c->src == CLRS_S32 && dev->info.has_fp64 &&
+         !(p->cv_pass == 2 && CLRS__CV8_LIN(p))) ||
+        ((p->fixed8 || p->exact8 || CLRS__CV8_FP64(p)) && dev->info.has_fp64);
     /* Pillow's and OpenCV's 8-bit paths: sums of their fixed-point
      * weights are exact in double, and round half up (Pillow's needs
      * fp64, plan.c; OpenCV's bilinear sums, of 24 bits, are exact in
@@ -497,9 +497,8 @@ static void config_basics(clrs_lowered *low, const clrs_device *dev,
         low->vals.cvx = r[6];
         /* An interleaved image's row as kernel axis 0: i0 is the
          * position, no division needed. */
-        if (r[0] == r[2] && r[3] == 1 && r[5] == 1 &&
-            low->cfg.ax[0].slot < 0 && low->vals.ds[0] == 1 &&
-            low->vals.n[0] == r[1] * r[2])
+        if (r[0] == r[2] && r[3] == 1 && r[5] == 1 && low->cfg.ax[0].slot < 0 &&
+            low->vals.ds[0] == 1 && low->vals.n[0] == r[1] * r[2])
             c->cv8cub = 2;
     }
     if (!d->gather)

@@ -756,8 +756,8 @@ static int cv8_vector(const clrs_problem *p, const int64_t *o)
 {
     if (p->cv_pass != 2 || p->cv8 != CLRS_CV8_CUBIC)
         return 0;
-    return o[3] * p->out.dims[1] + o[1] < p->out.dims[3] * p->out.dims[1] /
-                                                8 * 8;
+    return o[3] * p->out.dims[1] + o[1] <
+           p->out.dims[3] * p->out.dims[1] / 8 * 8;
 }
 
 /* The weighted sum over the taps of output o of the row rt holds, and
@@ -840,8 +840,7 @@ static void forward_one(const run *r, const clrs_host_args *args,
         v = nearbyint(v);
     else if (p->cv8 == CLRS_CV8_AREA_FAST) /* its sum times 1 / area */
         v = nearbyint((double)(float)v);
-    else if (CLRS__HALF_UP(p) ||
-             (p->cv_pass == 2 && p->cv8 == CLRS_CV8_CUBIC))
+    else if (CLRS__HALF_UP(p) || (p->cv_pass == 2 && p->cv8 == CLRS_CV8_CUBIC))
         /* Pillow's clip8, OpenCV's fixed-point cast (the sum is exact) */
         v = floor(v + 0.5);
     clrs__store(args->dst, p->out.dtype, off, v);

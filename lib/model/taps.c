@@ -687,7 +687,7 @@ static void cv8_cubic(float x, float *c)
 static void cv8_lanczos4(float x, float *c)
 {
     static const double s45 = 0.70710678118654752440084436210485;
-    static const double cs[8][2] = {{1, 0},     {-s45, -s45}, {0, 1},
+    static const double cs[8][2] = {{1, 0},      {-s45, -s45}, {0, 1},
                                     {s45, -s45}, {-1, 0},      {s45, s45},
                                     {0, -1},     {-s45, s45}};
     const double pi = 3.1415926535897932384626433832795;
@@ -746,8 +746,8 @@ static clrs_status taps_cv8_area(const clrs_axis_map *ax, int64_t o,
     sx2 = sx2 < ax->in - 1 ? sx2 : ax->in - 1;
     sx1 = sx1 < sx2 ? sx1 : sx2;
     if ((double)sx1 - fsx1 > 1e-3)
-        CLRS_TRY(push(tl, sx1 - 1, (double)(float)(((double)sx1 - fsx1) / cell),
-                      0));
+        CLRS_TRY(
+            push(tl, sx1 - 1, (double)(float)(((double)sx1 - fsx1) / cell), 0));
     for (sx = sx1; sx < sx2; ++sx)
         CLRS_TRY(push(tl, sx, (double)(float)(1.0 / cell), (int)(sx - sx1)));
     if (fsx2 - (double)sx2 > 1e-3) {
@@ -766,8 +766,8 @@ static clrs_status taps_cv8_area_fast(const clrs_problem *p,
                                       clrs_taplist *tl)
 {
     const int64_t k = ax->in / ax->out;
-    const int64_t area = (p->ax[0].in / p->ax[0].out) *
-                         (p->ax[1].in / p->ax[1].out);
+    const int64_t area =
+        (p->ax[0].in / p->ax[0].out) * (p->ax[1].in / p->ax[1].out);
     const double w = ax == &p->ax[1] ? (double)(1.0f / (float)area) : 1.0;
     int64_t j;
 
@@ -779,13 +779,10 @@ static clrs_status taps_cv8_area_fast(const clrs_problem *p,
 static clrs_status taps_cv8(const clrs_problem *p, const clrs_axis_map *ax,
                             const clrs_xval *xv, clrs_taplist *tl)
 {
-    const int K = CLRS__CV8_LIN(p)           ? 2
-                  : p->cv8 == CLRS_CV8_CUBIC ? 4
-                                             : 8;
+    const int K = CLRS__CV8_LIN(p) ? 2 : p->cv8 == CLRS_CV8_CUBIC ? 4 : 8;
     const int reverse = p->cv8 == CLRS_CV8_CUBIC && p->cv_pass == 2;
-    const double scale = p->cv_pass == 2 && !CLRS__CV8_LIN(p)
-                             ? 1.0 / 4194304.0
-                             : 1.0;
+    const double scale =
+        p->cv_pass == 2 && !CLRS__CV8_LIN(p) ? 1.0 / 4194304.0 : 1.0;
     float f = (float)xv->fr, c[8];
     int64_t sx = xv->fl;
     int i;
