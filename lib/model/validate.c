@@ -501,13 +501,16 @@ int clrs__cv8_row(const struct clrs_tensor_desc *t, int64_t r[7])
 }
 
 /* OpenCV's 8-bit method of p (clrs_cv8), or none: the OpenCV preset's
- * linear, cubic (a = -0.75) and lanczos4 at half-pixel centres, forward
- * without antialias, index, post-op or accumulation. A pass (cv_pass) takes its
- * method whatever its dtypes; a whole problem needs u8 to u8 over the two
- * spatial axes of a 4-D tensor (cv::resize's images, C channels interleaved
- * whatever the layout). cv::resize halves both axes of linear with its area
- * code: the mean of 2x2 pixels, rounded half up for 1, 3 or 4 channels, half to
- * even (as the float sum of this library rounds) for the others. */
+ * linear, cubic (a = -0.75), lanczos4 and area at half-pixel centres,
+ * forward without antialias, index, post-op or accumulation. A pass
+ * (cv_pass) has its method set; a whole problem needs u8 to u8 over the
+ * two spatial axes of a 4-D tensor (cv::resize's images, C channels
+ * interleaved whatever the layout). Area takes its linear passes where
+ * an axis grows, its float passes where both shrink, its sum by whole
+ * factors where both shrink so (is_area_fast). cv::resize halves both
+ * axes of linear with its area code too: the mean of 2x2 pixels, rounded
+ * half up for 1, 3 or 4 channels, half to even (as the float sum of this
+ * library rounds) for the others. */
 static int cv8_method(const clrs_problem *p)
 {
     const int area = p->vendor == CLRS_VENDOR_OPENCV &&
