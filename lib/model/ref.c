@@ -792,7 +792,7 @@ static int row_sum(const run *r, const row_taps *rt, const void *src,
                       : clrs__load(src, p->in.dtype, x0->off + t[k].off);
             if (cv8lin) /* OpenCV's 8-bit bilinear rows */
                 sum += floor(w * floor(x * 0.0625) / 65536.0) * 0.25;
-            else if (cv8f) /* its bicubic rows' float sum */
+            else if (cv8f) /* its float sums */
                 sum = (double)(float)(sum + (double)(float)(w * x));
             else
                 sum += w * x;

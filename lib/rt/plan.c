@@ -142,8 +142,6 @@ static clrs_status check_device(clrs_plan *plan)
         if (p->post_ops[i].kind == CLRS_POST_BINARY)
             CLRS_TRY(check_fp64(ctx, &p->post_ops[i].operand,
                                 "binary operand"));
-    /* Its sums are exact in double only; in float a pass can round the
-     * u8 image between the passes otherwise, and the next spreads it. */
     CLRS_CHECK(!CLRS__CV8_FP64(p) || ctx->dev.info.has_fp64,
                CLRS_ERR_UNSUPPORTED,
                "OpenCV's 8-bit path of cubic, lanczos4 and area by whole "
@@ -151,6 +149,8 @@ static clrs_status check_device(clrs_plan *plan)
                "(cl_khr_fp64); device \"%s\" has none (an f32 destination "
                "runs there)",
                ctx->dev.info.device_name);
+    /* Its sums are exact in double only; in float a pass can round the
+     * u8 image between the passes otherwise, and the next spreads it. */
     CLRS_CHECK(!p->fixed8 || ctx->dev.info.has_fp64, CLRS_ERR_UNSUPPORTED,
                "Pillow's 8-bit path (CLRS_AA_PILLOW, u8 to u8) sums in "
                "double and needs fp64 (cl_khr_fp64); device \"%s\" has "
