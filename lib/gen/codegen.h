@@ -122,9 +122,9 @@ typedef struct clrs_gen_config {
      * in double, rounded as its clip8) instead of half to even. */
     int half_up;
     /* OpenCV's 8-bit bilinear rows (its vertical pass, p->cv8): each tap
-     * adds floor(w floor(v / 16) / 2^16) / 4, w and v integers, in
-     * double (CLRS_CV8_LINEAR in cl/reduce.cl); the store rounds the sum
-     * half up. */
+     * adds floor(w floor(v / 16) / 2^16) / 4, w and v integers, exactly
+     * in float (CLRS_CV8_LINEAR in cl/reduce.cl); the store rounds the
+     * sum half up. */
     int cv8lin;
     /* OpenCV's 8-bit bicubic rows (its vertical pass; the scalar variant
      * alone): an element whose position in its image row (cvv, from dof

@@ -719,18 +719,6 @@ static double cv8_fixed(float c)
     return v < -32768.0f ? -32768.0 : v > 32767.0f ? 32767.0 : (double)v;
 }
 
-/* An output's taps under cv::resize's 8-bit code (OpenCV 4.6,
- * resizeGeneric_): x in float (clrs__coord), sx its floor and f the
- * fraction; K = 2, 4 or 8 coefficients (1 - f and f, interpolateCubic,
- * interpolateLanczos4) at pixels sx - K/2 + 1 + k clamped into the
- * input. Linear's horizontal pass (cv_pass 1) takes the edge pixel with
- * f = 0 left of pixel 0 and from pixel I - 1 on; its vertical pass keeps
- * f and clamps the rows alone, as OpenCV does. The horizontal pass
- * weighs by the integer coefficients (sums exact in s32), linear's
- * vertical pass too (its kernel step shifts as OpenCV's rows do), the
- * others' vertical passes by them times 2^-22 (OpenCV's fixed-point
- * cast, rounded half up by the store), cubic's in reverse order (its
- * vector code sums the last row first, in float). */
 /* INTER_AREA reducing an axis (computeResizeAreaTab): the pixels under
  * output o's cell [o s, o s + s) of width s (OpenCV's scale), the parts
  * of the first and last pixel beyond 1e-3, each weight its share of the
@@ -776,6 +764,18 @@ static clrs_status taps_cv8_area_fast(const clrs_problem *p,
     return CLRS_SUCCESS;
 }
 
+/* An output's taps under cv::resize's 8-bit code (OpenCV 4.6,
+ * resizeGeneric_): x in float (clrs__coord), sx its floor and f the
+ * fraction; K = 2, 4 or 8 coefficients (1 - f and f, interpolateCubic,
+ * interpolateLanczos4) at pixels sx - K/2 + 1 + k clamped into the
+ * input. Linear's horizontal pass (cv_pass 1) takes the edge pixel with
+ * f = 0 left of pixel 0 and from pixel I - 1 on; its vertical pass keeps
+ * f and clamps the rows alone, as OpenCV does. The horizontal pass
+ * weighs by the integer coefficients (sums exact in s32), linear's
+ * vertical pass too (its kernel step shifts as OpenCV's rows do), the
+ * others' vertical passes by them times 2^-22 (OpenCV's fixed-point
+ * cast, rounded half up by the store), cubic's in reverse order (its
+ * vector code sums the last row first, in float). */
 static clrs_status taps_cv8(const clrs_problem *p, const clrs_axis_map *ax,
                             const clrs_xval *xv, clrs_taplist *tl)
 {
