@@ -775,7 +775,10 @@ static clrs_status taps_cv8_area_fast(const clrs_problem *p,
  * vertical pass too (its kernel step shifts as OpenCV's rows do), the
  * others' vertical passes by them times 2^-22 (OpenCV's fixed-point
  * cast, rounded half up by the store), cubic's in reverse order (its
- * vector code sums the last row first, in float). */
+ * vector code sums the last row first, in float). INTER_AREA takes its
+ * tables above, or where an axis grows linear's taps at its area_mode
+ * coordinates: sx = floor(o s), f = (o + 1) - (sx + 1) / s, 0 unless
+ * positive, else its fraction. */
 static clrs_status taps_cv8(const clrs_problem *p, const clrs_axis_map *ax,
                             const clrs_xval *xv, clrs_taplist *tl)
 {
