@@ -447,18 +447,18 @@ static void config_basics(clrs_lowered *low, const clrs_device *dev,
     /* f64 tensors accumulate in double; so do forward s32 ones where the
      * device has fp64, so that nearest and max stay exact beyond 2^24
      * (not OpenCV's bilinear rows, exact in float and faster there). */
+    c->cv8lin = p->cv_pass == 2 && CLRS__CV8_LIN(p);
     c->acc_f64 =
         c->src == CLRS_F64 || c->dst == CLRS_F64 ||
         (d->has_x && c->x == CLRS_F64) ||
         (!d->gather && c->src == CLRS_S32 && dev->info.has_fp64 &&
-         !(p->cv_pass == 2 && CLRS__CV8_LIN(p))) ||
+         !c->cv8lin) ||
         ((p->fixed8 || p->exact8 || CLRS__CV8_FP64(p)) && dev->info.has_fp64);
     /* Pillow's and OpenCV's 8-bit paths: sums of their fixed-point
      * weights are exact in double, and round half up (Pillow's needs
      * fp64, plan.c; OpenCV's bilinear sums, of 24 bits, are exact in
      * float too). */
     c->half_up = CLRS__HALF_UP(p);
-    c->cv8lin = p->cv_pass == 2 && CLRS__CV8_LIN(p);
     c->cv8fr = p->cv8 == CLRS_CV8_AREA_FAST;
     c->cv8cub = p->cv_pass == 2 && p->cv8 == CLRS_CV8_CUBIC;
     c->f16_native = f16_native(dev, p);

@@ -762,10 +762,11 @@ static int cv8_vector(const clrs_problem *p, const int64_t *o)
 
 /* The weighted sum over the taps of output o of the row rt holds, and
  * with e the error model's terms of it: row-major over the taps, each
- * weight the product of the per-axis weights in axis order. Returns 0
- * when the output has no taps. */
+ * weight the product of the per-axis weights in axis order (in float
+ * where cv8vec: cv8_vector of o). Returns 0 when the output has no
+ * taps. */
 static int row_sum(const run *r, const row_taps *rt, const void *src,
-                   const int64_t *o, double *v, errsum *e)
+                   const int64_t *o, int cv8vec, double *v, errsum *e)
 {
     const clrs_problem *p = r->p;
     const int last = r->rank - 1;
@@ -776,7 +777,7 @@ static int row_sum(const run *r, const row_taps *rt, const void *src,
     const int cv8lin = p->cv_pass == 2 && CLRS__CV8_LIN(p);
     /* OpenCV's float sums: its bicubic rows' vector code, its area
      * passes */
-    const int cv8f = cv8_vector(p, o) || p->cv8 == CLRS_CV8_AREA;
+    const int cv8f = cv8vec || p->cv8 == CLRS_CV8_AREA;
     double sum = 0;
     int64_t i, k;
 
@@ -812,6 +813,7 @@ static void forward_one(const run *r, const clrs_host_args *args,
 {
     const clrs_problem *p = r->p;
     int64_t off = offset_of(&r->out, o), wi = 0, pi = -1;
+    const int cv8vec = cv8_vector(p, o);
     double v, d = 0, u = r->u;
 
     if (extrapolated(r, o)) {
@@ -825,7 +827,8 @@ static void forward_one(const run *r, const clrs_host_args *args,
     } else {
         errsum e = {0, 0, 0};
         v = 0;
-        if (row_sum(r, rt, args->src, o, &v, bound ? &e : NULL) && bound)
+        if (row_sum(r, rt, args->src, o, cv8vec, &v, bound ? &e : NULL) &&
+            bound)
             d = p->cv8 ? 0 /* OpenCV's 8-bit arithmetic, exactly */
                        : err_bound(&e, u);
     }
@@ -836,7 +839,7 @@ static void forward_one(const run *r, const clrs_host_args *args,
         double old = clrs__load(args->dst, p->out.dtype, off);
         v = post_ops(p, args, o, v, old, bound ? &d : NULL, u);
     }
-    if (cv8_vector(p, o)) /* OpenCV's bicubic rows in float */
+    if (cv8vec) /* OpenCV's bicubic rows in float */
         v = nearbyint(v);
     else if (p->cv8 == CLRS_CV8_AREA_FAST) /* its sum times 1 / area */
         v = nearbyint((double)(float)v);
