@@ -141,6 +141,34 @@ else
     not_ok "separable kernel counts"
 fi
 
+# The order of the passes (their intermediate, scratch_bytes, tells it):
+# W shrinks this image most (192 -> 23 against 108 -> 22), so it goes
+# first where a pass over W sums 16 lanes a work-item (64 channels
+# channels-last: 108 x 23 x 64 f32 intermediates); with 3 channels that
+# pass sums 3 and goes last (22 x 192 x 3), forward and backward; 3
+# channels-first keep W first (its rows are contiguous).
+cat >"$tmp/order" <<'EOF'
+--reset --alg=linear --antialias=true --sdt=u8 --ddt=u8
+--dir=FWD_I,BWD_D --tag=axb mb1ic3ih108iw192oh22ow23 mb1ic64ih108iw192oh22ow23
+--dir=FWD_I --tag=abx mb1ic3ih108iw192oh22ow23
+EOF
+"$tool" --mode=C --perf-template=json --batch="$tmp/order" >"$tmp/order.out" 2>&1
+order_is() { # descriptor, direction, tag (abx: none), intermediate elements
+    grep '"separable":true' "$tmp/order.out" | grep -e "--dir=$2 " |
+        if [ "$3" = abx ]; then grep -v -e "--tag="; else grep -e "--tag=$3"; fi |
+        grep "$1" | grep -q "\"scratch_bytes\":$(($4 * 4)),"
+}
+if order_is mb1ic3ih108iw192 FWD_I axb $((22 * 192 * 3)) &&
+    order_is mb1ic3ih108iw192 BWD_D axb $((22 * 192 * 3)) &&
+    order_is mb1ic64ih108iw192 FWD_I axb $((108 * 23 * 64)) &&
+    order_is mb1ic64ih108iw192 BWD_D axb $((108 * 23 * 64)) &&
+    order_is mb1ic3ih108iw192 FWD_I abx $((3 * 108 * 23)) &&
+    [ "$(grep -c '"status":"PASSED"' "$tmp/order.out")" -eq 5 ]; then
+    ok "pass order: W last over 3 channels-last channels, first over 64 and channels-first"
+else
+    not_ok "pass order: $(grep -o '"repro":"[^"]*"\|"status":"[A-Z]*"\|"scratch_bytes":[0-9]*' "$tmp/order.out" | tr '\n' ' ')"
+fi
+
 # The passes sum in one order whatever the launch: the bytes of sep=1 at
 # the default launch under other vector widths, span paths and local
 # sizes (the quick tier: one setting).

@@ -676,7 +676,9 @@ static clrs_status slot_taps_max(const clrs_problem *p, int k, int64_t *n,
  * output written, a 2-D bicubic 2x up reads 16 taps in one pass and
  * (4 + 5) / 2 + 4 = 8.5 in two, a bilinear one 4 against (2 + 5) / 2 + 2
  * (whole), an antialiased bilinear down 4 (8 taps an axis) 64 against
- * 4 (8 + 5) + 8 = 60, down 2 (4 taps) 16 against 2 (4 + 5) + 4 (whole). */
+ * 4 (8 + 5) + 8 = 60, down 2 (4 taps) 16 against 2 (4 + 5) + 4 (whole).
+ * A separable plan over a channels-last image of 2 to 15 channels then
+ * takes its passes in the order order_by_lanes finds. */
 static int sep_by_tuning(const clrs_plan *plan, int by_cost);
 
 /* Whether p's output is a sum of per-axis factors (or a max of
@@ -709,6 +711,98 @@ static int factorises(const clrs_problem *p)
     }
 }
 
+/* The lanes a pass over slot k vectorizes over, as the cost model
+ * counts them (whatever the device: every device runs the same order):
+ * the elements of src's dims inside slot k's axis (smaller strides), at
+ * their sizes when the pass runs (size[]), 16 at most; 16 for src's
+ * contiguous axis itself (the span path's groups). A pass over W of a
+ * channels-last image of C < 16 channels gets C: its work-item sums one
+ * pixel's C values a tap. */
+static double pass_lanes(const clrs_problem *p, int k, const double *size)
+{
+    const int a = p->ax[k].axis;
+    double inner = 1;
+    int d;
+
+    for (d = 0; d < p->in.rank; ++d)
+        if (d != a && p->in.strides[d] < p->in.strides[a])
+            inner *= p->slot[d] >= 0 ? size[p->slot[d]] : (double)p->in.dims[d];
+    return inner <= 1 || inner >= 16 ? 16 : inner;
+}
+
+/* The cost of the passes in order: want_separable's model with each
+ * pass's taps weighed by 16 over its lanes. */
+static double order_cost(const clrs_problem *p, const int *order,
+                         const double *taps)
+{
+    double size[CLRS_MAX_RANK], cost = 0;
+    int i, k;
+
+    for (k = 0; k < p->naxes; ++k)
+        size[k] = (double)p->ax[k].in;
+    for (i = 0; i < p->naxes; ++i) {
+        const double lanes = pass_lanes(p, order[i], size);
+        double out = 1;
+        size[order[i]] = (double)p->ax[order[i]].out;
+        for (k = 0; k < p->naxes; ++k)
+            out *= size[k];
+        cost += out * (taps[order[i]] * 16 / lanes +
+                       (i < p->naxes - 1 ? CLRS_SEP_ELEMENT_TAPS : 0));
+    }
+    return cost;
+}
+
+/* The order of the passes where src's elements inside its innermost
+ * resampled axis are 2 to 15 (a channels-last image of 1 < C < 16
+ * channels, unblocked): the order of least order_cost among every order
+ * of up to 3 passes (the shrink order, tried first, kept among equals).
+ * There the pass over W sums C lanes a work-item and a pass over an
+ * outer axis 16, so the outer axes go first unless W shrinks the tensor
+ * much more. Antialiased bilinear 1080p -> 224x224 of a u8 RGB image:
+ * W first (8.6x, against 4.8x) 4.4-6.5 ms, H first 1.4-1.7 ms. */
+static void order_by_lanes(const clrs_problem *p, const double *taps,
+                           int *order)
+{
+    static const int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
+                                    {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+    int cand[CLRS_MAX_RANK], best[CLRS_MAX_RANK], i, j, low = 0, at;
+    double least, c, inner = 1;
+
+    if (p->naxes > 3 || p->in.block_axis >= 0)
+        return;
+    for (i = 1; i < p->naxes; ++i) /* the innermost resampled axis */
+        if (p->in.strides[p->ax[i].axis] < p->in.strides[p->ax[low].axis])
+            low = i;
+    for (i = 0; i < p->in.rank; ++i)
+        if (p->in.strides[i] < p->in.strides[p->ax[low].axis])
+            inner *= (double)p->in.dims[i];
+    if (inner < 2 || inner >= 16)
+        return;
+    for (at = 0; order[at] != low; ++at)
+        ;
+    least = order_cost(p, order, taps);
+    memcpy(best, order, (size_t)p->naxes * sizeof *order);
+    for (j = 0; j < 6; ++j) {
+        int ok = 1;
+        for (i = 0; i < p->naxes; ++i) {
+            cand[i] = perms[j][i];
+            ok &= cand[i] < p->naxes;
+        }
+        if (!ok)
+            continue;
+        for (i = 0; i < p->naxes && ok; ++i)
+            ok = cand[i] != low || i >= at;
+        if (!ok)
+            continue;
+        c = order_cost(p, cand, taps);
+        if (c < least * (1 - 1e-9)) {
+            least = c;
+            memcpy(best, cand, (size_t)p->naxes * sizeof *order);
+        }
+    }
+    memcpy(order, best, (size_t)p->naxes * sizeof *order);
+}
+
 static int want_separable(const clrs_plan *plan, int *order)
 {
     const clrs_problem *p = &plan->problem;
@@ -716,7 +810,7 @@ static int want_separable(const clrs_plan *plan, int *order)
     clrs_launch_request r;
     double taps[CLRS_MAX_RANK], size[CLRS_MAX_RANK], single = 1, sep = 0;
     int64_t n;
-    int k, i, inner_first = 0, dyadic, fix = 0;
+    int k, i, inner_first = 0, dyadic, fix = 0, sep_or;
 
     if (CLRS__CV8_PASSES(p)) { /* OpenCV's passes: horizontal first */
         order[0] = 1;
@@ -783,7 +877,10 @@ static int want_separable(const clrs_plan *plan, int *order)
     if (r.fix != 0 && fix >= 0 && fix <= 8 && p->in.dtype == CLRS_U8 &&
         p->out.dtype == CLRS_U8 && p->n_post_ops == 0)
         single = 0;
-    return r.sep == 1 ? 1 : sep_by_tuning(plan, sep < single);
+    sep_or = r.sep == 1 ? 1 : sep_by_tuning(plan, sep < single);
+    if (sep_or)
+        order_by_lanes(p, taps, order);
+    return sep_or;
 }
 
 /* The database's choice between one pass and several for the whole
