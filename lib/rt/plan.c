@@ -754,12 +754,15 @@ static double order_cost(const clrs_problem *p, const int *order,
 
 /* The order of the passes where src's elements inside its innermost
  * resampled axis are 2 to 15 (a channels-last image of 1 < C < 16
- * channels, unblocked): the order of least order_cost among every order
- * of up to 3 passes (the shrink order, tried first, kept among equals).
- * There the pass over W sums C lanes a work-item and a pass over an
- * outer axis 16, so the outer axes go first unless W shrinks the tensor
- * much more. Antialiased bilinear 1080p -> 224x224 of a u8 RGB image:
- * W first (8.6x, against 4.8x) 4.4-6.5 ms, H first 1.4-1.7 ms. */
+ * channels, unblocked): the order of least order_cost among the orders
+ * of up to 3 passes that take that axis no earlier than the shrink order
+ * does (earlier, the passes would run as the fused kernel, which the
+ * model does not know: 33 ms against 6.9 for a 2-channel bicubic up);
+ * the shrink order is tried first and kept among equals. There the pass
+ * over W sums C lanes a work-item and a pass over an outer axis 16, so
+ * the outer axes go first unless W shrinks the tensor much more.
+ * Antialiased bilinear 1080p -> 224x224 of a u8 RGB image: W first
+ * (8.6x, against 4.8x) 4.4-6.5 ms, H first 1.4-1.7 ms. */
 static void order_by_lanes(const clrs_problem *p, const double *taps,
                            int *order)
 {
