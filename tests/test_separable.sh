@@ -247,6 +247,25 @@ else
     not_ok "roll variant choice: $nroll plans; $(grep '"variant":"roll"' "$tmp/roll1.out" | grep -o '"repro":"[^"]*"' | head -3)"
 fi
 
+# By default the passes fuse only over 16 or more values a pixel: 4
+# channels-last channels run their passes (the roll variant's one vector
+# of 4 lanes was 26 times as slow), 16 fuse; CLRS_LAUNCH=roll=1 still
+# fuses the 4, into the same bytes.
+printf '%s\n' '--reset --dir=FWD_I --tag=axb --alg=cubic' \
+    mb1ic4ih9iw11oh18ow22 mb1ic16ih9iw11oh18ow22 >"$tmp/rollc"
+"$tool" --mode=C --perf-template=json --batch="$tmp/rollc" >"$tmp/rollc.out" 2>&1
+CLRS_LAUNCH=roll=1 "$tool" --mode=C --perf-template=json --batch="$tmp/rollc" \
+    >"$tmp/rollc1.out" 2>&1
+if grep 'mb1ic4ih' "$tmp/rollc.out" | grep -q '"kernels":2,' &&
+    grep 'mb1ic16ih' "$tmp/rollc.out" | grep -q '"variant":"roll"' &&
+    grep 'mb1ic4ih' "$tmp/rollc1.out" | grep -q '"variant":"roll"' &&
+    [ "$(cat "$tmp/rollc.out" "$tmp/rollc1.out" | grep -c '"status":"PASSED"')" -eq 4 ] &&
+    [ "$(digests "$tmp/rollc.out")" = "$(digests "$tmp/rollc1.out")" ]; then
+    ok "the passes fuse by default over 16 channels-last channels, not 4 (roll=1: the same bytes)"
+else
+    not_ok "roll by channels: $(grep -o '"repro":"[^"]*"\|"variant":"[a-z]*"\|"kernels":[0-9]*' "$tmp/rollc.out" "$tmp/rollc1.out" | tr '\n' ' ')"
+fi
+
 # The default chooses by cost: a 2-D bicubic 2x up is separable, a
 # bilinear one is not; the perf line says so.
 "$tool" --mode=P --fix-times-per-prb=1 --alg=cubic mb1ic4ih32iw32oh64ow64 \

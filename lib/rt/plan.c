@@ -730,6 +730,22 @@ static double pass_lanes(const clrs_problem *p, int k, const double *size)
     return inner <= 1 || inner >= 16 ? 16 : inner;
 }
 
+/* The elements of src inside its innermost resampled axis (smaller
+ * strides): C for a channels-last image, 1 channels-first. */
+static double inner_elements(const clrs_problem *p)
+{
+    double inner = 1;
+    int i, low = 0;
+
+    for (i = 1; i < p->naxes; ++i)
+        if (p->in.strides[p->ax[i].axis] < p->in.strides[p->ax[low].axis])
+            low = i;
+    for (i = 0; i < p->in.rank; ++i)
+        if (p->in.strides[i] < p->in.strides[p->ax[low].axis])
+            inner *= (double)p->in.dims[i];
+    return inner;
+}
+
 /* The cost of the passes in order: want_separable's model with each
  * pass's taps weighed by 16 over its lanes. */
 static double order_cost(const clrs_problem *p, const int *order,
@@ -769,18 +785,16 @@ static void order_by_lanes(const clrs_problem *p, const double *taps,
     static const int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
                                     {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
     int cand[CLRS_MAX_RANK], best[CLRS_MAX_RANK], i, j, low = 0, at;
-    double least, c, inner = 1;
+    double least, c, inner;
 
     if (p->naxes > 3 || p->in.block_axis >= 0)
+        return;
+    inner = inner_elements(p);
+    if (inner < 2 || inner >= 16)
         return;
     for (i = 1; i < p->naxes; ++i) /* the innermost resampled axis */
         if (p->in.strides[p->ax[i].axis] < p->in.strides[p->ax[low].axis])
             low = i;
-    for (i = 0; i < p->in.rank; ++i)
-        if (p->in.strides[i] < p->in.strides[p->ax[low].axis])
-            inner *= (double)p->in.dims[i];
-    if (inner < 2 || inner >= 16)
-        return;
     for (at = 0; order[at] != low; ++at)
         ;
     least = order_cost(p, order, taps);
@@ -1056,8 +1070,9 @@ static void drop_kernel(clrs_plan *plan)
 
 /* Whether plan's passes (order) can run as one kernel: forward, from
  * the innermost slot outward (the order the roll variant nests its sums
- * in), at most CLRS_ROLL_SLOTS_MAX of them, unless CLRS_LAUNCH says
- * roll=0. */
+ * in), at most CLRS_ROLL_SLOTS_MAX of them, with 16 or more of src's
+ * values inside the innermost one (C channels-last) unless CLRS_LAUNCH
+ * says roll=1, never where it says roll=0. */
 static int fusable(const clrs_plan *plan, const int *order)
 {
     const clrs_problem *p = &plan->problem;
@@ -1076,7 +1091,13 @@ static int fusable(const clrs_plan *plan, const int *order)
         clrs__clear_error();
         return 0;
     }
-    return r.roll != 0;
+    /* By default not over fewer than 16 values a pixel: the roll
+     * variant's work-item then holds a vector of C < 16 lanes, and the
+     * passes won by far (channels-last bicubic 2x up, 1024^2 -> 2048^2,
+     * f32 2 / 4 / 8 channels: 19-27 / 177-189 / 177-183 ms as one kernel
+     * against 3.4-3.7 / 6.7-7.2 / 11.8-12.9 in passes; 16 and more
+     * channels alike either way). */
+    return r.roll > 0 || (r.roll < 0 && inner_elements(p) >= 16);
 }
 
 /* The passes as one kernel (the roll variant, variant_roll.c): the same
