@@ -730,18 +730,19 @@ static double pass_lanes(const clrs_problem *p, int k, const double *size)
     return inner <= 1 || inner >= 16 ? 16 : inner;
 }
 
-/* The elements of src inside its innermost resampled axis (smaller
- * strides): C for a channels-last image, 1 channels-first. */
-static double inner_elements(const clrs_problem *p)
+/* The elements of src inside its innermost resampled axis, slot *low
+ * (smaller strides): C for a channels-last image, 1 channels-first. */
+static double inner_elements(const clrs_problem *p, int *low)
 {
     double inner = 1;
-    int i, low = 0;
+    int i;
 
+    *low = 0;
     for (i = 1; i < p->naxes; ++i)
-        if (p->in.strides[p->ax[i].axis] < p->in.strides[p->ax[low].axis])
-            low = i;
+        if (p->in.strides[p->ax[i].axis] < p->in.strides[p->ax[*low].axis])
+            *low = i;
     for (i = 0; i < p->in.rank; ++i)
-        if (p->in.strides[i] < p->in.strides[p->ax[low].axis])
+        if (p->in.strides[i] < p->in.strides[p->ax[*low].axis])
             inner *= (double)p->in.dims[i];
     return inner;
 }
@@ -784,17 +785,14 @@ static void order_by_lanes(const clrs_problem *p, const double *taps,
 {
     static const int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
                                     {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
-    int cand[CLRS_MAX_RANK], best[CLRS_MAX_RANK], i, j, low = 0, at;
+    int cand[CLRS_MAX_RANK], best[CLRS_MAX_RANK], i, j, low, at;
     double least, c, inner;
 
     if (p->naxes > 3 || p->in.block_axis >= 0)
         return;
-    inner = inner_elements(p);
+    inner = inner_elements(p, &low);
     if (inner < 2 || inner >= 16)
         return;
-    for (i = 1; i < p->naxes; ++i) /* the innermost resampled axis */
-        if (p->in.strides[p->ax[i].axis] < p->in.strides[p->ax[low].axis])
-            low = i;
     for (at = 0; order[at] != low; ++at)
         ;
     least = order_cost(p, order, taps);
@@ -1097,7 +1095,7 @@ static int fusable(const clrs_plan *plan, const int *order)
      * f32 2 / 4 / 8 channels: 19-27 / 177-189 / 177-183 ms as one kernel
      * against 3.4-3.7 / 6.7-7.2 / 11.8-12.9 in passes; 16 and more
      * channels alike either way). */
-    return r.roll > 0 || (r.roll < 0 && inner_elements(p) >= 16);
+    return r.roll > 0 || (r.roll < 0 && inner_elements(p, &i) >= 16);
 }
 
 /* The passes as one kernel (the roll variant, variant_roll.c): the same
