@@ -711,40 +711,43 @@ static int factorises(const clrs_problem *p)
     }
 }
 
-/* The lanes a pass over slot k vectorizes over, as the cost model
- * counts them (whatever the device: every device runs the same order):
- * the elements of src's dims inside slot k's axis (smaller strides), at
- * their sizes when the pass runs (size[]), 16 at most; 16 for src's
- * contiguous axis itself (the span path's groups). A pass over W of a
- * channels-last image of C < 16 channels gets C: its work-item sums one
- * pixel's C values a tap. */
-static double pass_lanes(const clrs_problem *p, int k, const double *size)
+/* The elements of src inside slot k's axis (its dims of smaller
+ * strides), a resampled one at size[] where size is given: C inside W
+ * of a channels-last image, 1 inside W channels-first. */
+static double elements_inside(const clrs_problem *p, int k, const double *size)
 {
-    const int a = p->ax[k].axis;
+    const int64_t sa = p->in.strides[p->ax[k].axis];
     double inner = 1;
     int d;
 
     for (d = 0; d < p->in.rank; ++d)
-        if (d != a && p->in.strides[d] < p->in.strides[a])
-            inner *= p->slot[d] >= 0 ? size[p->slot[d]] : (double)p->in.dims[d];
-    return inner <= 1 || inner >= 16 ? 16 : inner;
+        if (p->in.strides[d] < sa)
+            inner *= size && p->slot[d] >= 0 ? size[p->slot[d]]
+                                             : (double)p->in.dims[d];
+    return inner;
 }
 
-/* The elements of src inside its innermost resampled axis, slot *low
- * (smaller strides): C for a channels-last image, 1 channels-first. */
-static double inner_elements(const clrs_problem *p, int *low)
+/* The slot of src's innermost resampled axis. */
+static int innermost_slot(const clrs_problem *p)
 {
-    double inner = 1;
-    int i;
+    int k, low = 0;
 
-    *low = 0;
-    for (i = 1; i < p->naxes; ++i)
-        if (p->in.strides[p->ax[i].axis] < p->in.strides[p->ax[*low].axis])
-            *low = i;
-    for (i = 0; i < p->in.rank; ++i)
-        if (p->in.strides[i] < p->in.strides[p->ax[*low].axis])
-            inner *= (double)p->in.dims[i];
-    return inner;
+    for (k = 1; k < p->naxes; ++k)
+        if (p->in.strides[p->ax[k].axis] < p->in.strides[p->ax[low].axis])
+            low = k;
+    return low;
+}
+
+/* The lanes a pass over slot k vectorizes over, as the cost model
+ * counts them (whatever the device: every device runs the same order):
+ * the elements inside its axis at their sizes when it runs (size[]), 16
+ * at most; 16 for src's contiguous axis itself (the span path's groups).
+ * A pass over W of a channels-last image of C < 16 channels gets C: its
+ * work-item sums one pixel's C values a tap. */
+static double pass_lanes(const clrs_problem *p, int k, const double *size)
+{
+    const double inner = elements_inside(p, k, size);
+    return inner <= 1 || inner >= 16 ? 16 : inner;
 }
 
 /* The cost of the passes in order: want_separable's model with each
@@ -790,7 +793,8 @@ static void order_by_lanes(const clrs_problem *p, const double *taps,
 
     if (p->naxes > 3 || p->in.block_axis >= 0)
         return;
-    inner = inner_elements(p, &low);
+    low = innermost_slot(p);
+    inner = elements_inside(p, low, NULL);
     if (inner < 2 || inner >= 16)
         return;
     for (at = 0; order[at] != low; ++at)
@@ -1095,7 +1099,8 @@ static int fusable(const clrs_plan *plan, const int *order)
      * f32 2 / 4 / 8 channels: 19-27 / 177-189 / 177-183 ms as one kernel
      * against 3.4-3.7 / 6.7-7.2 / 11.8-12.9 in passes; 16 and more
      * channels alike either way). */
-    return r.roll > 0 || (r.roll < 0 && inner_elements(p, &i) >= 16);
+    return r.roll > 0 ||
+           (r.roll < 0 && elements_inside(p, innermost_slot(p), NULL) >= 16);
 }
 
 /* The passes as one kernel (the roll variant, variant_roll.c): the same
