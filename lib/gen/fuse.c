@@ -17,10 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Channels past this many fill a vector of their own (the axis
- * variant's) and stay as they are. */
-#define CLRS_FUSE_MAX_CHANNELS 7
-
 static int unblocked(const struct clrs_tensor_desc *t)
 {
     return t->block_axis < 0 || t->block <= 1;

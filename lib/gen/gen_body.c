@@ -67,6 +67,65 @@ static void emit_pad_guard(sbuf *b, const clrs_gen_config *c)
                              clrs__gen_acc_type(c));
 }
 
+/* A span group over a computed last slot k: its lanes' taps
+ * (clrs__gen_emit_calc_vec), its base pgb (lane 0's first tap, moved
+ * back where the span vectors would pass the axis' end, as the lowering
+ * moved the patterns' bases) and its pattern pgp, the first whose every
+ * tap's lanes lie where the group's do (-1: none, lane by lane). */
+static void emit_span_calc(sbuf *b, const clrs_gen_config *c)
+{
+    const int V = c->vec, k = c->nslots - 1, K = c->fixed[k];
+    const char *off = clrs__gen_off_type(c);
+    char ov[16];
+    int q, t, l;
+
+    clrs__gen_vtype(ov, sizeof ov, off, V);
+    clrs__gen_emit_calc_vec(b, c, k, "i0");
+    clrs__gen_sb_add(b, "%s pgb = yi%d_0.s0;\n", off, k);
+    clrs__gen_sb_add(b, "if (pgb > zn%d - %d)\n    pgb = zn%d - %d;\n", k,
+                     c->nspan * V, k, c->nspan * V);
+    clrs__gen_sb_add(b, "if (pgb < 0)\n    pgb = 0;\n");
+    clrs__gen_sb_add(b, "%s pgp = -1;\n", off);
+    for (t = 0; t < K; ++t)
+        clrs__gen_sb_add(b, "const %s yd%d = yi%d_%d - pgb;\n", ov, t, k, t);
+    /* Pattern q matches where (yd ^ its lanes) ORed over the taps and
+     * then halves of the vector is 0 (all() is a branch per lane on
+     * PoCL). */
+    /* The fraction of x < 0 is emit_calc's alone. */
+    clrs__gen_sb_open(b, "if (yx%d.s0 >= 0)", k);
+    for (q = 0; q < c->npat; ++q) {
+        int w;
+        if (q)
+            clrs__gen_sb_open(b, "if (pgp < 0)");
+        clrs__gen_sb_add(b, "const %s ym%d = ", ov, q);
+        for (t = 0; t < K; ++t) {
+            int rel[CLRS_GEN_MAX_LANES];
+            for (l = 0; l < V; ++l)
+                rel[l] = c->rel[q][t][l];
+            clrs__gen_sb_add(b, "%s(yd%d ^ ", t ? " | " : "", t);
+            clrs__gen_emit_lanes(b, ov, rel, V);
+            clrs__gen_sb_add(b, ")");
+        }
+        clrs__gen_sb_add(b, ";\n");
+        for (w = V / 2; w >= 1; w /= 2) {
+            char hv[16];
+            clrs__gen_vtype(hv, sizeof hv, off, w);
+            if (w == V / 2)
+                clrs__gen_sb_add(b, "const %s ym%d_%d = ym%d.lo | ym%d.hi;\n",
+                                 hv, q, w, q, q);
+            else
+                clrs__gen_sb_add(b,
+                                 "const %s ym%d_%d = ym%d_%d.lo | "
+                                 "ym%d_%d.hi;\n",
+                                 hv, q, w, q, 2 * w, q, 2 * w);
+        }
+        clrs__gen_sb_add(b, "if (ym%d_1 == 0)\n    pgp = %d;\n", q, q);
+        if (q)
+            clrs__gen_sb_close(b);
+    }
+    clrs__gen_sb_close(b);
+}
+
 /* The work-item's element offsets in every tensor, the tap ranges of
  * the resampled axes and, on the span path, its group. Forward the index
  * tensor is shaped like dst (iof, over every axis); backward like
@@ -134,6 +193,8 @@ void clrs__gen_emit_offsets(sbuf *b, const clrs_gen_config *c)
                          "if (gn > %d)\n    gn = %d;\n",
                          off, off, clrs__gen_walk_of(c), off, c->vec - 1,
                          c->vec, clrs__gen_walk_of(c), clrs__gen_walk_of(c));
+    else if (clrs__gen_span_calc(c))
+        emit_span_calc(b, c);
     else if (c->span)
         clrs__gen_sb_add(
             b,

@@ -245,7 +245,7 @@ int clrs__gen_args(const clrs_gen_config *c, const clrs_gen_values *v,
             arg(args, &n, CLRS_ARG_OFF, "fcd", k, v->fcd[k], 0);
         }
     }
-    if (c->span)
+    if (c->span && !clrs__gen_span_calc(c))
         arg(args, &n, CLRS_ARG_OFF, "pg", -1, v->pg, 0);
     /* Group-major weights: backward weighted sums, forward where the
      * last slot's tap count varies. */

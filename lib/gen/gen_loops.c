@@ -225,6 +225,160 @@ static const char *calc_ft(const clrs_gen_config *c)
     return c->calc_wf64 || c->calc_f64 ? "double" : "float";
 }
 
+/* emit_calc for the c->vec lanes of a span group at once, outputs
+ * i0 + l of slot k (the last, kernel axis 0), as vectors: yx<k> the
+ * coordinates, yi<k>_<m> the input index of tap m (clamped for EDGE;
+ * unclamped otherwise, a lane outside the axis then matches no pattern)
+ * and, for a weighted sum, yg<k>_<m> its weight. Each lane takes
+ * emit_calc's steps (the conversions round as the casts do: to nearest
+ * into floating types, toward zero into integers), with one difference:
+ * the fraction x - floor(x) is taken in the coordinate's type, exact
+ * for x >= 0 (x and its floor are within a factor 2, or the floor is 0)
+ * and so equal to emit_calc's double one. A group whose lane 0 has
+ * x < 0 (the axis' first outputs) matches no pattern
+ * (clrs__gen_emit_span_calc) and goes lane by lane through emit_calc.
+ * Linear weights into float are taken in float: 1 - f rounded once from
+ * its exact value is what double's exact (or, for f < 2^-30, nearly 1)
+ * difference rounds to. */
+void clrs__gen_emit_calc_vec(sbuf *b, const clrs_gen_config *c, int k,
+                             const char *i0)
+{
+    const int V = c->vec, K = c->calc_kind;
+    const int wsum = c->cls == CLRS_GEN_WSUM && !c->raw;
+    const char *off = clrs__gen_off_type(c), *ft = calc_ft(c);
+    const char *crd = c->calc_f64 ? "double" : "float";
+    char ov[16], cv[16], fv[16], fm[16], av[16], u[48], w[160];
+    int l, m;
+
+    clrs__gen_vtype(ov, sizeof ov, off, V);
+    clrs__gen_vtype(cv, sizeof cv, crd, V);
+    clrs__gen_vtype(fv, sizeof fv, ft, V);
+    clrs__gen_vtype(fm, sizeof fm, strcmp(crd, "double") ? "int" : "long", V);
+    clrs__gen_vtype(av, sizeof av, clrs__gen_acc_type(c), V);
+    clrs__gen_sb_add(b, "const %s yo%d = (%s)(%s) + (%s)(", ov, k, ov, i0, ov);
+    for (l = 0; l < V; ++l)
+        clrs__gen_sb_add(b, "%s%d", l ? ", " : "", l);
+    clrs__gen_sb_add(b, ");\n");
+    clrs__gen_sb_add(b, "const %s yt%d = convert_%s(yo%d) + za%d;\n", cv, k, cv,
+                     k, k);
+    clrs__gen_sb_add(b, "const %s yu%d = yt%d * zr%d;\n", cv, k, k, k);
+    clrs__gen_sb_add(b, "const %s yx%d = yu%d - zb%d;\n", cv, k, k, k);
+    clrs__gen_sb_add(b, "const %s yq%d = convert_%s(yx%d);\n", ov, k, ov, k);
+    /* floor: one less where the truncation is above x (true is -1) */
+    clrs__gen_sb_add(b,
+                     "const %s yl%d = yq%d + convert_%s(convert_%s(yq%d) > "
+                     "yx%d);\n",
+                     ov, k, k, ov, cv, k, k);
+    clrs__gen_sb_add(b, "const %s yw%d = yx%d - convert_%s(yl%d);\n", cv, k, k,
+                     cv, k);
+    if (K == 1) {
+        const char *cmp = c->calc_round == CLRS_ROUND_PREFER_FLOOR  ? ">"
+                          : c->calc_round == CLRS_ROUND_PREFER_CEIL ? ">="
+                          : c->calc_round == CLRS_ROUND_CEIL        ? ">"
+                                                                    : NULL;
+        const char *lim = c->calc_round == CLRS_ROUND_CEIL ? "0" : "0.5f";
+        clrs__gen_sb_add(b, "%s yi%d_0 = yl%d", ov, k, k);
+        if (cmp)
+            clrs__gen_sb_add(b, " - convert_%s(yw%d %s (%s)(%s))", ov, k, cmp,
+                             crd, lim);
+        clrs__gen_sb_add(b, ";\n");
+        if (c->calc_edge)
+            clrs__gen_sb_add(b, "yi%d_0 = clamp(yi%d_0, (%s)(0), zn%d - 1);\n",
+                             k, k, off, k);
+        if (wsum)
+            clrs__gen_sb_add(b, "const %s yg%d_0 = (%s)(1);\n", av, k, av);
+        return;
+    }
+    if (K == 2 && c->calc_edge) {
+        clrs__gen_sb_add(b, "const %s ylo%d = yl%d < 0;\n", ov, k, k);
+        clrs__gen_sb_add(
+            b,
+            "const %s yhi%d = ~ylo%d & ((yl%d > zn%d - 1) | "
+            "((yl%d == zn%d - 1) & convert_%s(yw%d > (%s)(0))));\n",
+            ov, k, k, k, k, k, k, ov, k, crd);
+        clrs__gen_sb_add(
+            b,
+            "const %s yi%d_0 = select(select(yl%d, (%s)(zn%d - 1), "
+            "yhi%d), (%s)(0), ylo%d);\n",
+            ov, k, k, ov, k, k, ov, k);
+        clrs__gen_sb_add(b,
+                         "const %s yi%d_1 = min(yi%d_0 + 1, (%s)(zn%d - 1));\n",
+                         ov, k, k, ov, k);
+        if (wsum) {
+            clrs__gen_sb_add(b,
+                             "const %s yy%d = select(yw%d, (%s)(0), "
+                             "convert_%s(ylo%d | yhi%d));\n",
+                             cv, k, k, cv, fm, k, k);
+            if (strcmp(clrs__gen_acc_type(c), "float") == 0 ||
+                strcmp(crd, "double") == 0)
+                clrs__gen_sb_add(b,
+                                 "const %s yg%d_0 = convert_%s((%s)(1) - "
+                                 "yy%d);\n",
+                                 av, k, av, crd, k);
+            else
+                clrs__gen_sb_add(b,
+                                 "const %s yg%d_0 = convert_%s((%s)(1) - "
+                                 "convert_%s(yy%d));\n",
+                                 av, k, av, ft, fv, k);
+            clrs__gen_sb_add(b, "const %s yg%d_1 = convert_%s(yy%d);\n", av, k,
+                             av, k);
+        }
+        return;
+    }
+    if (K == 2) {
+        clrs__gen_sb_add(b, "const %s yi%d_0 = yl%d;\n", ov, k, k);
+        clrs__gen_sb_add(b, "const %s yi%d_1 = yl%d + 1;\n", ov, k, k);
+        if (wsum) {
+            clrs__gen_sb_add(b,
+                             "const %s yg%d_0 = convert_%s((%s)(1) - "
+                             "convert_%s(yw%d));\n",
+                             av, k, av, ft, fv, k);
+            clrs__gen_sb_add(b, "const %s yg%d_1 = convert_%s(yw%d);\n", av, k,
+                             av, k);
+        }
+        return;
+    }
+    /* cubic: pixels floor - 1 .. floor + 2 */
+    for (m = 0; m < 4; ++m) {
+        if (c->calc_edge)
+            clrs__gen_sb_add(b,
+                             "const %s yi%d_%d = clamp(yl%d + %d, (%s)(0), "
+                             "zn%d - 1);\n",
+                             ov, k, m, k, m - 1, off, k);
+        else
+            clrs__gen_sb_add(b, "const %s yi%d_%d = yl%d + %d;\n", ov, k, m, k,
+                             m - 1);
+    }
+    if (!wsum)
+        return;
+    if (c->calc_wf64 || c->calc_f64)
+        clrs__gen_sb_add(b, "const double yA%d = %.17g;\n", k, c->calc_a);
+    else
+        clrs__gen_sb_add(b, "const float yA%d = %.9gf;\n", k,
+                         (double)(float)c->calc_a);
+    for (m = 0; m < 4; ++m) {
+        static const char *const us[4] = {"yT%d + 1", "yT%d", "1 - yT%d",
+                                          "2 - yT%d"};
+        if (m == 0)
+            clrs__gen_sb_add(b, "const %s yT%d = convert_%s(yw%d);\n", fv, k,
+                             fv, k);
+        snprintf(u, sizeof u, us[m], k);
+        clrs__gen_sb_add(b, "const %s yc%d_%d = %s;\n", fv, k, m, u);
+        if (m == 1 || m == 2)
+            snprintf(w, sizeof w,
+                     "((yA%d + 2) * yc%d_%d - (yA%d + 3)) * yc%d_%d * "
+                     "yc%d_%d + 1",
+                     k, k, m, k, k, m, k, m);
+        else
+            snprintf(w, sizeof w,
+                     "((yA%d * yc%d_%d - 5 * yA%d) * yc%d_%d + 8 * yA%d) * "
+                     "yc%d_%d - 4 * yA%d",
+                     k, k, m, k, k, m, k, k, m, k);
+        clrs__gen_sb_add(b, "const %s yg%d_%d = convert_%s(%s);\n", av, k, m,
+                         av, w);
+    }
+}
+
 /* Antialiased computed taps: the filter's value at zv<k> (the distance
  * over the stretch) into const zk<k>, as taps.c's linear_kernel and
  * cubic_kernel. */

@@ -199,7 +199,9 @@ void clrs__gen_emit_span_reduce(sbuf *b, const clrs_gen_config *c,
             clrs__gen_sb_add(b, "const %s wv = ", at);
             if (n > 1)
                 clrs__gen_sb_add(b, "w%d * ", n - 2);
-            if (c->fixed[k])
+            if (c->calc & (1u << k))
+                clrs__gen_sb_add(b, "yg%d_%d;\n", k, t);
+            else if (c->fixed[k])
                 clrs__gen_sb_add(
                     b, "CLRS_VLOAD(%s, %d, ftab, fw%d + %d * n0 + i0);\n", acc,
                     V, k, t);

@@ -179,6 +179,12 @@ const char *clrs__gen_index_type(const clrs_gen_config *c)
     return c->has_index && c->index == CLRS_S64 ? "long" : "int";
 }
 
+/* Whether the kernel computes the last slot's taps on the span path. */
+int clrs__gen_span_calc(const clrs_gen_config *c)
+{
+    return c->span && c->nslots > 0 && (c->calc & (1u << (c->nslots - 1)));
+}
+
 /* Forward span path over a last slot whose tap count varies. */
 int clrs__gen_span_var(const clrs_gen_config *c)
 {

@@ -48,7 +48,9 @@ typedef struct clrs_launch_request {
     int roll;         /* 0: a separable plan runs its passes; -1 or 1: as
                          one kernel (the roll variant) where it can */
     int calc;         /* taps the kernel computes instead of tables: -1
-                         on axes of CLRS_CALC_MIN_TAPS taps or more, 1
+                         on axes of CLRS_CALC_SPAN_MIN_TAPS or
+                         CLRS_CALC_MIN_TAPS taps or more (plan.c,
+                         calc_min_taps), 1
                          wherever it can, 0 nowhere (clrs__calc_slot_ok) */
     int fix;          /* u8 and s8 weighted sums in 16-bit fixed point
                          where that is exact (lower.c, fix_config): -1

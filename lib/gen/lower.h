@@ -76,6 +76,10 @@ clrs_status clrs__span_try(clrs_lowered *low, const clrs_problem *p,
                            const clrs_slot_taps *st, int V, int vectors,
                            int *kept);
 
+/* Channels past this many fill a vector of their own (the axis
+ * variant's) and stay as they are (fuse.c). */
+#define CLRS_FUSE_MAX_CHANNELS 7
+
 /* Small channels-last channels fused into the innermost resampled axis
  * (fuse.c): where p is a problem without a plane index whose channel
  * axis has unit stride, 2 to 7 elements and the resampled axis beside

@@ -220,6 +220,63 @@ out:
     return CLRS_SUCCESS;
 }
 
+/* Outputs of a computed slot whose taps give its span patterns, in
+ * each of three stretches: the axis' start, middle and end (its edges'
+ * clamped taps, and the interior's). The patterns of a rational scale
+ * repeat with its period, so a stretch this long holds those of most
+ * scales; a group that matches none goes lane by lane. */
+#define SPAN_CALC_SAMPLE 1024
+
+/* The span path over computed slot k (forward, a fixed count, the
+ * kernel computing every lane's taps): its patterns from the taps of
+ * the axis' first outputs, no group tables (the kernel finds each
+ * group's base and pattern). A padding tap stops a group: no pattern
+ * holds one, so a lane reading one goes lane by lane. */
+static clrs_status span_try_calc(clrs_lowered *low, const clrs_problem *p,
+                                 int k, int V, span_rules *r, int *kept)
+{
+    const clrs_axis_map *ax = &p->ax[k];
+    const int64_t whole = ax->out - ax->out % V;
+    int64_t from[3], n = SPAN_CALC_SAMPLE;
+    int nr = 3;
+    clrs_taplist tl;
+    clrs_lists s;
+    clrs_status st;
+
+    if (p->backward || low->cfg.fixed[k] < 1 ||
+        low->cfg.fixed[k] > 2 * r->vectors)
+        return CLRS_SUCCESS;
+    r->fixed = low->cfg.fixed[k];
+    r->absent = -2;
+    r->pad_stops = 1;
+    /* Stretches of whole groups (the kernel's start at multiples of V). */
+    if (whole <= 3 * n) {
+        nr = 1;
+        n = whole;
+        from[0] = 0;
+    } else {
+        from[0] = 0;
+        from[1] = (whole / 2) - (whole / 2) % V;
+        from[2] = whole - n;
+    }
+    CLRS_TRY(clrs__axis_taps_ranges(p, k, from, nr, n, &tl));
+    memset(&s, 0, sizeof s);
+    s.start = tl.start;
+    s.fwd = tl.t;
+    s.npos = n * nr;
+    s.nread = ax->in;
+    s.n = tl.n;
+    st = span_choose(low, &s, r, V, kept);
+    clrs__taplist_free(&tl);
+    /* The sample's groups are not the axis': no tables of them. */
+    free(low->span.base);
+    free(low->span.pat);
+    low->span.base = NULL;
+    low->span.pat = NULL;
+    low->span.count = 0;
+    return st;
+}
+
 /* The span path over the last slot, if its entries allow it. Forward:
  * the taps, a varying count for weighted sums only (each lane's own
  * taps, the missing ones absent: -2, value 0, weight 0, weights
@@ -239,6 +296,8 @@ clrs_status clrs__span_try(clrs_lowered *low, const clrs_problem *p,
     *kept = 0;
     memset(&r, 0, sizeof r);
     r.vectors = vectors == 8 ? 8 : 4;
+    if (p->calc & (1u << k))
+        return span_try_calc(low, p, k, V, &r, kept);
     if (!p->backward) {
         if ((K == 0 && c->cls != CLRS_GEN_WSUM) || K > 2 * r.vectors)
             return CLRS_SUCCESS;
@@ -260,6 +319,14 @@ clrs_status clrs__span_try(clrs_lowered *low, const clrs_problem *p,
 
 /* ---- the span and walk variants' candidate and construction --------- */
 
+/* Computed taps the span path takes: forward, a fixed count (not
+ * antialiased) on the last slot, which the kernel computes. */
+static int calc_ok(const clrs_problem *p)
+{
+    return !p->backward && p->naxes > 0 && (p->calc & (1u << (p->naxes - 1))) &&
+           clrs__calc_count(p) > 0;
+}
+
 /* Span path candidate: kernel axis 0 is the last resampled slot, with
  * unit stride and no block in dst, src (and the index tensor), binary
  * operands broadcast or contiguous there, and at least one whole group
@@ -272,7 +339,7 @@ static int span_width(const clrs_problem *p, const direction *d, const kaxis *k,
     const clrs_axis_map *last = &p->ax[p->naxes > 0 ? p->naxes - 1 : 0];
     int V = r->vmax, a = k0->axis;
 
-    if (r->generic || !r->span || V < 2 || p->calc ||
+    if (r->generic || !r->span || V < 2 || (p->calc && !calc_ok(p)) ||
         clrs__lower_blocked_beyond_0(k, m) || d->has_x || p->naxes < 1 ||
         k0->slot != p->naxes - 1 || k0->dblk || k0->ds != 1 ||
         d->src->strides[a] != 1 || d->src->block_axis == a ||

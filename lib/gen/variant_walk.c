@@ -42,7 +42,9 @@ static int walk_groups(const clrs_problem *p, const clrs_gen_config *c,
 int clrs__variant_applies_WALK(const vtry *t)
 {
     int V = clrs__span_lanes(t);
-    return V > 1 && walk_groups(t->p, &t->low->cfg, &t->k[0], V, t->r) > 1;
+    /* Walked groups read their base and pattern from the tables. */
+    return V > 1 && !t->p->calc &&
+           walk_groups(t->p, &t->low->cfg, &t->k[0], V, t->r) > 1;
 }
 
 clrs_status clrs__variant_make_WALK(vtry *t, int *made)

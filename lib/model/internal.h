@@ -289,11 +289,20 @@ int clrs__cv8_row(const struct clrs_tensor_desc *t, int64_t r[7]);
 
 /* Taps of an axis (outputs times taps per output) from which a plan
  * computes them in the kernel by default instead of keeping tables
- * (CLRS_LAUNCH calc=1: wherever it can; calc=0: never): tables of 2^26
- * taps take seconds and about 4 GB of host memory to build. Below it
- * the tables stay: their kernels (the span path) run 4 to 30 times
- * faster than computed taps on PoCL (lib/README.md, "Computed taps"). */
+ * (CLRS_LAUNCH calc=1: wherever it can; calc=0: never), where computing
+ * them is slow (antialiased, or over a row of fused channels): tables of
+ * 2^26 taps take seconds and about 2 GB of host memory to build. Below
+ * it the tables stay: their kernels run 4 to 30 times faster than such
+ * computed taps on PoCL (lib/README.md, "Computed taps"). */
 #define CLRS_CALC_MIN_TAPS (INT64_C(1) << 26)
+
+/* The same threshold for an axis whose computed taps run on the span
+ * path (a fixed count, not antialiased: linear, nearest, cubic) or are
+ * shared by a work-item's lanes (any axis but the innermost, or one with
+ * channels of their own vector): there computed taps take 1.3-6 times
+ * the tables' kernel time on PoCL and their tables cost a plan about
+ * 120 ms and 55 MB per 2^21 taps (lib/README.md, "Computed taps"). */
+#define CLRS_CALC_SPAN_MIN_TAPS (INT64_C(1) << 21)
 
 /* Whether the kernel can compute slot k's taps as the reference does
  * (taps.c): forward nearest, linear or cubic, antialiased or not,
@@ -430,6 +439,13 @@ static inline int clrs__tap_code(const int32_t *j, size_t e)
  * tables both come from here, so they agree tap for tap. On failure tl
  * may still hold memory: always release it with clrs__taplist_free. */
 clrs_status clrs__axis_taps(const clrs_problem *p, int a, clrs_taplist *tl);
+/* The taps of nr stretches of n outputs of resampled slot k, outputs
+ * from[r] .. from[r] + n - 1 at positions r * n .. r * n + n - 1 of tl:
+ * the taps clrs__axis_taps gives them (Pillow's arithmetic only from
+ * output 0: its nearest sums its centre output by output). */
+clrs_status clrs__axis_taps_ranges(const clrs_problem *p, int k,
+                                   const int64_t *from, int nr, int64_t n,
+                                   clrs_taplist *tl);
 void clrs__taplist_free(clrs_taplist *tl);
 /* The most taps one of the first n outputs of tl has (0 for none). */
 int64_t clrs__taplist_max(const clrs_taplist *tl, int64_t n);

@@ -11,6 +11,7 @@
 #include "model/internal.h"
 
 #include <float.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -839,9 +840,11 @@ static int samples_outside(const clrs_axis_map *ax, const clrs_xval *xv, int tf)
     return s < 0.0f || s > (float)ax->in;
 }
 
-/* Taps of a resampled axis for every output index. */
+/* Taps of a resampled axis for the outputs o0 .. o0 + n - 1, into
+ * positions at .. at + n - 1 of tl. */
 static clrs_status build_resampled(const clrs_problem *p,
-                                   const clrs_axis_map *ax, clrs_taplist *tl)
+                                   const clrs_axis_map *ax, int64_t o0,
+                                   int64_t n, int64_t at, clrs_taplist *tl)
 {
     tap_fn fn = mode_taps[p->mode];
     /* Pillow's nearest: its centre, added up output by output. */
@@ -854,11 +857,15 @@ static clrs_status build_resampled(const clrs_problem *p,
                    p->filter != CLRS_FILTER_AREA;
     double centre = step * 0.5;
     int64_t o;
+
+    /* Pillow's centre is a running sum: a range starts at 0 only. */
+    CLRS_CHECK(!pillow || o0 == 0, CLRS_ERR_INVALID_VALUE,
+               "taps: Pillow's nearest from output %" PRId64, o0);
     if (clrs__mode_antialiased((int)p->mode, p->antialias))
         fn = taps_filter;
     if (p->cv_pass || p->cv8 == CLRS_CV8_AREA_FAST)
         fn = taps_cv8;
-    for (o = 0; o < ax->out; ++o) {
+    for (o = o0; o < o0 + n; ++o) {
         clrs_xval xv;
         clrs__coord(ax, o, &xv);
         if (pillow) { /* centre - 0.5 is exact, its floor + 0.5 centre's */
@@ -866,14 +873,15 @@ static clrs_status build_resampled(const clrs_problem *p,
             centre += step;
         }
         xv.o = o;
-        tl->start[o] = (int64_t)tl->n;
+        tl->start[at + o - o0] = (int64_t)tl->n;
         if (samples_outside(ax, &xv, tf)) {
-            tl->extrap[o] = 1; /* no taps: no value read, no gradient */
+            tl->extrap[at + o - o0] =
+                1; /* no taps: no value read, no gradient */
             continue;
         }
         CLRS_TRY(fn(p, ax, &xv, tl));
     }
-    tl->start[ax->out] = (int64_t)tl->n;
+    tl->start[at + n] = (int64_t)tl->n;
     return CLRS_SUCCESS;
 }
 
@@ -910,7 +918,8 @@ static clrs_status build_taps(const clrs_problem *p, int a, int codes,
                          : 64,
                      codes));
     if (p->slot[a] >= 0) {
-        CLRS_TRY(build_resampled(p, &p->ax[p->slot[a]], tl));
+        CLRS_TRY(build_resampled(p, &p->ax[p->slot[a]], 0,
+                                 p->ax[p->slot[a]].out, 0, tl));
     } else {
         for (o = 0; o < n; ++o) {
             tl->start[o] = o;
@@ -938,6 +947,38 @@ clrs_status clrs__axis_taps(const clrs_problem *p, int a, clrs_taplist *tl)
     return build_taps(p, a, p->mode == CLRS_MODE_MAX, tl);
 }
 
+clrs_status clrs__axis_taps_ranges(const clrs_problem *p, int k,
+                                   const int64_t *from, int nr, int64_t n,
+                                   clrs_taplist *tl)
+{
+    const clrs_axis_map *ax = &p->ax[k];
+    clrs_status st = CLRS_SUCCESS;
+    int r;
+
+    memset(tl, 0, sizeof *tl);
+    for (r = 0; r < nr; ++r)
+        CLRS_CHECK(from[r] >= 0 && n >= 0 && from[r] + n <= ax->out &&
+                       (uint64_t)n * (uint64_t)nr <
+                           ((size_t)-1) / sizeof *tl->start / 2,
+                   CLRS_ERR_INVALID_VALUE,
+                   "taps: no outputs %" PRId64 "..%" PRId64 " on slot %d",
+                   from[r], from[r] + n, k);
+    tl->start = malloc((size_t)(n * nr + 1) * sizeof *tl->start);
+    tl->extrap = calloc((size_t)(n * nr) + 1, 1);
+    if (!tl->start || !tl->extrap) {
+        clrs__taplist_free(tl);
+        return clrs__error(CLRS_ERR_OUT_OF_MEMORY,
+                           "taps: out of memory for %" PRId64 " outputs",
+                           n * nr);
+    }
+    st = reserve(tl, (size_t)((double)(n * nr) * taps_per_output(p, ax)) + 64,
+                 p->mode == CLRS_MODE_MAX);
+    for (r = 0; r < nr && st >= 0; ++r)
+        st = build_resampled(p, ax, from[r], n, r * n, tl);
+    if (st < 0)
+        clrs__taplist_free(tl);
+    return st;
+}
 
 /* The transpose of an axis's tap lists (backward gathers, dx = A^T dy): for
  * every input index i, the outputs whose taps read i, o increasing and,

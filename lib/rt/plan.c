@@ -261,9 +261,26 @@ static clrs_status set_fixed_args(clrs_plan *plan)
     return CLRS_SUCCESS;
 }
 
+static double elements_inside(const clrs_problem *p, int k, const double *size);
+
+/* Taps of slot k from which a plan computes them by default:
+ * CLRS_CALC_SPAN_MIN_TAPS where they are cheap to compute (a fixed count,
+ * not antialiased, on an axis whose channels the lowering would not
+ * fuse into it: fused rows keep their tables' span path), else
+ * CLRS_CALC_MIN_TAPS. */
+static double calc_min_taps(const clrs_problem *p, int k)
+{
+    const double inner = elements_inside(p, k, NULL);
+
+    if (clrs__calc_count(p) > 0 &&
+        !(inner >= 2 && inner <= CLRS_FUSE_MAX_CHANNELS))
+        return (double)CLRS_CALC_SPAN_MIN_TAPS;
+    return (double)CLRS_CALC_MIN_TAPS;
+}
+
 /* The slots whose taps the kernel computes (clrs_problem.calc): where
- * it can (clrs__calc_slot_ok), on axes of CLRS_CALC_MIN_TAPS taps or
- * more unless the launch's calc= says 1 (all) or 0 (none). Not for the
+ * it can (clrs__calc_slot_ok), on axes of calc_min_taps taps or more
+ * unless the launch's calc= says 1 (all) or 0 (none). Not for the
  * generic kernel, a fused plan or a device without fp64. */
 static unsigned calc_slots(const clrs_plan *plan,
                            const clrs_launch_text *launch)
@@ -289,8 +306,7 @@ static unsigned calc_slots(const clrs_plan *plan,
                          ? clrs__calc_count(p)
                          : 2.0 * clrs__kernel_radius(p) * ax->aa_scale + 1.0;
         if (clrs__calc_slot_ok(p, k) &&
-            (r.calc == 1 ||
-             (double)ax->out * per >= (double)CLRS_CALC_MIN_TAPS))
+            (r.calc == 1 || (double)ax->out * per >= calc_min_taps(p, k)))
             m |= 1u << k;
     }
     return m;
@@ -614,7 +630,7 @@ static int same_axis_map(const clrs_axis_map *a, const clrs_axis_map *b)
 
 /* The most taps an output of slot k reads: from the tap lists, or where
  * those would be too long to build for a cost (an axis the kernel may
- * compute, of CLRS_CALC_MIN_TAPS taps or more) the mode's count, or the
+ * compute, of calc_min_taps taps or more) the mode's count, or the
  * antialiasing filter's reach. An antialiased axis has no count of its
  * own (clrs__calc_count 0). */
 static clrs_status slot_taps_max(const clrs_problem *p, int k, int64_t *n,
@@ -630,7 +646,7 @@ static clrs_status slot_taps_max(const clrs_problem *p, int k, int64_t *n,
 
     *dyadic = -1;
     if (clrs__calc_slot_ok(p, k) &&
-        (double)p->ax[k].out * reach >= (double)CLRS_CALC_MIN_TAPS) {
+        (double)p->ax[k].out * reach >= calc_min_taps(p, k)) {
         *n = (int64_t)ceil(reach); /* the count exactly, or the reach */
         return CLRS_SUCCESS;
     }
