@@ -71,7 +71,11 @@ static void emit_pad_guard(sbuf *b, const clrs_gen_config *c)
  * (clrs__gen_emit_calc_vec), its base pgb (lane 0's first tap, moved
  * back where the span vectors would pass the axis' end, as the lowering
  * moved the patterns' bases) and its pattern pgp, the first whose every
- * tap's lanes lie where the group's do (-1: none, lane by lane). */
+ * tap's lanes lie where the group's do (-1: none, lane by lane). Only a
+ * whole group (the last may pass the row's end) whose lane 0 has x >= 0
+ * takes a pattern (the fraction of x < 0 is emit_calc's alone). Pattern
+ * q matches where (yd ^ its lanes), ORed over the taps and then over
+ * halves of the vector, is 0 (all() is a branch per lane on PoCL). */
 static void emit_span_calc(sbuf *b, const clrs_gen_config *c)
 {
     const int V = c->vec, k = c->nslots - 1, K = c->fixed[k];
@@ -88,11 +92,7 @@ static void emit_span_calc(sbuf *b, const clrs_gen_config *c)
     clrs__gen_sb_add(b, "%s pgp = -1;\n", off);
     for (t = 0; t < K; ++t)
         clrs__gen_sb_add(b, "const %s yd%d = yi%d_%d - pgb;\n", ov, t, k, t);
-    /* Pattern q matches where (yd ^ its lanes) ORed over the taps and
-     * then halves of the vector is 0 (all() is a branch per lane on
-     * PoCL). */
-    /* The fraction of x < 0 is emit_calc's alone. */
-    clrs__gen_sb_open(b, "if (yx%d.s0 >= 0)", k);
+    clrs__gen_sb_open(b, "if (i0 + %d <= n0 && yx%d.s0 >= 0)", V, k);
     for (q = 0; q < c->npat; ++q) {
         int w;
         if (q)

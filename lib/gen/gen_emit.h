@@ -105,17 +105,17 @@ const char *clrs__gen_uint_type(size_t bytes, int is_unsigned);
 int clrs__gen_span_var(const clrs_gen_config *c);
 /* Whether the kernel computes the last slot's taps on the span path. */
 int clrs__gen_span_calc(const clrs_gen_config *c);
-/* Forward: whether a work-item may have no taps, which the kernel's
- * `none` says (a slot whose tap count varies, the span path's last
- * aside); 0 where every output has taps, and `none` is not declared. */
-/* An antialiased computed slot k's tap range b<k> .. e<k> (gen_loops.c)
- * for output index ip, with what its loop reads (the coordinate, the
- * weights' sum, the fallback to the edge pixel). */
 /* Slot k's computed taps for a span group's lanes (gen_loops.c). */
 void clrs__gen_emit_calc_vec(sbuf *b, const clrs_gen_config *c, int k,
                              const char *i0);
+/* An antialiased computed slot k's tap range b<k> .. e<k> (gen_loops.c)
+ * for output index ip, with what its loop reads (the coordinate, the
+ * weights' sum, the fallback to the edge pixel). */
 void clrs__gen_emit_calc_range(sbuf *b, const clrs_gen_config *c, int k,
                                const char *ip);
+/* Forward: whether a work-item may have no taps, which the kernel's
+ * `none` says (a slot whose tap count varies, the span path's last
+ * aside); 0 where every output has taps, and `none` is not declared. */
 int clrs__gen_has_none(const clrs_gen_config *c);
 /* "float16" for width 16, "float" for width 1. */
 void clrs__gen_vtype(char *buf, size_t n, const char *base, int w);

@@ -235,8 +235,8 @@ static const char *calc_ft(const clrs_gen_config *c)
  * the fraction x - floor(x) is taken in the coordinate's type, exact
  * for x >= 0 (x and its floor are within a factor 2, or the floor is 0)
  * and so equal to emit_calc's double one. A group whose lane 0 has
- * x < 0 (the axis' first outputs) matches no pattern
- * (clrs__gen_emit_span_calc) and goes lane by lane through emit_calc.
+ * x < 0 (the axis' first outputs) matches no pattern (gen_body.c,
+ * emit_span_calc) and goes lane by lane through emit_calc.
  * Linear weights into float are taken in float: 1 - f rounded once from
  * its exact value is what double's exact (or, for f < 2^-30, nearly 1)
  * difference rounds to. */

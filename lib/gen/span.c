@@ -229,7 +229,7 @@ out:
 
 /* The span path over computed slot k (forward, a fixed count, the
  * kernel computing every lane's taps): its patterns from the taps of
- * the axis' first outputs, no group tables (the kernel finds each
+ * the sample's stretches, no group tables (the kernel finds each
  * group's base and pattern). A padding tap stops a group: no pattern
  * holds one, so a lane reading one goes lane by lane. */
 static clrs_status span_try_calc(clrs_lowered *low, const clrs_problem *p,
