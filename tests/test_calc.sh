@@ -1,7 +1,7 @@
 #!/bin/sh
 # Taps the kernel computes from the coordinate instead of reading tables
 # (CLRS_LAUNCH=calc=1 wherever it can; by default on axes of 2^21 taps or
-# more, 2^26 antialiased or over a row of fused channels): forward
+# more, 2^21 / C over C fused channels, 2^26 antialiased): forward
 # nearest, linear and cubic, antialiased or not, on a
 # device with fp64 (the fraction and the weights in double, as the
 # reference's tables hold them; without it the tables stay). A matrix of
@@ -81,21 +81,24 @@ for b in $batches; do
 done
 
 # The span path over computed taps: rows of 16 or more outputs, the
-# kernel finding each group's pattern (and going lane by lane where none
-# fits: the axis' ends, a scale whose groups have more patterns than the
-# kernel keeps). Every dtype, scales up and down, rational and not, the
-# coordinate modes, roundings and paddings (a padding tap goes lane by
-# lane).
+# kernel finding each group's pattern (gathering lane by lane where none
+# fits: a scale whose groups have more patterns than the kernel keeps;
+# the scalar taps at the axis' start), over 2 to 7 channels-last channels
+# fused into the row too. Every dtype, scales up and down, rational and
+# not, the coordinate modes, roundings and paddings.
 cat >"$tmp/span" <<'EOF'
 --reset --dir=FWD_D --alg=nearest,linear,cubic
 --tag=abx --sdt=f32,f16,bf16,f64,s32,s8,u8
 mb1ic2iw37ow300 mb1ic1iw300ow37 mb2ic3ih9iw101oh13ow77 mb1ic1iw777ow1777
 --tag=axb,aBx8b --sdt=f32,u8
 mb2ic3ih9iw111oh13ow260 mb1ic11ih7iw50oh3ow120
+--tag=axb --sdt=f32,f16,s8,u8,f64
+mb1ic2iw37ow300 mb1ic3iw300ow37 mb1ic4iw777ow1777 mb1ic5iw100ow333
+mb1ic7iw50ow129 mb1ic6ih3iw64oh5ow150
 --reset --dir=FWD_D --sdt=f32,u8,f64 --alg=linear,cubic
 --pad-mode=edge,zero,constant --pad-value=3
 --coord=half_pixel,pytorch_half_pixel,align_corners,asymmetric,half_pixel_symmetric
-mb1ic2iw33ow500 mb1ic2iw400ow70 mb1ic2iw17ow19
+--tag=abx,axb mb1ic2iw33ow500 mb1ic3iw400ow70 mb1ic2iw17ow19
 --reset --dir=FWD_D --sdt=f32,u8,f64 --alg=nearest
 --nearest=round_prefer_floor,round_prefer_ceil,floor,ceil
 --coord=half_pixel,asymmetric,tf_half_pixel_for_nn,align_corners
@@ -110,6 +113,7 @@ EOF
 --reset --dir=FWD_D --alg=nearest,linear,cubic
 --tag=abx --sdt=f32,f16,u8,f64
 mb1ic2iw37ow300 mb1ic1iw300ow37 mb1ic1iw777ow1777
+--tag=axb --sdt=f32,u8 mb1ic3iw300ow37 mb1ic3iw100ow333 mb1ic5iw50ow129
 --reset --dir=FWD_D --sdt=f32,u8 --alg=linear,cubic
 --pad-mode=edge,zero --coord=half_pixel,align_corners,asymmetric
 mb1ic2iw33ow500 mb1ic2iw400ow70
@@ -126,8 +130,8 @@ taken_only_under calc 'pgb = yi[0-9]*_0' "span computed-tap" "$tmp/span"
 # tables of 1 GiB or more), antialiased 2^26 inputs (tables of 2^27
 # taps), and the axes just under the threshold of 2^26 taps that the
 # tables kept before the span path computed taps (about 2 GB of tables
-# for linear's 2^25 - 1 outputs), plan and run under a 1 GiB
-# address-space limit.
+# for linear's 2^25 - 1 outputs; 1.4 GB for a stereo row's 11M), plan
+# and run under a 1 GiB address-space limit.
 limited() { (ulimit -v 1048576; "$tool" --mode=R "$@") >"$tmp/long" 2>&1; }
 long=yes
 if ! limited mb1ic1iw4ow8 || ! grep -q 'passed:1 ' "$tmp/long"; then
@@ -141,7 +145,8 @@ for prb in "--alg=nearest mb1ic1iw1000ow67108864" \
     "--alg=cubic --antialias=true mb1ic1iw67108864ow1000" \
     "--alg=nearest mb1ic1iw1000ow67108863" \
     "--alg=linear mb1ic1iw1000ow33554431" \
-    "--alg=cubic mb1ic1iw1000ow16777215"; do
+    "--alg=cubic mb1ic1iw1000ow16777215" \
+    "--tag=axb --alg=linear mb1ic2iw1000ow11184810"; do
     if [ "$long" != yes ]; then
         skip "u8 $prb under a 1 GiB address-space limit: $long"
         continue

@@ -184,7 +184,8 @@ quiet "clresample --axes" "$log"
 
 # Computed taps on the span path (CLRS_LAUNCH calc=1): nearest, linear
 # and cubic rows, clamped and padded, whose last group passes the row's
-# end and whose first groups start below x = 0 (both go lane by lane).
+# end and whose first groups start below x = 0 (both go lane by lane),
+# and a row of three fused channels-last channels (gathered groups).
 # Without --uninitialized: Oclgrind 21.10's uninitialised-value checker
 # crashes (a segmentation fault) on these kernels' vector arithmetic.
 log="$tmp/clresample-calc.log"
@@ -193,11 +194,12 @@ CLRS_CACHE=0 CLRS_LAUNCH=calc=1,v3=0,sep=0 "$top_builddir/libtool" \
     --mode=execute "$OCLGRIND" --data-races --check-api --log "$log" \
     "$top_builddir/tools/clresample" --mode=CP --fix-times-per-prb=1 \
     --dir=FWD_D --alg=nearest,linear,cubic --pad-mode=edge,zero \
-    mb1ic1iw37ow301 mb1ic2iw100ow37 mb1ic1ih5iw40oh3ow61 >"$out" 2>&1
+    mb1ic1iw37ow301 mb1ic2iw100ow37 mb1ic1ih5iw40oh3ow61 \
+    --tag=axb mb1ic3iw37ow301 >"$out" 2>&1
 status=$?
 spans=$(grep -c 'vector:span/' "$out")
 n=$((n + 1))
-if test "$status" -eq 0 && grep -q '^tests:18 passed:18 ' "$out" &&
+if test "$status" -eq 0 && grep -q '^tests:24 passed:24 ' "$out" &&
     test "$spans" -gt 0; then
     echo "ok $n - clresample computed taps passed under oclgrind ($spans on the span path)"
 else

@@ -57,7 +57,9 @@ typedef struct clrs_gen_post {
 
 /* Span vector path (forward): at most this many tap patterns, this many
  * taps per output and this many lanes. */
-#define CLRS_GEN_MAX_PAT 4
+/* Span patterns a kernel holds: 4 over tap tables (span.c), 8 over
+ * computed taps, whose groups without one are costlier. */
+#define CLRS_GEN_MAX_PAT 8
 #define CLRS_GEN_MAX_FIXED 16
 #define CLRS_GEN_MAX_LANES 16
 
@@ -116,6 +118,9 @@ typedef struct clrs_gen_config {
      * to sum 1, the edge pixel where none is; calc_restrict: only pixels
      * inside the axis (PyTorch's rule, exclude_outside). */
     int calc_aa, calc_restrict;
+    /* The computed last slot's positions are x * calc_fuse + c over
+     * fused channels (clrs_problem.fuse_c); 0: unfused. */
+    int calc_fuse;
     clrs_dtype src, dst;
     int acc_f64; /* accumulate in double (f64 tensors) */
     /* 8-bit stores round half up (Pillow's 8-bit path: its sums, exact

@@ -75,8 +75,7 @@ static int fusable(const clrs_problem *p, int *cp, int *wp)
     return 1;
 }
 
-/* tl's taps for the positions x * C + c. */
-static clrs_status expand(clrs_taplist *tl, int64_t nout, int64_t C)
+clrs_status clrs__fuse_expand(clrs_taplist *tl, int64_t nout, int64_t C)
 {
     clrs_taplist e;
     int64_t o, c, k, n = 0;
@@ -158,10 +157,14 @@ clrs_status clrs__fuse_channels(const clrs_problem *p, clrs_slot_taps *st,
     if (!fusable(p, &c, &w))
         return CLRS_SUCCESS;
     C = p->in.dims[c];
-    CLRS_TRY(expand(&st->tl[k], p->ax[k].out, C));
+    /* A computed slot has no lists: its kernel takes each pixel's taps
+     * for its C positions (q->fuse_c). */
+    if (!(p->calc & (1u << k)))
+        CLRS_TRY(clrs__fuse_expand(&st->tl[k], p->ax[k].out, C));
     if (p->backward)
         CLRS_TRY(expand_t(&st->tt[k], p->ax[k].in, C));
     *q = *p;
+    q->fuse_c = (int)C;
     fuse_desc(&q->in, c, w);
     fuse_desc(&q->out, c, w);
     if (p->has_index)

@@ -68,26 +68,49 @@ static void emit_pad_guard(sbuf *b, const clrs_gen_config *c)
 }
 
 /* A span group over a computed last slot k: its lanes' taps
- * (clrs__gen_emit_calc_vec), its base pgb (lane 0's first tap, moved
+ * (clrs__gen_emit_calc_vec), its base pgb (the least first tap: lane
+ * 0's unless channels are fused; moved
  * back where the span vectors would pass the axis' end, as the lowering
  * moved the patterns' bases) and its pattern pgp, the first whose every
- * tap's lanes lie where the group's do (-1: none, lane by lane). Only a
- * whole group (the last may pass the row's end) whose lane 0 has x >= 0
- * takes a pattern (the fraction of x < 0 is emit_calc's alone). Pattern
+ * tap's lanes lie where the group's do, or where none does npat (the
+ * gather), -1: lane by lane. Only a whole group (the last may pass the
+ * row's end) whose lane 0 has x >= 0 takes the vectors' taps (the
+ * fraction of x < 0 is emit_calc's alone). Pattern
  * q matches where (yd ^ its lanes), ORed over the taps and then over
  * halves of the vector, is 0 (all() is a branch per lane on PoCL). */
 static void emit_span_calc(sbuf *b, const clrs_gen_config *c)
 {
     const int V = c->vec, k = c->nslots - 1, K = c->fixed[k];
     const char *off = clrs__gen_off_type(c);
-    char ov[16];
+    char ov[16], len[32];
     int q, t, l;
 
     clrs__gen_vtype(ov, sizeof ov, off, V);
     clrs__gen_emit_calc_vec(b, c, k, "i0");
-    clrs__gen_sb_add(b, "%s pgb = yi%d_0.s0;\n", off, k);
-    clrs__gen_sb_add(b, "if (pgb > zn%d - %d)\n    pgb = zn%d - %d;\n", k,
-                     c->nspan * V, k, c->nspan * V);
+    /* the axis' elements: zn pixels of calc_fuse channels where fused */
+    snprintf(len, sizeof len, "zn%d * %d", k,
+             c->calc_fuse > 1 ? c->calc_fuse : 1);
+    if (c->calc_fuse > 1) {
+        /* the least first tap, as the lowering's base (a later pixel's
+         * channel 0 may lie below lane 0's channel) */
+        int w;
+        for (w = V / 2; w >= 1; w /= 2) {
+            char hv[16];
+            clrs__gen_vtype(hv, sizeof hv, off, w);
+            if (w == V / 2)
+                clrs__gen_sb_add(b,
+                                 "const %s yb%d = min(yi%d_0.lo, yi%d_0.hi);\n",
+                                 hv, w, k, k);
+            else
+                clrs__gen_sb_add(b, "const %s yb%d = min(yb%d.lo, yb%d.hi);\n",
+                                 hv, w, 2 * w, 2 * w);
+        }
+        clrs__gen_sb_add(b, "%s pgb = yb1;\n", off);
+    } else {
+        clrs__gen_sb_add(b, "%s pgb = yi%d_0.s0;\n", off, k);
+    }
+    clrs__gen_sb_add(b, "if (pgb > %s - %d)\n    pgb = %s - %d;\n", len,
+                     c->nspan * V, len, c->nspan * V);
     clrs__gen_sb_add(b, "if (pgb < 0)\n    pgb = 0;\n");
     clrs__gen_sb_add(b, "%s pgp = -1;\n", off);
     for (t = 0; t < K; ++t)
@@ -123,6 +146,9 @@ static void emit_span_calc(sbuf *b, const clrs_gen_config *c)
         if (q)
             clrs__gen_sb_close(b);
     }
+    /* No pattern: the lanes' values gathered one by one, the taps and
+     * weights still the vectors'. */
+    clrs__gen_sb_add(b, "if (pgp < 0)\n    pgp = %d;\n", c->npat);
     clrs__gen_sb_close(b);
 }
 
@@ -287,7 +313,8 @@ static void emit_index_store(sbuf *b, const clrs_gen_config *c, int w,
 void clrs__gen_emit_body(sbuf *b, const clrs_gen_config *c, int w,
                          const body_at *at)
 {
-    int q, npat = c->span && w > 1 ? c->npat : 1;
+    /* Computed taps: the patterns, then the gather (gen_span.c). */
+    int q, npat = c->span && w > 1 ? c->npat + clrs__gen_span_calc(c) : 1;
     const char *val = c->backward || c->cls == CLRS_GEN_WSUM ? "acc" : "best";
 
     emit_accumulators(b, c, w, at->dof);

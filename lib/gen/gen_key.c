@@ -122,6 +122,8 @@ clrs_status clrs__gen_key(const clrs_gen_config *c, char **key)
         clrs__gen_sb_add(&b, " walk=%d", c->walk);
     if (c->roll)
         clrs__gen_sb_add(&b, " roll=%d", c->roll);
+    if (c->calc_fuse)
+        clrs__gen_sb_add(&b, " calcfuse=%d", c->calc_fuse);
     if (c->calc)
         clrs__gen_sb_add(&b, " calc=%u/k%d/e%d/r%d/c%s/w%s/a%.17g%s", c->calc,
                          c->calc_kind, c->calc_edge, c->calc_round,

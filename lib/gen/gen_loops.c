@@ -27,26 +27,39 @@ static void emit_entry(sbuf *b, char v, const char *type, int k,
     clrs__gen_sb_add(b, "%s[%s%d + %c%d];\n", table, seg, k, x, k);
 }
 
+/* Whether slot k's positions are fused channels' (x * calc_fuse + c):
+ * its computed taps then take pixel zpx<k>'s coordinate and add channel
+ * zch<k> to each offset (emit_calc). */
+static int calc_fused(const clrs_gen_config *c, int k)
+{
+    return c->calc_fuse > 1 && k == c->nslots - 1;
+}
+
 /* Computed taps (clrs_gen_config.calc): tap m of slot k, input index
  * `i`, as the src offset zo<k>_<m>: EDGE clamped into the axis,
- * otherwise a padding tap's offset zp<k> outside it. Scalars, not an
- * array: PoCL vectorises the work-item loop over them and not over a
- * private array (a third of the speed). */
+ * otherwise a padding tap's offset zp<k> outside it (plus the channel
+ * over fused channels). Scalars, not an array: PoCL vectorises the
+ * work-item loop over them and not over a private array (a third of the
+ * speed). */
 static void calc_offset(sbuf *b, const clrs_gen_config *c, int k, int m,
                         const char *i)
 {
     const char *off = clrs__gen_off_type(c);
+    char ch[24] = "";
 
+    if (calc_fused(c, k))
+        snprintf(ch, sizeof ch, " + zch%d", k);
     if (c->calc_edge)
         clrs__gen_sb_add(b,
                          "const %s zo%d_%d = (%s < 0 ? 0 : %s > zn%d - 1 ? "
-                         "zn%d - 1 : %s) * zs%d;\n",
-                         off, k, m, i, i, k, k, i, k);
+                         "zn%d - 1 : %s) * zs%d%s;\n",
+                         off, k, m, i, i, k, k, i, k, ch);
     else
-        clrs__gen_sb_add(b,
-                         "const %s zo%d_%d = %s >= 0 && %s < zn%d ? %s * zs%d "
-                         ": zp%d;\n",
-                         off, k, m, i, i, k, i, k, k);
+        clrs__gen_sb_add(
+            b,
+            "const %s zo%d_%d = %s >= 0 && %s < zn%d ? %s * zs%d%s "
+            ": zp%d;\n",
+            off, k, m, i, i, k, i, k, ch, k);
 }
 
 /* Weight m of slot k, zg<k>_<m>, from the expression w. */
@@ -103,8 +116,17 @@ static void emit_calc(sbuf *b, const clrs_gen_config *c, int k, const char *ip)
      * rounds for x in (-1, 0)), as the reference holds them. */
     const char *ft = c->calc_wf64 ? "double" : crd;
     const int K = c->calc_kind, wsum = c->cls == CLRS_GEN_WSUM && !c->raw;
-    char i[32];
+    char i[32], ch[24] = "", px[24];
 
+    if (calc_fused(c, k)) { /* position ip: pixel and channel */
+        clrs__gen_sb_add(b, "const %s zpx%d = (%s) / %d;\n", off, k, ip,
+                         c->calc_fuse);
+        clrs__gen_sb_add(b, "const %s zch%d = (%s) %% %d;\n", off, k, ip,
+                         c->calc_fuse);
+        snprintf(ch, sizeof ch, " + zch%d", k);
+        snprintf(px, sizeof px, "zpx%d", k);
+        ip = px;
+    }
     clrs__gen_sb_add(b, "const %s zt%d = (%s)(%s) + za%d;\n", crd, k, crd, ip,
                      k);
     clrs__gen_sb_add(b, "const %s zu%d = zt%d * zr%d;\n", crd, k, k, k);
@@ -159,11 +181,12 @@ static void emit_calc(sbuf *b, const clrs_gen_config *c, int k, const char *ip)
         clrs__gen_sb_add(b,
                          "const %s zy%d = zlo%d || zhi%d ? (%s)(0) : zw%d;\n",
                          ft, k, k, k, ft, k);
-        clrs__gen_sb_add(b, "const %s zo%d_0 = zi%d * zs%d;\n", off, k, k, k);
+        clrs__gen_sb_add(b, "const %s zo%d_0 = zi%d * zs%d%s;\n", off, k, k, k,
+                         ch);
         clrs__gen_sb_add(b,
                          "const %s zo%d_1 = (zi%d + 1 < zn%d - 1 ? zi%d + 1 : "
-                         "zn%d - 1) * zs%d;\n",
-                         off, k, k, k, k, k, k);
+                         "zn%d - 1) * zs%d%s;\n",
+                         off, k, k, k, k, k, k, ch);
         if (wsum)
             calc_linear_weights(b, c, k, ft, "zy");
         return;
@@ -225,84 +248,59 @@ static const char *calc_ft(const clrs_gen_config *c)
     return c->calc_wf64 || c->calc_f64 ? "double" : "float";
 }
 
-/* emit_calc for the c->vec lanes of a span group at once, outputs
- * i0 + l of slot k (the last, kernel axis 0), as vectors: yx<k> the
- * coordinates, yi<k>_<m> the input index of tap m (clamped for EDGE;
- * unclamped otherwise, a lane outside the axis then matches no pattern)
- * and, for a weighted sum, yg<k>_<m> its weight. Each lane takes
- * emit_calc's steps (the conversions round as the casts do: to nearest
- * into floating types, toward zero into integers), with one difference:
- * the fraction x - floor(x) is taken in the coordinate's type, exact
- * for x >= 0 (x and its floor are within a factor 2, or the floor is 0)
- * and so equal to emit_calc's double one. A group whose lane 0 has
- * x < 0 (the axis' first outputs) matches no pattern (gen_body.c,
- * emit_span_calc) and goes lane by lane through emit_calc.
- * Linear weights into float are taken in float: 1 - f rounded once from
- * its exact value is what double's exact (or, for f < 2^-30, nearly 1)
- * difference rounds to. */
-void clrs__gen_emit_calc_vec(sbuf *b, const clrs_gen_config *c, int k,
-                             const char *i0)
+/* clrs__gen_emit_calc_vec's taps of the pixels: yj<k>_<m> and the
+ * weights yg<k>_<m>, from the floor yl<k> and fraction yw<k>. */
+static void calc_vec_taps(sbuf *b, const clrs_gen_config *c, int k)
 {
     const int V = c->vec, K = c->calc_kind;
     const int wsum = c->cls == CLRS_GEN_WSUM && !c->raw;
     const char *off = clrs__gen_off_type(c), *ft = calc_ft(c);
     const char *crd = c->calc_f64 ? "double" : "float";
     char ov[16], cv[16], fv[16], fm[16], av[16], u[48], w[160];
-    int l, m;
+    int m;
 
     clrs__gen_vtype(ov, sizeof ov, off, V);
     clrs__gen_vtype(cv, sizeof cv, crd, V);
     clrs__gen_vtype(fv, sizeof fv, ft, V);
     clrs__gen_vtype(fm, sizeof fm, strcmp(crd, "double") ? "int" : "long", V);
     clrs__gen_vtype(av, sizeof av, clrs__gen_acc_type(c), V);
-    clrs__gen_sb_add(b, "const %s yo%d = (%s)(%s) + (%s)(", ov, k, ov, i0, ov);
-    for (l = 0; l < V; ++l)
-        clrs__gen_sb_add(b, "%s%d", l ? ", " : "", l);
-    clrs__gen_sb_add(b, ");\n");
-    clrs__gen_sb_add(b, "const %s yt%d = convert_%s(yo%d) + za%d;\n", cv, k, cv,
-                     k, k);
-    clrs__gen_sb_add(b, "const %s yu%d = yt%d * zr%d;\n", cv, k, k, k);
-    clrs__gen_sb_add(b, "const %s yx%d = yu%d - zb%d;\n", cv, k, k, k);
-    clrs__gen_sb_add(b, "const %s yq%d = convert_%s(yx%d);\n", ov, k, ov, k);
-    /* floor: one less where the truncation is above x (true is -1) */
-    clrs__gen_sb_add(b,
-                     "const %s yl%d = yq%d + convert_%s(convert_%s(yq%d) > "
-                     "yx%d);\n",
-                     ov, k, k, ov, cv, k, k);
-    clrs__gen_sb_add(b, "const %s yw%d = yx%d - convert_%s(yl%d);\n", cv, k, k,
-                     cv, k);
     if (K == 1) {
         const char *cmp = c->calc_round == CLRS_ROUND_PREFER_FLOOR  ? ">"
                           : c->calc_round == CLRS_ROUND_PREFER_CEIL ? ">="
                           : c->calc_round == CLRS_ROUND_CEIL        ? ">"
                                                                     : NULL;
         const char *lim = c->calc_round == CLRS_ROUND_CEIL ? "0" : "0.5f";
-        clrs__gen_sb_add(b, "%s yi%d_0 = yl%d", ov, k, k);
+        clrs__gen_sb_add(b, "%s yj%d_0 = yl%d", ov, k, k);
         if (cmp)
-            clrs__gen_sb_add(b, " - convert_%s(yw%d %s (%s)(%s))", ov, k, cmp,
-                             crd, lim);
+            clrs__gen_sb_add(b, " + (convert_%s(yw%d %s (%s)(%s)) & 1)", ov, k,
+                             cmp, crd, lim);
         clrs__gen_sb_add(b, ";\n");
+        /* min and max of vectors: Oclgrind 21.10's integer clamp with
+         * scalar bounds gets every lane but the first wrong */
         if (c->calc_edge)
-            clrs__gen_sb_add(b, "yi%d_0 = clamp(yi%d_0, (%s)(0), zn%d - 1);\n",
-                             k, k, off, k);
+            clrs__gen_sb_add(b,
+                             "yj%d_0 = min(max(yj%d_0, (%s)(0)), (%s)(zn%d - "
+                             "1));\n",
+                             k, k, ov, ov, k);
         if (wsum)
             clrs__gen_sb_add(b, "const %s yg%d_0 = (%s)(1);\n", av, k, av);
         return;
     }
     if (K == 2 && c->calc_edge) {
-        clrs__gen_sb_add(b, "const %s ylo%d = yl%d < 0;\n", ov, k, k);
+        /* masks of 0 or -1 from comparisons taken & 1, then negated */
+        clrs__gen_sb_add(b, "const %s ylo%d = -((yl%d < 0) & 1);\n", ov, k, k);
         clrs__gen_sb_add(
             b,
-            "const %s yhi%d = ~ylo%d & ((yl%d > zn%d - 1) | "
-            "((yl%d == zn%d - 1) & convert_%s(yw%d > (%s)(0))));\n",
+            "const %s yhi%d = ~ylo%d & -(((yl%d > zn%d - 1) | "
+            "((yl%d == zn%d - 1) & convert_%s(yw%d > (%s)(0)))) & 1);\n",
             ov, k, k, k, k, k, k, ov, k, crd);
         clrs__gen_sb_add(
             b,
-            "const %s yi%d_0 = select(select(yl%d, (%s)(zn%d - 1), "
+            "const %s yj%d_0 = select(select(yl%d, (%s)(zn%d - 1), "
             "yhi%d), (%s)(0), ylo%d);\n",
             ov, k, k, ov, k, k, ov, k);
         clrs__gen_sb_add(b,
-                         "const %s yi%d_1 = min(yi%d_0 + 1, (%s)(zn%d - 1));\n",
+                         "const %s yj%d_1 = min(yj%d_0 + 1, (%s)(zn%d - 1));\n",
                          ov, k, k, ov, k);
         if (wsum) {
             clrs__gen_sb_add(b,
@@ -326,8 +324,8 @@ void clrs__gen_emit_calc_vec(sbuf *b, const clrs_gen_config *c, int k,
         return;
     }
     if (K == 2) {
-        clrs__gen_sb_add(b, "const %s yi%d_0 = yl%d;\n", ov, k, k);
-        clrs__gen_sb_add(b, "const %s yi%d_1 = yl%d + 1;\n", ov, k, k);
+        clrs__gen_sb_add(b, "const %s yj%d_0 = yl%d;\n", ov, k, k);
+        clrs__gen_sb_add(b, "const %s yj%d_1 = yl%d + 1;\n", ov, k, k);
         if (wsum) {
             clrs__gen_sb_add(b,
                              "const %s yg%d_0 = convert_%s((%s)(1) - "
@@ -342,11 +340,11 @@ void clrs__gen_emit_calc_vec(sbuf *b, const clrs_gen_config *c, int k,
     for (m = 0; m < 4; ++m) {
         if (c->calc_edge)
             clrs__gen_sb_add(b,
-                             "const %s yi%d_%d = clamp(yl%d + %d, (%s)(0), "
-                             "zn%d - 1);\n",
-                             ov, k, m, k, m - 1, off, k);
+                             "const %s yj%d_%d = min(max(yl%d + %d, (%s)(0)), "
+                             "(%s)(zn%d - 1));\n",
+                             ov, k, m, k, m - 1, ov, ov, k);
         else
-            clrs__gen_sb_add(b, "const %s yi%d_%d = yl%d + %d;\n", ov, k, m, k,
+            clrs__gen_sb_add(b, "const %s yj%d_%d = yl%d + %d;\n", ov, k, m, k,
                              m - 1);
     }
     if (!wsum)
@@ -376,6 +374,84 @@ void clrs__gen_emit_calc_vec(sbuf *b, const clrs_gen_config *c, int k,
                      k, k, m, k, k, m, k, k, m, k);
         clrs__gen_sb_add(b, "const %s yg%d_%d = convert_%s(%s);\n", av, k, m,
                          av, w);
+    }
+}
+
+/* emit_calc for the c->vec lanes of a span group at once, outputs
+ * i0 + l of slot k (the last, kernel axis 0), as vectors: yx<k> the
+ * coordinates, yi<k>_<m> the input index of tap m (clamped for EDGE;
+ * unclamped otherwise, a lane outside the axis then matches no pattern)
+ * and, for a weighted sum, yg<k>_<m> its weight. Each lane takes
+ * emit_calc's steps (the conversions round as the casts do: to nearest
+ * into floating types, toward zero into integers), with one difference:
+ * the fraction x - floor(x) is taken in the coordinate's type, exact
+ * for x >= 0 (x and its floor are within a factor 2, or the floor is 0)
+ * and so equal to emit_calc's double one. A group whose lane 0 has
+ * x < 0 (the axis' first outputs) matches no pattern (gen_body.c,
+ * emit_span_calc) and goes lane by lane through emit_calc. Over fused
+ * channels a lane's position o is pixel o / C's channel o % C: the
+ * pixel's taps, each index times C plus the channel.
+ * Linear weights into float are taken in float: 1 - f rounded once from
+ * its exact value is what double's exact (or, for f < 2^-30, nearly 1)
+ * difference rounds to. */
+void clrs__gen_emit_calc_vec(sbuf *b, const clrs_gen_config *c, int k,
+                             const char *i0)
+{
+    const int V = c->vec, K = c->calc_kind;
+    const char *off = clrs__gen_off_type(c);
+    const char *crd = c->calc_f64 ? "double" : "float";
+    char ov[16], cv[16];
+    int l, m;
+
+    clrs__gen_vtype(ov, sizeof ov, off, V);
+    clrs__gen_vtype(cv, sizeof cv, crd, V);
+    clrs__gen_sb_add(b, "const %s yo%d = (%s)(%s) + (%s)(", ov, k, ov, i0, ov);
+    for (l = 0; l < V; ++l)
+        clrs__gen_sb_add(b, "%s%d", l ? ", " : "", l);
+    clrs__gen_sb_add(b, ");\n");
+    if (calc_fused(c, k)) {
+        /* Positions into pixels and channels: i0's by one scalar
+         * division, then lane l's offset t (at most C - 1 + V - 1) by a
+         * multiply and shift, exact for t that small (a vector division
+         * by 3 is a division a lane on PoCL). */
+        const int C = c->calc_fuse, M = 65536 / C + 1;
+        clrs__gen_sb_add(b, "const %s yP%d = (%s) / %d;\n", off, k, i0, C);
+        clrs__gen_sb_add(b, "const %s yr%d = (%s)(%s - yP%d * %d) + (%s)(", ov,
+                         k, ov, i0, k, C, ov);
+        for (l = 0; l < V; ++l)
+            clrs__gen_sb_add(b, "%s%d", l ? ", " : "", l);
+        clrs__gen_sb_add(b, ");\n");
+        clrs__gen_sb_add(b, "const %s ye%d = (yr%d * %d) >> 16;\n", ov, k, k,
+                         M);
+        clrs__gen_sb_add(b, "const %s yf%d = yr%d - ye%d * %d;\n", ov, k, k, k,
+                         C);
+        clrs__gen_sb_add(b, "const %s yp%d = (%s)(yP%d) + ye%d;\n", ov, k, ov,
+                         k, k);
+    } else {
+        clrs__gen_sb_add(b, "const %s yp%d = yo%d;\n", ov, k, k);
+    }
+    clrs__gen_sb_add(b, "const %s yt%d = convert_%s(yp%d) + za%d;\n", cv, k, cv,
+                     k, k);
+    clrs__gen_sb_add(b, "const %s yu%d = yt%d * zr%d;\n", cv, k, k, k);
+    clrs__gen_sb_add(b, "const %s yx%d = yu%d - zb%d;\n", cv, k, k, k);
+    clrs__gen_sb_add(b, "const %s yq%d = convert_%s(yx%d);\n", ov, k, ov, k);
+    /* floor: one less where the truncation is above x (emit_calc's
+     * steps; a comparison's lanes taken & 1: Oclgrind 21.10 gives some
+     * true lanes 1, not -1) */
+    clrs__gen_sb_add(b,
+                     "const %s yl%d = yq%d - (convert_%s(convert_%s(yq%d) > "
+                     "yx%d) & 1);\n",
+                     ov, k, k, ov, cv, k, k);
+    clrs__gen_sb_add(b, "const %s yw%d = yx%d - convert_%s(yl%d);\n", cv, k, k,
+                     cv, k);
+    calc_vec_taps(b, c, k);
+    for (m = 0; m < K; ++m) {
+        if (calc_fused(c, k))
+            clrs__gen_sb_add(b, "const %s yi%d_%d = yj%d_%d * %d + yf%d;\n", ov,
+                             k, m, k, m, c->calc_fuse, k);
+        else
+            clrs__gen_sb_add(b, "const %s yi%d_%d = yj%d_%d;\n", ov, k, m, k,
+                             m);
     }
 }
 

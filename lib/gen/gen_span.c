@@ -166,6 +166,72 @@ static void emit_pick(sbuf *b, const clrs_gen_config *c, const signed char *r,
     emit_pick_as(b, c, r, padval, "v", "s", at, bytes, ns);
 }
 
+/* A group of computed taps that matches no pattern: per tap, each lane's
+ * value loaded on its own at its index yi<k>_<t> (clamped into the axis,
+ * a lane outside it then taking pad), weighted by yg<k>_<t>: the lanes'
+ * own taps and weights, as the scalar path's. */
+static void emit_span_gather_calc(sbuf *b, const clrs_gen_config *c,
+                                  const char *so)
+{
+    const int V = c->vec, n = c->nslots, k = n - 1, K = c->ntaps;
+    const char *off = clrs__gen_off_type(c);
+    char at[16], ot[16], mt[16], prev[24], o[48], ld[192];
+    int t, l;
+
+    clrs__gen_vtype(at, sizeof at, clrs__gen_val_type(c), V);
+    clrs__gen_vtype(ot, sizeof ot, off, V);
+    clrs__gen_vtype(mt, sizeof mt,
+                    clrs__gen_uint_type(c->raw       ? clrs_dtype_size(c->dst)
+                                        : c->acc_f64 ? 8
+                                                     : 4,
+                                        0),
+                    V);
+    if (n > 1)
+        snprintf(prev, sizeof prev, "o%d", n - 2);
+    else
+        snprintf(prev, sizeof prev, "%s", so);
+    for (t = 0; t < K; ++t) {
+        clrs__gen_sb_open(b, "%s", "");
+        if (c->pad_taps)
+            clrs__gen_sb_add(b,
+                             "const %s yk = min(max(yi%d_%d, (%s)(0)), "
+                             "(%s)(zn%d * %d - 1));\n",
+                             ot, k, t, ot, ot, k,
+                             c->calc_fuse > 1 ? c->calc_fuse : 1);
+        else
+            clrs__gen_sb_add(b, "const %s yk = yi%d_%d;\n", ot, k, t);
+        /* another slot's padding tap (prev < 0): every lane pad */
+        clrs__gen_sb_add(b, "%s v = (%s)(%s);\n", at, at,
+                         c->pad_taps ? "pad" : "0");
+        if (c->pad_taps && n > 1)
+            clrs__gen_sb_open(b, "if (%s >= 0)", prev);
+        clrs__gen_sb_add(b, "v = (%s)(", at);
+        for (l = 0; l < V; ++l) {
+            snprintf(o, sizeof o, "%s + yk.s%x", prev, l);
+            clrs__gen_load_val(ld, sizeof ld, c, o, 1);
+            clrs__gen_sb_add(b, "%s%s", l ? ", " : "", ld);
+        }
+        clrs__gen_sb_add(b, ");\n");
+        if (c->pad_taps)
+            clrs__gen_sb_add(b,
+                             "v = select(v, (%s)(pad), -(convert_%s(yk != "
+                             "yi%d_%d) & 1));\n",
+                             at, mt, k, t);
+        if (c->pad_taps && n > 1)
+            clrs__gen_sb_close(b);
+        if (c->raw && c->cls == CLRS_GEN_WSUM) {
+            clrs__gen_sb_add(b, "acc = v;\n");
+        } else {
+            clrs__gen_sb_add(b, "const %s wv = ", at);
+            if (n > 1)
+                clrs__gen_sb_add(b, "w%d * ", n - 2);
+            clrs__gen_sb_add(b, "yg%d_%d;\n", k, t);
+            clrs__gen_sb_add(b, "CLRS_WSUM_STEP(acc, wv, v);\n");
+        }
+        clrs__gen_sb_close(b);
+    }
+}
+
 /* Span vector path, the taps of the last slot for a group of c->vec
  * outputs along kernel axis 0: the pattern's span vectors (pat_spans)
  * loaded from the group's base
@@ -186,6 +252,10 @@ void clrs__gen_emit_span_reduce(sbuf *b, const clrs_gen_config *c,
     clrs__gen_vtype(at, sizeof at, clrs__gen_val_type(c), V);
     clrs__gen_vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", V);
     clrs__gen_vtype(ot, sizeof ot, off, V);
+    if (q == c->npat) { /* computed taps, no pattern */
+        emit_span_gather_calc(b, c, so);
+        return;
+    }
     emit_span_base(b, c, so, at, c->pad_taps, ns);
     for (t = 0; t < K; ++t) {
         const signed char *r = c->rel[q][t];

@@ -484,6 +484,8 @@ static void config_basics(clrs_lowered *low, const clrs_device *dev,
         c->calc_restrict =
             c->calc_aa && (p->aa_rule == CLRS_AA_PYTORCH || p->exclude_outside);
         c->calc_a = c->calc_kind == 4 ? p->cubic_a : 0.0;
+        if (p->naxes > 0 && (p->calc & (1u << (p->naxes - 1))))
+            c->calc_fuse = p->fuse_c;
     }
     if (c->cv8cub) {
         int64_t r[7];
@@ -704,11 +706,13 @@ static void layout_slot(clrs_lowered *low, const clrs_problem *p,
 
     if (p->calc & (1u << k)) { /* no tables: the coordinate's constants */
         const clrs_axis_map *ax = &p->ax[k];
+        /* fused channels: pixels of fuse_c elements */
+        const int64_t C = k == p->naxes - 1 && p->fuse_c > 1 ? p->fuse_c : 1;
         v->cr[k] = ax->f64 ? ax->dr : (double)ax->r;
         v->ca[k] = ax->f64 ? ax->da : (double)ax->a;
         v->cb[k] = ax->f64 ? ax->db : (double)ax->b;
-        v->cn[k] = ax->in;
-        v->cs[k] = d->src->strides[ax->axis];
+        v->cn[k] = ax->in / C;
+        v->cs[k] = d->src->strides[ax->axis] * C;
         v->cz[k] = -clrs__tensor_span(d->src);
         v->cfs[k] = ax->aa_scale;
         return;

@@ -89,6 +89,10 @@ clrs_status clrs__span_try(clrs_lowered *low, const clrs_problem *p,
  * take q and st; every output is the same. */
 clrs_status clrs__fuse_channels(const clrs_problem *p, clrs_slot_taps *st,
                                 clrs_problem *q, int *fused);
+/* tl, the taps of nout pixels, into those of their nout * C fused
+ * positions x * C + c (pixel x's taps, each index i read as i * C + c);
+ * tl is replaced, or left as it was on failure. */
+clrs_status clrs__fuse_expand(clrs_taplist *tl, int64_t nout, int64_t C);
 
 /* Frees the span groups; cfg, vals and launch stay valid. */
 void clrs__lowered_free(clrs_lowered *low);

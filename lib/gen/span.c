@@ -39,6 +39,7 @@ typedef struct span_rules {
      * downsampling and 4x-up backward onto the path, several times
      * faster there on a CPU. */
     int vectors;
+    int max_pat; /* patterns kept, at most CLRS_GEN_MAX_PAT */
 } span_rules;
 
 /* Pass 1: each whole group's range on src's axis: base[g] its lowest
@@ -107,7 +108,7 @@ static void span_pattern(const clrs_lists *s, const span_rules *r, int V,
 }
 
 /* The most frequent candidates (first seen first among equals), at most
- * CLRS_GEN_MAX_PAT, into the configuration's patterns: id[i] is
+ * r->max_pat, into the configuration's patterns: id[i] is
  * candidate i's number there or -1. Without a fixed count, *T becomes
  * the longest lane they hold. Returns the groups they cover. */
 static int64_t span_keep(clrs_gen_config *c, const span_pat *cand, int ncand,
@@ -119,7 +120,7 @@ static int64_t span_keep(clrs_gen_config *c, const span_pat *cand, int ncand,
 
     for (i = 0; i < SPAN_CANDIDATES; ++i)
         id[i] = -1;
-    while (*nkeep < CLRS_GEN_MAX_PAT) {
+    while (*nkeep < r->max_pat) {
         int best = -1;
         for (i = 0; i < ncand; ++i)
             if (count[i] > 0 && (best < 0 || count[i] > count[best]))
@@ -237,8 +238,12 @@ static clrs_status span_try_calc(clrs_lowered *low, const clrs_problem *p,
 {
     const clrs_axis_map *ax = &p->ax[k];
     const int64_t whole = ax->out - ax->out % V;
-    int64_t from[3], n = SPAN_CALC_SAMPLE;
-    int nr = 3;
+    /* Fused channels: stretches of whole pixels and groups. */
+    const int64_t C = p->fuse_c > 1 ? p->fuse_c : 1;
+    const int64_t unit = V % C == 0 ? V : C % V == 0 ? C : V * C;
+    int64_t from[3], pfrom[3], n = SPAN_CALC_SAMPLE - SPAN_CALC_SAMPLE % unit;
+    int nr = 3, i;
+    clrs_problem u = *p;
     clrs_taplist tl;
     clrs_lists s;
     clrs_status st;
@@ -249,17 +254,33 @@ static clrs_status span_try_calc(clrs_lowered *low, const clrs_problem *p,
     r->fixed = low->cfg.fixed[k];
     r->absent = -2;
     r->pad_stops = 1;
-    /* Stretches of whole groups (the kernel's start at multiples of V). */
+    r->max_pat = CLRS_GEN_MAX_PAT;
+    /* Stretches of whole groups (the kernel's start at multiples of V)
+     * of whole pixels. */
     if (whole <= 3 * n) {
         nr = 1;
-        n = whole;
+        n = whole - whole % unit;
         from[0] = 0;
     } else {
         from[0] = 0;
-        from[1] = (whole / 2) - (whole / 2) % V;
-        from[2] = whole - n;
+        from[1] = (whole / 2) - (whole / 2) % unit;
+        from[2] = (whole - n) - (whole - n) % unit;
     }
-    CLRS_TRY(clrs__axis_taps_ranges(p, k, from, nr, n, &tl));
+    if (n < V)
+        return CLRS_SUCCESS;
+    /* The pixels' taps (the unfused axis), then their positions'. */
+    u.ax[k].in /= C;
+    u.ax[k].out /= C;
+    for (i = 0; i < nr; ++i)
+        pfrom[i] = from[i] / C;
+    CLRS_TRY(clrs__axis_taps_ranges(&u, k, pfrom, nr, n / C, &tl));
+    if (C > 1) {
+        st = clrs__fuse_expand(&tl, n / C * nr, C);
+        if (st < 0) {
+            clrs__taplist_free(&tl);
+            return st;
+        }
+    }
     memset(&s, 0, sizeof s);
     s.start = tl.start;
     s.fwd = tl.t;
@@ -296,6 +317,7 @@ clrs_status clrs__span_try(clrs_lowered *low, const clrs_problem *p,
     *kept = 0;
     memset(&r, 0, sizeof r);
     r.vectors = vectors == 8 ? 8 : 4;
+    r.max_pat = 4;
     if (p->calc & (1u << k))
         return span_try_calc(low, p, k, V, &r, kept);
     if (!p->backward) {

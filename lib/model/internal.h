@@ -211,6 +211,11 @@ typedef struct clrs_problem {
      * instead of reading tables (clrs__calc_slot_ok; the plan sets it):
      * clrs__slot_taps leaves their lists empty. */
     unsigned calc;
+    /* Channels-last channels fused into the last slot (gen/fuse.c, the
+     * lowering's copy only): its positions are x * fuse_c + c, and where
+     * the kernel computes that slot's taps it takes pixel x's for each
+     * (lower.c's calc_fuse); 0 where nothing is fused. */
+    int fuse_c;
     /* Pillow's 8-bit path (CLRS_AA_PILLOW, forward u8 to u8, a weighted
      * filter): weights in its 22-bit fixed point (multiples of 2^-22),
      * sums exact in double, rounded half up, one axis at a time with a
@@ -290,18 +295,20 @@ int clrs__cv8_row(const struct clrs_tensor_desc *t, int64_t r[7]);
 /* Taps of an axis (outputs times taps per output) from which a plan
  * computes them in the kernel by default instead of keeping tables
  * (CLRS_LAUNCH calc=1: wherever it can; calc=0: never), where computing
- * them is slow (antialiased, or over a row of fused channels): tables of
- * 2^26 taps take seconds and about 2 GB of host memory to build. Below
- * it the tables stay: their kernels run 4 to 30 times faster than such
- * computed taps on PoCL (lib/README.md, "Computed taps"). */
+ * them is slow (antialiased: a loop over the filter per output): tables
+ * of 2^26 taps take seconds and about 2 GB of host memory to build.
+ * Below it the tables stay: their kernels run 17 to 30 times faster than
+ * such computed taps on PoCL (lib/README.md, "Computed taps"). */
 #define CLRS_CALC_MIN_TAPS (INT64_C(1) << 26)
 
-/* The same threshold for an axis whose computed taps run on the span
- * path (a fixed count, not antialiased: linear, nearest, cubic) or are
- * shared by a work-item's lanes (any axis but the innermost, or one with
- * channels of their own vector): there computed taps take 1.3-6 times
- * the tables' kernel time on PoCL and their tables cost a plan about
- * 120 ms and 55 MB per 2^21 taps (lib/README.md, "Computed taps"). */
+/* The same threshold for an axis of a fixed tap count (not antialiased:
+ * nearest, linear, cubic), whose computed taps run on the span path or
+ * are shared by a work-item's lanes (any axis but the innermost, or one
+ * with channels of their own vector): there computed taps take 1 to 6.5
+ * times the tables' kernel time on PoCL, and their tables cost a plan
+ * about 120 ms and 55 MB per 2^21 taps (lib/README.md, "Computed
+ * taps"). Over C fused channels the tables hold each tap C times: 2^21 / C
+ * (plan.c, calc_min_taps). */
 #define CLRS_CALC_SPAN_MIN_TAPS (INT64_C(1) << 21)
 
 /* Whether the kernel can compute slot k's taps as the reference does

@@ -265,17 +265,19 @@ static double elements_inside(const clrs_problem *p, int k, const double *size);
 
 /* Taps of slot k from which a plan computes them by default:
  * CLRS_CALC_SPAN_MIN_TAPS where they are cheap to compute (a fixed count,
- * not antialiased, on an axis whose channels the lowering would not
- * fuse into it: fused rows keep their tables' span path), else
+ * not antialiased: the span path's computed taps), over the C channels
+ * the lowering fuses into the axis (2 to CLRS_FUSE_MAX_CHANNELS
+ * channels-last; its tables hold each tap C times), else
  * CLRS_CALC_MIN_TAPS. */
 static double calc_min_taps(const clrs_problem *p, int k)
 {
     const double inner = elements_inside(p, k, NULL);
 
-    if (clrs__calc_count(p) > 0 &&
-        !(inner >= 2 && inner <= CLRS_FUSE_MAX_CHANNELS))
-        return (double)CLRS_CALC_SPAN_MIN_TAPS;
-    return (double)CLRS_CALC_MIN_TAPS;
+    if (clrs__calc_count(p) <= 0)
+        return (double)CLRS_CALC_MIN_TAPS;
+    if (inner >= 2 && inner <= CLRS_FUSE_MAX_CHANNELS)
+        return (double)CLRS_CALC_SPAN_MIN_TAPS / inner;
+    return (double)CLRS_CALC_SPAN_MIN_TAPS;
 }
 
 /* The slots whose taps the kernel computes (clrs_problem.calc): where
@@ -331,7 +333,10 @@ clrs_status clrs__plan_build_kernel(clrs_plan *plan,
     memset(&img, 0, sizeof img);
     plan->problem.calc = calc_slots(plan, launch);
     st = clrs__slot_taps(p, &taps);
-    if (st >= 0 && !p->calc)
+    /* A computed last slot fuses where its taps are a fixed count (the
+     * span path's computed taps); antialiased ones loop per pixel. */
+    if (st >= 0 &&
+        (!(p->calc & (1u << (p->naxes - 1))) || clrs__calc_count(p) > 0))
         st = clrs__fuse_channels(p, &taps, &fused, &is_fused);
     if (is_fused) { /* the kernel's view: small channels in their row */
         if (clrs__lower(&plan->ctx->dev, &fused, &taps, plan->index_only,
