@@ -31,20 +31,23 @@ if [ $? -eq 3 ]; then
     exit 0
 fi
 
-# A device that states native widths takes CLRS_TEST_NATIVE_WIDTH: a
-# 16-lane block is then written 4 lanes at a time. Without it, the lanes
-# of that block are the device's own float width (at most 16).
-CLRS_TEST_NATIVE_WIDTH=4 "$tool" --mode=P --fix-times-per-prb=1 \
-    --tag=aBx16b mb1ic16ih4iw4oh8ow8 >"$tmp/probe" 2>&1
-if ! grep -q 'vector:block/4,' "$tmp/probe"; then
+# A device that states native widths takes CLRS_TEST_NATIVE_WIDTH: 16
+# blocked channels are then read 4 lanes at a time (the JSON perf line's
+# "lanes"). Without it, their lanes are the device's own float width (at
+# most 16). (The probe read "vector:block/N" from a perf line that no
+# longer has it, and the test skipped on every device.)
+lanes_of() {
+    "$tool" --mode=P --fix-times-per-prb=1 --perf-template=json \
+        --tag=aBx16b mb1ic16ih4iw4oh8ow8 >"$tmp/probe" 2>&1
+    sed -n 's/.*"lanes":\([0-9]*\),.*/\1/p' "$tmp/probe" | head -n 1
+}
+if [ "$(CLRS_TEST_NATIVE_WIDTH=4 lanes_of)" != 4 ]; then
     echo "1..0 # SKIP the device states no native vector width (1: a GPU, or rusticl's llvmpipe): nothing bounds its vectors"
     exit 0
 fi
-"$tool" --mode=P --fix-times-per-prb=1 --tag=aBx16b mb1ic16ih4iw4oh8ow8 \
-    >"$tmp/probe" 2>&1
-own=$(sed -n 's/.*vector:block\/\([0-9]*\),.*/\1/p' "$tmp/probe" | head -n 1)
+own=$(lanes_of)
 if [ -z "$own" ]; then
-    echo "Bail out! no vector:block/N on the perf line of a 16-blocked problem"
+    echo "Bail out! no \"lanes\" on the perf line of a 16-blocked problem"
     sed 's/^/# /' "$tmp/probe"
     exit 1
 fi
@@ -58,6 +61,20 @@ too_wide() {
             b = t ~ /char/ ? 1 : t ~ /short|half/ ? 2 : t ~ /long|double/ ? 8 : 4
             if (w * b > n * 4) print $0 }'
 }
+
+# Computed taps on the span path (CLRS_LAUNCH=calc=1: their cubic and
+# padded linear weights are double vectors), in a run of their own.
+cat >"$tmp/calc" <<'EOF'
+--reset --dir=FWD_D --alg=nearest,linear,cubic --pad-mode=edge,zero
+--sdt=f32,u8,f16 mb1ic1iw37ow301 mb1ic2iw100ow37 --tag=axb mb1ic3iw37ow301
+EOF
+
+# Computed taps on the span path (CLRS_LAUNCH=calc=1: their cubic and
+# padded linear weights are double vectors), in a run of their own.
+cat >"$tmp/calc" <<'EOF'
+--reset --dir=FWD_D --alg=nearest,linear,cubic --pad-mode=edge,zero
+--sdt=f32,u8,f16 mb1ic1iw37ow301 mb1ic2iw100ow37 --tag=axb mb1ic3iw37ow301
+EOF
 
 # The quick tier: the narrowest width alone, over launch_subset alone
 # (its pooling problems take the index paths).
@@ -90,11 +107,14 @@ for N in $widths; do
          set --
      fi
      CLRS_TEST_NATIVE_WIDTH=$N CLRS_DUMP_SOURCE="$src" "$tool" "$@" \
-         --mode=C $batches) >"$tmp/out" 2>&1
+         --mode=C $batches &&
+         CLRS_LAUNCH=calc=1 CLRS_TEST_NATIVE_WIDTH=$N \
+             CLRS_DUMP_SOURCE="$src" "$tool" "$@" --mode=C \
+             --batch="$tmp/calc") >"$tmp/out" 2>&1
     rc=$?
     kernels=$(ls "$src" | grep -c '\.cl$')
     wide=$(too_wide "$src" "$N" | tr '\n' ' ')
-    summary=$(grep '^tests:' "$tmp/out")
+    summary=$(grep '^tests:' "$tmp/out" | tr '\n' ' ')
     # Every compiler diagnostic: only the ABI warning, and only wider.
     # The tool keeps a log's first 2 KiB: a line cut short ("[...]"
     # after it) is not counted.
