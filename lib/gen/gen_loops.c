@@ -248,6 +248,31 @@ static const char *calc_ft(const clrs_gen_config *c)
     return c->calc_wf64 || c->calc_f64 ? "double" : "float";
 }
 
+/* Linear weights yg<k>_0 = 1 - f and yg<k>_1 = f of the fraction f<k>
+ * (a vector of the coordinate's type, exact): into float in float (1 - f
+ * rounded once from its exact value, as double's exact difference is),
+ * into double from double. */
+static void calc_vec_linear_weights(sbuf *b, const clrs_gen_config *c, int k,
+                                    const char *f)
+{
+    const char *crd = c->calc_f64 ? "double" : "float";
+    const char *acc = clrs__gen_acc_type(c);
+    char av[16], fv[16];
+
+    clrs__gen_vtype(av, sizeof av, acc, c->vec);
+    clrs__gen_vtype(fv, sizeof fv, calc_ft(c), c->vec);
+    if (strcmp(acc, "float") == 0 || strcmp(crd, "double") == 0)
+        clrs__gen_sb_add(b, "const %s yg%d_0 = convert_%s((%s)(1) - %s%d);\n",
+                         av, k, av, crd, f, k);
+    else
+        clrs__gen_sb_add(b,
+                         "const %s yg%d_0 = convert_%s((%s)(1) - "
+                         "convert_%s(%s%d));\n",
+                         av, k, av, calc_ft(c), fv, f, k);
+    clrs__gen_sb_add(b, "const %s yg%d_1 = convert_%s(%s%d);\n", av, k, av, f,
+                     k);
+}
+
 /* clrs__gen_emit_calc_vec's taps of the pixels: yj<k>_<m> and the
  * weights yg<k>_<m>, from the floor yl<k> and fraction yw<k>. */
 static void calc_vec_taps(sbuf *b, const clrs_gen_config *c, int k)
@@ -307,33 +332,15 @@ static void calc_vec_taps(sbuf *b, const clrs_gen_config *c, int k)
                              "const %s yy%d = select(yw%d, (%s)(0), "
                              "convert_%s(ylo%d | yhi%d));\n",
                              cv, k, k, cv, fm, k, k);
-            if (strcmp(clrs__gen_acc_type(c), "float") == 0 ||
-                strcmp(crd, "double") == 0)
-                clrs__gen_sb_add(b,
-                                 "const %s yg%d_0 = convert_%s((%s)(1) - "
-                                 "yy%d);\n",
-                                 av, k, av, crd, k);
-            else
-                clrs__gen_sb_add(b,
-                                 "const %s yg%d_0 = convert_%s((%s)(1) - "
-                                 "convert_%s(yy%d));\n",
-                                 av, k, av, ft, fv, k);
-            clrs__gen_sb_add(b, "const %s yg%d_1 = convert_%s(yy%d);\n", av, k,
-                             av, k);
+            calc_vec_linear_weights(b, c, k, "yy");
         }
         return;
     }
     if (K == 2) {
         clrs__gen_sb_add(b, "const %s yj%d_0 = yl%d;\n", ov, k, k);
         clrs__gen_sb_add(b, "const %s yj%d_1 = yl%d + 1;\n", ov, k, k);
-        if (wsum) {
-            clrs__gen_sb_add(b,
-                             "const %s yg%d_0 = convert_%s((%s)(1) - "
-                             "convert_%s(yw%d));\n",
-                             av, k, av, ft, fv, k);
-            clrs__gen_sb_add(b, "const %s yg%d_1 = convert_%s(yw%d);\n", av, k,
-                             av, k);
-        }
+        if (wsum)
+            calc_vec_linear_weights(b, c, k, "yw");
         return;
     }
     /* cubic: pixels floor - 1 .. floor + 2 */

@@ -313,11 +313,9 @@ static unsigned lane_kinds(const clrs_problem *p, const direction *d,
         if (p->post_ops[i].kind == CLRS_POST_BINARY)
             kinds |= dtype_kind(p->post_ops[i].operand.dtype);
     /* A computed last slot's span taps (clrs__gen_emit_calc_vec): cubic
-     * weights, and padded linear ones, in double (computed taps need
-     * fp64: plan.c) */
+     * weights in double (computed taps need fp64: plan.c) */
     if (p->naxes > 0 && (p->calc & (1u << (p->naxes - 1))) &&
-        (clrs__calc_count(p) == 4 ||
-         (clrs__calc_count(p) == 2 && p->padding != CLRS_PAD_EDGE)))
+        clrs__calc_count(p) == 4)
         kinds |= 1u << CLRS_LANE_DOUBLE;
     return kinds;
 }
