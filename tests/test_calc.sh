@@ -1,7 +1,8 @@
 #!/bin/sh
 # Taps the kernel computes from the coordinate instead of reading tables
 # (CLRS_LAUNCH=calc=1 wherever it can; by default on axes of 2^21 taps or
-# more, 2^21 / C over C fused channels, 2^26 antialiased): forward
+# more, or a quarter tap per tensor element where that is more, a C-th
+# of that over C fused channels, 2^26 antialiased): forward
 # nearest, linear and cubic, antialiased or not, on a
 # device with fp64 (the fraction and the weights in double, as the
 # reference's tables hold them; without it the tables stay). A matrix of

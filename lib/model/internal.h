@@ -307,7 +307,8 @@ int clrs__cv8_row(const struct clrs_tensor_desc *t, int64_t r[7]);
  * with channels of their own vector): there computed taps take 1 to 6.5
  * times the tables' kernel time on PoCL, and their tables cost a plan
  * about 120 ms and 55 MB per 2^21 taps (lib/README.md, "Computed
- * taps"). Over C fused channels the tables hold each tap C times: 2^21 / C
+ * taps"), or a quarter tap per tensor element where that is more; over C
+ * fused channels, whose tables hold each tap C times, a C-th of that
  * (plan.c, calc_min_taps). */
 #define CLRS_CALC_SPAN_MIN_TAPS (INT64_C(1) << 21)
 
