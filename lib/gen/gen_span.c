@@ -243,19 +243,19 @@ void clrs__gen_emit_span_reduce(sbuf *b, const clrs_gen_config *c,
                                 const char *so, int q)
 {
     const int V = c->vec, n = c->nslots, k = n - 1, K = c->ntaps;
-    const int ns = pat_spans(c, q);
     const char *off = clrs__gen_off_type(c), *acc = clrs__gen_acc_type(c);
     char at[16], mt[16], ot[16];
-    int t, l, wsum = c->cls == CLRS_GEN_WSUM;
+    int t, l, ns, wsum = c->cls == CLRS_GEN_WSUM;
     int mask[CLRS_GEN_MAX_LANES];
 
     clrs__gen_vtype(at, sizeof at, clrs__gen_val_type(c), V);
     clrs__gen_vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", V);
     clrs__gen_vtype(ot, sizeof ot, off, V);
-    if (q == c->npat) { /* computed taps, no pattern */
+    if (q == c->npat) { /* computed taps, no pattern: no c->rel[q] */
         emit_span_gather_calc(b, c, so);
         return;
     }
+    ns = pat_spans(c, q);
     emit_span_base(b, c, so, at, c->pad_taps, ns);
     for (t = 0; t < K; ++t) {
         const signed char *r = c->rel[q][t];
