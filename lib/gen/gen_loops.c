@@ -83,6 +83,17 @@ static void calc_linear_weights(sbuf *b, const clrs_gen_config *c, int k,
     calc_weight(b, c, k, 1, w);
 }
 
+/* Keys' coefficient A of slot k as the constant <v>A<k> (z: the scalar
+ * taps, y: the span group's vectors), in the weights' type. */
+static void calc_cubic_a(sbuf *b, const clrs_gen_config *c, char v, int k)
+{
+    if (c->calc_wf64 || c->calc_f64)
+        clrs__gen_sb_add(b, "const double %cA%d = %.17g;\n", v, k, c->calc_a);
+    else
+        clrs__gen_sb_add(b, "const float %cA%d = %.9gf;\n", v, k,
+                         (double)(float)c->calc_a);
+}
+
 /* Keys' cubic kernel on u (an expression) with coefficient A, |u| < 1
  * (near) or 1 <= |u| < 2, as the reference evaluates it (taps.c). */
 static void calc_cubic_weight(sbuf *b, const clrs_gen_config *c, int k, int m,
@@ -213,11 +224,7 @@ static void emit_calc(sbuf *b, const clrs_gen_config *c, int k, const char *ip)
         }
         if (!wsum)
             return;
-        if (c->calc_wf64 || c->calc_f64)
-            clrs__gen_sb_add(b, "const double zA%d = %.17g;\n", k, c->calc_a);
-        else
-            clrs__gen_sb_add(b, "const float zA%d = %.9gf;\n", k,
-                             (double)(float)c->calc_a);
+        calc_cubic_a(b, c, 'z', k);
         clrs__gen_sb_add(b, "const %s zT%d = (%s)zw%d;\n", ft, k, ft, k);
         snprintf(u, sizeof u, "zT%d + 1", k);
         calc_cubic_weight(b, c, k, 0, ft, u, 0);
@@ -356,11 +363,7 @@ static void calc_vec_taps(sbuf *b, const clrs_gen_config *c, int k)
     }
     if (!wsum)
         return;
-    if (c->calc_wf64 || c->calc_f64)
-        clrs__gen_sb_add(b, "const double yA%d = %.17g;\n", k, c->calc_a);
-    else
-        clrs__gen_sb_add(b, "const float yA%d = %.9gf;\n", k,
-                         (double)(float)c->calc_a);
+    calc_cubic_a(b, c, 'y', k);
     for (m = 0; m < 4; ++m) {
         static const char *const us[4] = {"yT%d + 1", "yT%d", "1 - yT%d",
                                           "2 - yT%d"};
