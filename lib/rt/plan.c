@@ -874,7 +874,12 @@ static int want_separable(const clrs_plan *plan, int *order)
         order[1] = 0;
         return 1;
     }
+    /* OpenCV's one-pass 8-bit methods round the whole sum once, its 2x2
+     * mean half up and its area by whole factors the sum times 1 / area:
+     * a pass of one axis is no OpenCV method (the store rounds to even)
+     * and passes round each axis's part (a u8 a unit off at halves). */
     if (plan->index_only || p->has_index || p->has_x || p->exact8 ||
+        p->cv8 == CLRS_CV8_AREA_FAST || p->cv8 == CLRS_CV8_HALF_UP ||
         !factorises(p) || p->naxes < 2 ||
         p->coord == CLRS_COORD_TF_CROP_AND_RESIZE || p->in.dtype == CLRS_S32 ||
         p->out.dtype == CLRS_S32)
