@@ -209,6 +209,28 @@ else
 fi
 quiet "clresample computed taps" "$log"
 
+# Antialiased computed taps (calc=1): the loops over the filter unrolled
+# to a trip count (1-D linear and cubic, 2-D linear: positions past an
+# output's range skipped) or over the range (2-D cubic: too many to
+# unroll), inside the axis (PyTorch's rule) or clamped (ONNX's).
+log="$tmp/clresample-calc-aa.log"
+out="$tmp/clresample-calc-aa.stdout"
+CLRS_CACHE=0 CLRS_LAUNCH=calc=1,v3=0,sep=0 "$top_builddir/libtool" \
+    --mode=execute "$OCLGRIND" --data-races --check-api --log "$log" \
+    "$top_builddir/tools/clresample" --mode=C --dir=FWD_D \
+    --alg=linear,cubic --antialias=true --aa-rule=pytorch,onnx \
+    mb1ic2iw40ow7 mb1ic3ih9iw8oh4ow4 >"$out" 2>&1
+status=$?
+n=$((n + 1))
+if test "$status" -eq 0 && grep -q '^tests:8 passed:8 ' "$out"; then
+    echo "ok $n - clresample antialiased computed taps passed under oclgrind"
+else
+    echo "not ok $n - clresample antialiased computed taps under oclgrind: exit $status"
+    grep -E '^[0-9]+:|^tests:' "$out" | grep -v ':PASSED ' |
+        sed -e 's/^/# /' | head -n 40
+fi
+quiet "clresample antialiased computed taps" "$log"
+
 # Antialiased linear and cubic on the span path, forward and backward,
 # at 4 lanes (a GPU's default) and at the device's default: 1-D and 2-D
 # shapes whose forward groups hold a tap that no lane reads (the kernel

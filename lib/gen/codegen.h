@@ -62,6 +62,9 @@ typedef struct clrs_gen_post {
 #define CLRS_GEN_MAX_PAT 8
 #define CLRS_GEN_MAX_FIXED 16
 #define CLRS_GEN_MAX_LANES 16
+/* The most taps an output of antialiased computed slots may unroll to
+ * (the product of clrs_gen_config.calc_nt over them). */
+#define CLRS_GEN_AA_UNROLL 64
 
 /* Everything that changes the generated text, and nothing else: sizes,
  * strides and table positions are kernel arguments, so one binary serves
@@ -118,6 +121,11 @@ typedef struct clrs_gen_config {
      * to sum 1, the edge pixel where none is; calc_restrict: only pixels
      * inside the axis (PyTorch's rule, exclude_outside). */
     int calc_aa, calc_restrict;
+    /* Per antialiased computed slot: at most calc_nt[k] pixels lie under
+     * the filter, the trip count of its loops (unrolled: the work-item
+     * loop PoCL wraps around the kernel stays innermost and vectorises);
+     * 0: loops over the range itself (CLRS_GEN_AA_UNROLL). */
+    int calc_nt[CLRS_MAX_RANK];
     /* The computed last slot's positions are x * calc_fuse + c over
      * fused channels (clrs_problem.fuse_c); 0: unfused. */
     int calc_fuse;

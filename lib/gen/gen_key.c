@@ -16,6 +16,9 @@ static void key_axes(sbuf *b, const clrs_gen_config *c)
         if (a->slot >= 0 && c->fixed[a->slot])
             clrs__gen_sb_add(b, "%sr%dk%d", p ? "," : "", a->slot,
                              c->fixed[a->slot]);
+        else if (a->slot >= 0 && c->calc_nt[a->slot])
+            clrs__gen_sb_add(b, "%sr%dn%d", p ? "," : "", a->slot,
+                             c->calc_nt[a->slot]);
         else if (a->slot >= 0)
             clrs__gen_sb_add(b, "%sr%d", p ? "," : "", a->slot);
         else

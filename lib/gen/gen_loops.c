@@ -492,6 +492,33 @@ static void emit_aa_kernel(sbuf *b, const clrs_gen_config *c, int k)
                      ft, k, k, k, k, k, ft);
 }
 
+/* The loop of antialiased computed slot k over t<k> from <lo><k> to
+ * <end><k> (an expression of k's variables, exclusive): over the range
+ * itself, or with a trip count (calc_nt) a constant loop, unrolled, that
+ * skips the positions past the range (an output's taps, in order, the
+ * same). */
+static void aa_loop_open(sbuf *b, const clrs_gen_config *c, int k,
+                         const char *lo, const char *end)
+{
+    const char *off = clrs__gen_off_type(c);
+    char e[48];
+
+    if (!strcmp(end, "zhi + 1"))
+        snprintf(e, sizeof e, "zhi%d + 1", k);
+    else
+        snprintf(e, sizeof e, "%s%d", end, k);
+    if (!c->calc_nt[k]) {
+        clrs__gen_sb_open(b, "for (%s t%d = %s%d; t%d < %s; ++t%d)", off, k, lo,
+                          k, k, e, k);
+        return;
+    }
+    clrs__gen_sb_add(b, "#pragma unroll\n");
+    clrs__gen_sb_open(b, "for (%s tq%d = 0; tq%d < %d; ++tq%d)", off, k, k,
+                      c->calc_nt[k], k);
+    clrs__gen_sb_add(b, "const %s t%d = %s%d + tq%d;\n", off, k, lo, k, k);
+    clrs__gen_sb_add(b, "if (t%d >= %s)\n    continue;\n", k, e);
+}
+
 void clrs__gen_emit_calc_range(sbuf *b, const clrs_gen_config *c, int k,
                                const char *ip)
 {
@@ -521,13 +548,18 @@ void clrs__gen_emit_calc_range(sbuf *b, const clrs_gen_config *c, int k,
         clrs__gen_sb_add(b, "if (zhi%d > zn%d - 1)\n    zhi%d = zn%d - 1;\n", k,
                          k, k, k);
     }
-    /* The sum of the nonzero weights, in the reference's order. */
+    /* The sum of the nonzero weights, in the reference's order; with a
+     * trip count the filter's values kept for the taps' loop (zkv<k>,
+     * registers once unrolled). */
     clrs__gen_sb_add(b, "%s zsum%d = 0;\n", ft, k);
-    clrs__gen_sb_open(b, "for (%s t%d = zlo%d; t%d <= zhi%d; ++t%d)", off, k, k,
-                      k, k, k);
+    if (c->calc_nt[k])
+        clrs__gen_sb_add(b, "%s zkv%d[%d];\n", ft, k, c->calc_nt[k]);
+    aa_loop_open(b, c, k, "zlo", "zhi + 1");
     clrs__gen_sb_add(b, "const %s zv%d = ((%s)t%d - zX%d) / zaa%d;\n", ft, k,
                      ft, k, k, k);
     emit_aa_kernel(b, c, k);
+    if (c->calc_nt[k])
+        clrs__gen_sb_add(b, "zkv%d[tq%d] = zk%d;\n", k, k, k);
     clrs__gen_sb_add(b, "if (zk%d != 0)\n    zsum%d += zk%d;\n", k, k, k);
     clrs__gen_sb_close(b);
     /* No pixel under the filter: the nearest edge pixel, weight 1. */
@@ -549,9 +581,13 @@ static void emit_aa_entry(sbuf *b, const clrs_gen_config *c, int k,
     const char *off = clrs__gen_off_type(c), *acc = clrs__gen_acc_type(c);
     const char *ft = calc_ft(c);
 
-    clrs__gen_sb_add(b, "const %s zv%d = ((%s)t%d - zX%d) / zaa%d;\n", ft, k,
-                     ft, k, k, k);
-    emit_aa_kernel(b, c, k);
+    if (c->calc_nt[k]) { /* the sum's loop's value (zone: unused) */
+        clrs__gen_sb_add(b, "const %s zk%d = zkv%d[tq%d];\n", ft, k, k, k);
+    } else {
+        clrs__gen_sb_add(b, "const %s zv%d = ((%s)t%d - zX%d) / zaa%d;\n", ft,
+                         k, ft, k, k, k);
+        emit_aa_kernel(b, c, k);
+    }
     clrs__gen_sb_add(b, "if (!zone%d && zk%d == 0)\n    continue;\n", k, k);
     clrs__gen_sb_add(b, "const %s o%d = ", off, k);
     if (k > 0)
@@ -645,12 +681,13 @@ void clrs__gen_emit_loops_from(sbuf *b, const clrs_gen_config *c,
                 c->ax[clrs__gen_axis_of_slot(c, k)].dst_block ? "nr" : "n",
                 clrs__gen_axis_of_slot(c, k), ip);
         } else {
-            clrs__gen_sb_open(b, "for (%s t%d = b%d; t%d < e%d; ++t%d)", off, k,
-                              k, k, k, k);
             if (c->calc & (1u << k)) {
+                aa_loop_open(b, c, k, "b", "e");
                 emit_aa_entry(b, c, k, so, wsum && !c->raw);
                 continue;
             }
+            clrs__gen_sb_open(b, "for (%s t%d = b%d; t%d < e%d; ++t%d)", off, k,
+                              k, k, k, k);
         }
         if (!c->fixed[k] && !bwd)
             clrs__gen_sb_add(b, "const %s x%d = t%d;\n", off, k, k);

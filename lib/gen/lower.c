@@ -418,6 +418,28 @@ static clrs_status check_kernels(const clrs_problem *p, const direction *d)
     return clrs__gen_supported(&c);
 }
 
+/* The trip counts of antialiased computed slots (clrs_gen_config.calc_nt):
+ * the pixels strictly inside x - S .. x + S (S the filter's reach times
+ * the stretch) number at most floor(2 S) + 1; one more for the
+ * rounding of x - S and x + S in the kernel's type. 0 on every slot where
+ * their product passes CLRS_GEN_AA_UNROLL. */
+static void aa_trip_counts(clrs_gen_config *c, const clrs_problem *p)
+{
+    double n = 1;
+    int k;
+
+    for (k = 0; k < p->naxes; ++k) {
+        const double s = (c->calc_kind == 4 ? 2.0 : 1.0) * p->ax[k].aa_scale;
+        if (!(p->calc & (1u << k)))
+            continue;
+        n *= floor(2.0 * s) + 2.0;
+        c->calc_nt[k] = n <= CLRS_GEN_AA_UNROLL ? (int)floor(2.0 * s) + 2 : 0;
+    }
+    for (k = 0; k < p->naxes; ++k)
+        if (n > CLRS_GEN_AA_UNROLL)
+            c->calc_nt[k] = 0;
+}
+
 /* The configuration's problem-given fields and the kernel axes' blocks,
  * sizes and strides. */
 static void config_basics(clrs_lowered *low, const clrs_device *dev,
@@ -491,6 +513,8 @@ static void config_basics(clrs_lowered *low, const clrs_device *dev,
         c->calc_a = c->calc_kind == 4 ? p->cubic_a : 0.0;
         if (p->naxes > 0 && (p->calc & (1u << (p->naxes - 1))))
             c->calc_fuse = p->fuse_c;
+        if (c->calc_aa)
+            aa_trip_counts(c, p);
     }
     if (c->cv8cub) {
         int64_t r[7];
