@@ -2,8 +2,9 @@
 # Taps the kernel computes from the coordinate instead of reading tables
 # (CLRS_LAUNCH=calc=1 wherever it can; by default on axes of 2^21 taps or
 # more, or a quarter tap per tensor element where that is more, a C-th
-# of that over C fused channels, 2^26 antialiased): forward
-# nearest, linear and cubic, antialiased or not, on a
+# of that over C fused channels): forward nearest, linear and cubic,
+# antialiased or not (loops over the filter unrolled where an output has
+# at most 64 pixels under it, 1-D or 2-D, else over its range), on a
 # device with fp64 (the fraction and the weights in double, as the
 # reference's tables hold them; without it the tables stay). A matrix of
 # dtypes, layouts, coordinate modes, roundings, paddings, upsampling and
@@ -31,6 +32,10 @@ mb2ic3ih9iw11oh13ow6 mb1ic11ih7iw5oh3ow12 mb1ic3id4ih5iw6od7oh3ow9
 --alg=linear,cubic --antialias=true --aa-rule=pytorch,onnx
 --pad-mode=edge,zero
 mb2ic3ih19iw11oh5ow3 mb1ic2iw40ow7 mb1ic2iw40ow39 mb1ic2iw5ow9
+mb1ic3ih9iw8oh4ow4
+--reset --dir=FWD_D --sdt=f16,f64,u8
+--alg=linear,cubic --antialias=true --aa-rule=pytorch,onnx
+mb1ic3ih9iw8oh4ow4 mb1ic2iw40ow7 mb1ic2iw40ow39
 --reset --dir=FWD_D --sdt=f32,u8
 --alg=linear,cubic --pad-mode=edge,zero,constant --pad-value=3
 --coord=half_pixel,pytorch_half_pixel,align_corners,asymmetric,half_pixel_symmetric
@@ -54,7 +59,7 @@ mb2ic3ih9iw11oh13ow6 mb1ic3id4ih5iw6od7oh3ow9 mb1ic1iw3ow20
 --reset --dir=FWD_D --sdt=f32
 --alg=linear,cubic --antialias=true --aa-rule=pytorch,onnx
 --pad-mode=edge,zero
-mb2ic3ih19iw11oh5ow3 mb1ic2iw5ow9
+mb2ic3ih19iw11oh5ow3 mb1ic2iw5ow9 mb1ic3ih9iw8oh4ow4
 --reset --dir=FWD_D --sdt=u8
 --alg=linear,cubic --pad-mode=edge,zero
 --coord=half_pixel,align_corners,asymmetric

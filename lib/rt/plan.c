@@ -263,24 +263,22 @@ static clrs_status set_fixed_args(clrs_plan *plan)
 
 static double elements_inside(const clrs_problem *p, int k, const double *size);
 
-/* Taps of slot k from which a plan computes them by default, where
- * they are cheap to compute (a fixed count, not antialiased: the span
- * path's computed taps): CLRS_CALC_SPAN_MIN_TAPS, or a quarter tap per
- * element of src and dst together where that is more (tables of about
- * 8 bytes a tensor element: a plan never holds much more than its
- * tensors, and the tables' faster kernels stay where the axis is short
- * beside them, as over many rows), at most CLRS_CALC_MIN_TAPS; over the
- * C channels the lowering fuses into the axis (2 to
- * CLRS_FUSE_MAX_CHANNELS channels-last), whose tables hold each tap C
- * times, a C-th of that. Elsewhere CLRS_CALC_MIN_TAPS. */
+/* Taps of slot k from which a plan computes them by default:
+ * CLRS_CALC_SPAN_MIN_TAPS, or a quarter tap per element of src and dst
+ * together where that is more (tables of about 8 bytes a tensor element:
+ * a plan never holds much more than its tensors, and the tables' faster
+ * kernels stay where the axis is short beside them, as over many rows),
+ * at most CLRS_CALC_MIN_TAPS; over the C channels the lowering fuses
+ * into the axis (2 to CLRS_FUSE_MAX_CHANNELS channels-last), whose
+ * tables hold each tap C times, a C-th of that. Antialiased axes alike:
+ * their tables cost more to build (about 30 bytes and 60 ns a tap at
+ * the peak) and their computed taps run slower (CLRS_CALC_MIN_TAPS). */
 static double calc_min_taps(const clrs_problem *p, int k)
 {
     const double inner = elements_inside(p, k, NULL);
     double elements = 0, t;
     int d;
 
-    if (clrs__calc_count(p) <= 0)
-        return (double)CLRS_CALC_MIN_TAPS;
     for (d = 0, t = 1; d < p->in.rank; ++d)
         t *= (double)p->in.dims[d];
     elements += t;
