@@ -102,13 +102,20 @@ left=$(litter)
 if [ "$rc" = 0 ] && [ -z "$left" ]; then
     ok "the next run (a cache hit, writing nothing) removes both"
 else not_ok "after the next run: exit $rc, temp files '${left}'"; show; fi
-# A full file system (a 2 MB tmpfs, where this runs as root and may
-# mount one): a new entry evicts old ones only where that makes room.
-# The evictable entries are stand-ins with entry names, old, of the size
-# each case needs; the rest of the file system is filled up.
+# A full file system (a tmpfs, where this runs as root and may mount
+# one): a new entry evicts old ones only where that makes room. The
+# evictable entries are stand-ins with entry names, old, of the size each
+# case needs; the rest of the file system is filled up. The entry's size
+# is measured first: a PoCL program binary holds what PoCL has compiled
+# of the program so far, 55 KB in one state and 530 KB in another.
+mkdir -p "$tmp/probe"
+CLRS_CACHE_DIR="$tmp/probe" "$tool" --mode=C $prb >/dev/null 2>&1
+esize=$(cat "$tmp/probe"/*.clrs 2>/dev/null | wc -c)
+[ "$esize" -gt 65536 ] || esize=65536
+room=$((esize * 3 / 2)) # a stand-in: room for the entry, half again
 fs="$tmp/fs"
 mkdir -p "$fs"
-if mount -t tmpfs -o size=2m tmpfs "$fs" 2>/dev/null; then
+if mount -t tmpfs -o size=$(((6 * esize + 1048576) / 1024))k tmpfs "$fs" 2>/dev/null; then
     trap 'umount "$fs" 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
     fill() { # SIZE: two stand-ins of SIZE bytes, then the rest full
         rm -rf "$fs/c" "$fs/filler"
@@ -131,7 +138,7 @@ if mount -t tmpfs -o size=2m tmpfs "$fs" 2>/dev/null; then
     if [ "$rc" = 0 ] && [ "$(stand_ins)" = 2 ] && [ "$(entries)" = 2 ]; then
         ok "a full disk where eviction cannot make room: the run passes uncached and evicts nothing"
     else not_ok "full disk, too little to evict: exit $rc, $(stand_ins) of 2 stand-ins left, $(entries) entries"; show; fi
-    fill 262144
+    fill "$room"
     CLRS_CACHE_DIR="$fs/c" "$tool" --mode=C $prb >"$tmp/out" 2>&1
     rc=$?
     if [ "$rc" = 0 ] && [ "$(stand_ins)" -lt 2 ] && [ "$(entries)" -ge 1 ] &&
