@@ -15,19 +15,37 @@ int cl_fail(job *j, cl_int err, const char *what)
     return -1;
 }
 
+/* Whether the device works in the host's memory (a CPU): then an input's
+ * buffer is its host array itself (CL_MEM_USE_HOST_PTR), not a second
+ * copy, so that a run holds its inputs once (PoCL takes a page-aligned
+ * array as it is). The kernels only read inputs, and the host only
+ * reads them after the upload. */
+static int unified_memory(cl_device_id dev)
+{
+    cl_bool u = CL_FALSE;
+    return clGetDeviceInfo(dev, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof u, &u,
+                           NULL) == CL_SUCCESS &&
+           u == CL_TRUE;
+}
+
 int device_setup(job *j)
 {
     cl_context c;
+    cl_device_id dev;
     cl_command_queue q;
     cl_int err;
-    int i;
+    int i, unified;
 
-    clrs_context_get_cl(j->env->ctx, &c, NULL, &q);
+    clrs_context_get_cl(j->env->ctx, &c, &dev, &q);
+    unified = unified_memory(dev);
     for (i = 0; i < T_COUNT; ++i) {
         tensor *t = &j->t[i];
+        const int input = !t->is_output && !t->poisoned;
         if (!t->used || t->bytes == 0)
             continue; /* an empty tensor has no buffer: NULL in clrs_args */
-        t->mem = clCreateBuffer(c, CL_MEM_READ_WRITE, t->bytes, NULL, &err);
+        t->mem = clCreateBuffer(
+            c, CL_MEM_READ_WRITE | (unified && input ? CL_MEM_USE_HOST_PTR : 0),
+            t->bytes, unified && input ? t->host : NULL, &err);
         if (!t->mem) {
             set_status(j->r, ST_SKIPPED, "clCreateBuffer of %zu bytes for "
                        "%s failed (OpenCL error %d)", t->bytes,
@@ -48,6 +66,8 @@ int device_setup(job *j)
                 return cl_fail(j, err, "clEnqueueFillBuffer");
             continue;
         }
+        if (unified && input)
+            continue; /* the host array is the buffer */
         err = clEnqueueWriteBuffer(q, t->mem, CL_TRUE, 0, t->bytes, t->host,
                                    0, NULL, NULL);
         if (err != CL_SUCCESS)

@@ -67,8 +67,11 @@ int host_alloc(job *j)
         tensor *t = &j->t[i];
         if (!t->used)
             continue;
-        /* an empty tensor still gets a (one-byte) buffer to point at */
-        t->host = malloc(t->bytes + 1);
+        /* an empty tensor still gets a (one-byte) buffer to point at;
+         * page-aligned, so that a device of the host's memory can take
+         * an input's array as its buffer (device_setup) */
+        if (posix_memalign(&t->host, 4096, t->bytes + 1) != 0)
+            t->host = NULL;
         t->exp = t->is_output ? malloc(t->bytes + 1) : NULL;
         if (!t->host || (t->is_output && !t->exp)) {
             set_status(j->r, ST_SKIPPED, "out of host memory for %s (%zu "
