@@ -2,9 +2,10 @@
 # Writes the performance matrix, tests/inputs/perf_matrix, to stdout:
 #   sh tests/gen_perf_matrix.sh > tests/inputs/perf_matrix
 # Every problem moves about the same bytes whatever its type and channel
-# count: its larger tensor holds 64 MiB (LARGE below), well above the
-# last-level caches of the CPUs it was written on (32 MiB or less), so
-# that each figure is a trip through memory, not through a cache.
+# count: its larger tensor holds 64 MiB (LARGE below), above the
+# last-level caches of the CPUs it was written on (32 MiB or less); on a
+# larger cache (a CPU VM with 300 MiB of L3) the tool's cold cache (on
+# by default) still makes each figure a trip through memory.
 set -eu
 
 LARGE=67108864 # bytes of a problem's larger tensor
@@ -97,8 +98,8 @@ cat <<'HEAD'
 # channels-last (axb) and blocked (aBx8b, 64 channels only: fewer
 # channels would be mostly padding) x 1, 3, 4 and 64 channels x the
 # modes, forward and backward, 1-D, 2-D and 3-D. Each problem's larger
-# tensor holds 64 MiB whatever its type, well above the last-level
-# cache, and each is timed for up to 0.1 s after a warm-up run; the
+# tensor holds 64 MiB whatever its type, and each is timed for up to 0.1
+# s after a warm-up run, each run after the cold cache's write; the
 # summary after the table gives each type's and layout's median and
 # least percent of the copy. About 540 problems, minutes on a CPU:
 #   clresample --mode=P --batch=tests/inputs/perf_matrix

@@ -84,6 +84,10 @@ static const size_t copy_local[] = {0, 64, 256};
 #define COPY_BYTES ((size_t)128 << 20)
 #define COPY_RUNS 10 /* per candidate: the best of many, as kernels get */
 
+/* The cold cache flushed before each timed run of the roofline's kernels,
+ * as before each of a problem's (cli_roofline sets it for the call). */
+static cli_flush *roof_flush;
+
 /* Best of COPY_RUNS profiled copies of kernel k over `items` work-items
  * with local size `local` (0: the driver's), in ns; INFINITY when the
  * launch is refused (a local size the device cannot take). */
@@ -96,6 +100,7 @@ static double best_ns(cl_command_queue q, cl_kernel k, size_t items,
     for (i = 0; i < COPY_RUNS + 1; ++i) {
         cl_event ev;
         cl_ulong s = 0, t = 0;
+        cli_flush_run(roof_flush, q);
         if (clEnqueueNDRangeKernel(q, k, 1, NULL, &items,
                                    local ? &local : NULL, 0, NULL,
                                    &ev) != CL_SUCCESS)
@@ -215,7 +220,82 @@ static double time_read(cl_context c, cl_device_id dev, cl_command_queue q,
     return best;
 }
 
-int cli_roofline(clrs_context *ctx, cli_bandwidth *bw, char *err,
+/* ---- the cold cache ---- */
+
+static const char flush_src[] =
+    "__kernel void flush(__global uint4 *p, const uint v)\n"
+    "{\n"
+    "    p[get_global_id(0)] = (uint4)(v, v + 1u, v + 2u, v + 3u);\n"
+    "}\n";
+
+int cli_flush_init(clrs_context *ctx, cli_flush *f, char *err, size_t errsz)
+{
+    const char *srcs[1] = {flush_src};
+    cl_context c;
+    cl_device_id dev;
+    cl_ulong cache = 0, max_alloc = 0, global = 0;
+    cl_int e;
+
+    memset(f, 0, sizeof *f);
+    clrs_context_get_cl(ctx, &c, &dev, NULL);
+    if (clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof cache,
+                        &cache, NULL) != CL_SUCCESS ||
+        cache == 0)
+        return 0; /* nothing to flush */
+    clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc,
+                    &max_alloc, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global,
+                    NULL);
+    /* Twice the cache (whatever its policy, a write of that much leaves
+     * little of what was there), within one allocation and an eighth of
+     * the device's memory. */
+    f->bytes = (size_t)(2 * cache);
+    if (max_alloc > 0 && f->bytes > max_alloc)
+        f->bytes = (size_t)max_alloc;
+    if (global > 0 && f->bytes > global / 8)
+        f->bytes = (size_t)(global / 8);
+    f->items = f->bytes / 16;
+    if (f->items == 0)
+        return 0;
+    f->bytes = f->items * 16;
+    f->buf = clCreateBuffer(c, CL_MEM_READ_WRITE, f->bytes, NULL, &e);
+    if (!f->buf)
+        return cli_fail(err, errsz, "clCreateBuffer(%zu): %d", f->bytes,
+                        (int)e);
+    f->prog = clCreateProgramWithSource(c, 1, srcs, NULL, &e);
+    if (f->prog)
+        e = clBuildProgram(f->prog, 1, &dev, "", NULL, NULL);
+    if (f->prog && e == CL_SUCCESS)
+        f->k = clCreateKernel(f->prog, "flush", &e);
+    if (!f->k) {
+        cli_flush_free(f);
+        return cli_fail(err, errsz, "the cache flush kernel: %d", (int)e);
+    }
+    clSetKernelArg(f->k, 0, sizeof f->buf, &f->buf);
+    return 0;
+}
+
+void cli_flush_run(cli_flush *f, cl_command_queue q)
+{
+    if (!f || !f->k)
+        return;
+    ++f->v; /* other values each time */
+    clSetKernelArg(f->k, 1, sizeof f->v, &f->v);
+    clEnqueueNDRangeKernel(q, f->k, 1, NULL, &f->items, NULL, 0, NULL, NULL);
+}
+
+void cli_flush_free(cli_flush *f)
+{
+    if (f->k)
+        clReleaseKernel(f->k);
+    if (f->prog)
+        clReleaseProgram(f->prog);
+    if (f->buf)
+        clReleaseMemObject(f->buf);
+    memset(f, 0, sizeof *f);
+}
+
+int cli_roofline(clrs_context *ctx, cli_bandwidth *bw, cli_flush *f, char *err,
                  size_t errsz)
 {
     cl_context c;
@@ -229,6 +309,7 @@ int cli_roofline(clrs_context *ctx, cli_bandwidth *bw, char *err,
     int rc = -1;
 
     memset(bw, 0, sizeof *bw);
+    roof_flush = f;
     clrs_context_get_cl(ctx, &c, &dev, &q);
     clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc,
                     &max_alloc, NULL);
@@ -278,6 +359,7 @@ int cli_roofline(clrs_context *ctx, cli_bandwidth *bw, char *err,
     }
     rc = 0;
 out:
+    roof_flush = NULL;
     if (a)
         clReleaseMemObject(a);
     if (b)

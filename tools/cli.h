@@ -126,6 +126,7 @@ typedef struct cli_global {
     double max_ms;
     double tune_ms; /* --tune-ms: tuning budget per plan */
     int64_t fix_times;
+    int cold_cache; /* --cold-cache: each timed run after the flush */
     uint64_t seed;
     const char *src_file, *dst_file, *diff_dst_file, *diff_src_file,
         *ws_file;
@@ -349,8 +350,21 @@ typedef struct cli_result {
     char digest[17];
 } cli_result;
 
+/* The cold cache (bench.c): a buffer of twice the device's global memory
+ * cache and a kernel that writes it, enqueued before a timed run so that
+ * the run finds none of its data in the cache. k NULL: none (no device,
+ * or a device that reports no cache). */
+typedef struct cli_flush {
+    cl_program prog;
+    cl_kernel k;
+    cl_mem buf;
+    size_t items, bytes;
+    cl_uint v;
+} cli_flush;
+
 typedef struct cli_env {
     clrs_context *ctx; /* NULL with the reference engine */
+    cli_flush flush;
     int digest; /* the JSON template prints digests: compute them */
     double copy_gbps;  /* 0 when no roofline was measured */
     double read_gbps, write_gbps; /* 0 when not measured */
@@ -400,8 +414,15 @@ typedef struct cli_bandwidth {
 } cli_bandwidth;
 /* Measures them; returns 0, or -1 with err when not even the plain copy
  * could be. */
-int cli_roofline(clrs_context *ctx, cli_bandwidth *bw, char *err,
+int cli_roofline(clrs_context *ctx, cli_bandwidth *bw, cli_flush *f, char *err,
                  size_t errsz);
+/* The cold cache's buffer and kernel (nothing where the device reports
+ * no cache); returns 0, or -1 with err. */
+int cli_flush_init(clrs_context *ctx, cli_flush *f, char *err, size_t errsz);
+/* Enqueues the flush on q (in order: the next command starts after it);
+ * nothing without one. */
+void cli_flush_run(cli_flush *f, cl_command_queue q);
+void cli_flush_free(cli_flush *f);
 
 /* ---- plot.c: --plot=FILE.svg ---- */
 typedef struct cli_plot_bar {

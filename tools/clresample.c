@@ -94,7 +94,7 @@ static void measure_roofline(const cli_run *run, cli_env *env)
                         &cache, NULL) == CL_SUCCESS)
         env->cache_bytes = (double)cache;
 
-    if (cli_roofline(env->ctx, &bw, err, sizeof err) != 0) {
+    if (cli_roofline(env->ctx, &bw, &env->flush, err, sizeof err) != 0) {
         fprintf(stderr, "clresample: roofline: %s\n", err);
         return;
     }
@@ -141,6 +141,17 @@ static int write_plot(const cli_run *run, const cli_env *env,
     return 0;
 }
 
+/* Whether a problem timed on the device wants the cold cache. */
+static int cold_cache_wanted(const cli_prb_list *prbs)
+{
+    size_t i;
+    for (i = 0; i < prbs->n; ++i)
+        if ((prbs->v[i].g.mode & MODE_P) && prbs->v[i].g.cold_cache &&
+            prbs->v[i].g.engine == ENGINE_DEVICE)
+            return 1;
+    return 0;
+}
+
 static int run_problems(const cli_prb_list *prbs, cli_run *run)
 {
     cli_env env;
@@ -170,12 +181,25 @@ static int run_problems(const cli_prb_list *prbs, cli_run *run)
         if (rc != 0)
             return rc;
     }
+    /* The cold cache: timings on the device, unless every problem turns
+     * it off (the roofline's kernels are timed cold alike). */
+    if (want_perf && env.ctx && cold_cache_wanted(prbs)) {
+        char err[256];
+        if (cli_flush_init(env.ctx, &env.flush, err, sizeof err) != 0)
+            fprintf(stderr, "clresample: cold cache: %s; timing warm\n", err);
+        else if (env.flush.k)
+            fprintf(run->tpl == TPL_DEF ? stdout : stderr,
+                    "cold cache: each timed run follows a write of %.0f MiB "
+                    "(twice the device's cache, --cold-cache=false: warm)\n",
+                    (double)env.flush.bytes / 1048576.0);
+    }
     if (run->roofline)
         measure_roofline(run, &env);
 
     rep = cli_report_create(run->tpl, prbs->n, want_perf, run->verbose);
     if (!rep) {
         fprintf(stderr, "clresample: out of memory\n");
+        cli_flush_free(&env.flush);
         clrs_context_destroy(env.ctx);
         return CLI_EXIT_FAIL;
     }
@@ -189,6 +213,7 @@ static int run_problems(const cli_prb_list *prbs, cli_run *run)
     if (run->plot && write_plot(run, &env, rep) != 0 && rc == CLI_EXIT_OK)
         rc = CLI_EXIT_FAIL;
     cli_report_destroy(rep);
+    cli_flush_free(&env.flush);
     clrs_context_destroy(env.ctx);
     return rc;
 }

@@ -29,6 +29,7 @@ void global_defaults(cli_global *g, int keep_run_knobs)
     g->max_ms = 3000;
     g->tune_ms = 5000;
     g->fix_times = 0;
+    g->cold_cache = 1;
     g->seed = 1;
     if (keep_run_knobs) {
         g->mode = old.mode;
@@ -36,6 +37,7 @@ void global_defaults(cli_global *g, int keep_run_knobs)
         g->max_ms = old.max_ms;
         g->tune_ms = old.tune_ms;
         g->fix_times = old.fix_times;
+        g->cold_cache = old.cold_cache;
         g->seed = old.seed;
     }
 }
@@ -214,18 +216,17 @@ static const global_opt globals[] = {
     {"engine", G_CHOICE, engines, 0, 0, 0, NULL, GOFF(engine), NULL},
     {"perf-template", G_CHOICE, templates, 0, 0, 0, NULL, ROFF(tpl), NULL},
     {"max-ms-per-prb", G_MS, NULL, 0, 0, 3600000, NULL, GOFF(max_ms), NULL},
+    {"cold-cache", G_CHOICE, bools, 0, 0, 0, NULL, GOFF(cold_cache), NULL},
     {"tune-ms", G_MS, NULL, 0, 0, 3600000, NULL, GOFF(tune_ms), NULL},
-    {"fix-times-per-prb", G_INT, NULL, 0, 0, 100000000, NULL,
-     GOFF(fix_times), NULL},
+    {"fix-times-per-prb", G_INT, NULL, 0, 0, 100000000, NULL, GOFF(fix_times),
+     NULL},
     {"seed", G_INT, NULL, 0, 0, INT64_MAX, NULL, GOFF(seed), NULL},
     {"device", G_CUSTOM, NULL, 0, 0, 0, NULL, G_NONE, 0, 0, set_device},
     {"verbose", G_INT, NULL, 0, 0, 10, NULL, ROFF(verbose), NULL},
     {"src-file", G_PATH, NULL, 0, 0, 0, NULL, GOFF(src_file), NULL},
     {"dst-file", G_PATH, NULL, 0, 0, 0, NULL, GOFF(dst_file), NULL},
-    {"diff-dst-file", G_PATH, NULL, 0, 0, 0, NULL, GOFF(diff_dst_file),
-     NULL},
-    {"diff-src-file", G_PATH, NULL, 0, 0, 0, NULL, GOFF(diff_src_file),
-     NULL},
+    {"diff-dst-file", G_PATH, NULL, 0, 0, 0, NULL, GOFF(diff_dst_file), NULL},
+    {"diff-src-file", G_PATH, NULL, 0, 0, 0, NULL, GOFF(diff_src_file), NULL},
     {"ws-file", G_PATH, NULL, 0, 0, 0, NULL, GOFF(ws_file), NULL},
     {"match", G_CUSTOM, NULL, 0, 0, 0, NULL, G_NONE, 0, 0, set_match},
     {"preset", G_CUSTOM, NULL, 0, 0, 0, NULL, G_NONE, 0, 0, set_preset},

@@ -97,6 +97,15 @@ def problems():
                 pil="BICUBIC",
                 pt=dict(mode="bicubic", align_corners=False,
                         antialias=True)),
+        # Lanczos-3, antialiased: Pillow's LANCZOS pixel for pixel (its
+        # preset: fixed point, the horizontal pass first, the
+        # intermediate rounded to u8), and the float filter in the
+        # passes' order of least cost.
+        Problem("u8_rgb_1080p_to_224_lanczos3_pillow", "u8", 3, hd, small,
+                "--vendor=pillow --alg=lanczos", pil="LANCZOS"),
+        Problem("u8_rgb_1080p_to_224_lanczos3", "u8", 3, hd, small,
+                "--alg=filter --filter=lanczos:3 --antialias=true",
+                pil="LANCZOS"),
     ]
 
 

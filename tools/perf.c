@@ -70,8 +70,10 @@ static int timed_run(job *j, double *ms)
     cl_int err = CL_SUCCESS;
     clrs_status st;
 
+    clrs_context_get_cl(j->env->ctx, NULL, NULL, &q);
+    if (j->p->g.cold_cache)
+        cli_flush_run(&j->env->flush, q);
     if (j->r->kernels > 1) {
-        clrs_context_get_cl(j->env->ctx, NULL, NULL, &q);
         err = clEnqueueMarkerWithWaitList(q, 0, NULL, &mark);
         if (err != CL_SUCCESS)
             return cl_fail(j, err, "clEnqueueMarkerWithWaitList");
