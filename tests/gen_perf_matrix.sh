@@ -99,7 +99,7 @@ cat <<'HEAD'
 # channels would be mostly padding) x 1, 3, 4 and 64 channels x the
 # modes, forward and backward, 1-D, 2-D and 3-D. Each problem's larger
 # tensor holds 64 MiB whatever its type, and each is timed for up to 0.1
-# s after a warm-up run, each run after the cold cache's write; the
+# s after a warm-up run, each run after the cold cache's read; the
 # summary after the table gives each type's and layout's median and
 # least percent of the copy. About 540 problems, minutes on a CPU:
 #   clresample --mode=P --batch=tests/inputs/perf_matrix

@@ -351,13 +351,13 @@ typedef struct cli_result {
 } cli_result;
 
 /* The cold cache (bench.c): a buffer of twice the device's global memory
- * cache and a kernel that writes it, enqueued before a timed run so that
+ * cache and a kernel that reads it, enqueued before a timed run so that
  * the run finds none of its data in the cache. k NULL: none (no device,
  * or a device that reports no cache). */
 typedef struct cli_flush {
     cl_program prog;
     cl_kernel k;
-    cl_mem buf;
+    cl_mem buf, sink;
     size_t items, bytes;
     cl_uint v;
 } cli_flush;

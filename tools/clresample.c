@@ -189,7 +189,7 @@ static int run_problems(const cli_prb_list *prbs, cli_run *run)
             fprintf(stderr, "clresample: cold cache: %s; timing warm\n", err);
         else if (env.flush.k)
             fprintf(run->tpl == TPL_DEF ? stdout : stderr,
-                    "cold cache: each timed run follows a write of %.0f MiB "
+                    "cold cache: each timed run follows a read of %.0f MiB "
                     "(twice the device's cache, --cold-cache=false: warm)\n",
                     (double)env.flush.bytes / 1048576.0);
     }

@@ -166,9 +166,12 @@ def time_torch(p, src, runs):
 
 def time_clresample(tool, probs):
     """min_ms of each problem from one run of the tool."""
-    lines = ["--reset --mode=P --max-ms-per-prb=500 --dir=FWD_I --tag=axb"]
+    # Warm runs, as the peers' repeated calls on the same arrays are.
+    lines = ["--reset --mode=P --max-ms-per-prb=500 --dir=FWD_I --tag=axb "
+             "--cold-cache=false"]
     for p in probs:
         lines.append("--reset --mode=P --max-ms-per-prb=500 --dir=FWD_I "
+                     "--cold-cache=false "
                      "--tag=axb --sdt=%s --ddt=%s %s %s"
                      % (p.dt, p.dt, p.knobs, p.desc()))
     batch = "/tmp/clresample-peers-%d.batch" % os.getpid()
