@@ -182,52 +182,56 @@ else
 fi
 quiet "clresample --axes" "$log"
 
-# Computed taps on the span path (CLRS_LAUNCH calc=1): nearest, linear
-# and cubic rows, clamped and padded, whose last group passes the row's
-# end and whose first groups start below x = 0 (both go lane by lane),
-# and a row of three fused channels-last channels (gathered groups).
-# Without --uninitialized: Oclgrind 21.10's uninitialised-value checker
-# crashes (a segmentation fault) on these kernels' vector arithmetic.
-log="$tmp/clresample-calc.log"
-out="$tmp/clresample-calc.stdout"
-CLRS_CACHE=0 CLRS_LAUNCH=calc=1,v3=0,sep=0 "$top_builddir/libtool" \
-    --mode=execute "$OCLGRIND" --data-races --check-api --log "$log" \
-    "$top_builddir/tools/clresample" --mode=CP --fix-times-per-prb=1 \
-    --dir=FWD_D --alg=nearest,linear,cubic --pad-mode=edge,zero \
-    mb1ic1iw37ow301 mb1ic2iw100ow37 mb1ic1ih5iw40oh3ow61 \
-    --tag=axb mb1ic3iw37ow301 >"$out" 2>&1
-status=$?
-spans=$(grep -c 'vector:span/' "$out")
-n=$((n + 1))
-if test "$status" -eq 0 && grep -q '^tests:24 passed:24 ' "$out" &&
-    test "$spans" -gt 0; then
-    echo "ok $n - clresample computed taps passed under oclgrind ($spans on the span path)"
-else
-    echo "not ok $n - clresample computed taps under oclgrind: exit $status, $spans on the span path"
+# grind_calc NAME COUNT ARGS...: the tool under Oclgrind with computed
+# taps (CLRS_LAUNCH calc=1), its output in $out and its log in $log;
+# true when it exits 0 with all COUNT problems passed. Without
+# --uninitialized: Oclgrind 21.10's uninitialised-value checker crashes
+# (a segmentation fault) on these kernels' vector arithmetic.
+grind_calc() {
+    _count=$2
+    log="$tmp/clresample-$1.log"
+    out="$tmp/clresample-$1.stdout"
+    shift 2
+    CLRS_CACHE=0 CLRS_LAUNCH=calc=1,v3=0,sep=0 "$top_builddir/libtool" \
+        --mode=execute "$OCLGRIND" --data-races --check-api --log "$log" \
+        "$top_builddir/tools/clresample" "$@" >"$out" 2>&1
+    status=$?
+    n=$((n + 1))
+    test "$status" -eq 0 && grep -q "^tests:$_count passed:$_count " "$out"
+}
+# grind_failed: the failed problems of the last grind_calc.
+grind_failed() {
     grep -E '^[0-9]+:|^tests:' "$out" | grep -v ':PASSED ' |
         sed -e 's/^/# /' | head -n 40
+}
+
+# Computed taps on the span path: nearest, linear and cubic rows,
+# clamped and padded, whose last group passes the row's end and whose
+# first groups start below x = 0 (both go lane by lane), and a row of
+# three fused channels-last channels (gathered groups).
+if grind_calc calc 24 --mode=CP --fix-times-per-prb=1 \
+    --dir=FWD_D --alg=nearest,linear,cubic --pad-mode=edge,zero \
+    mb1ic1iw37ow301 mb1ic2iw100ow37 mb1ic1ih5iw40oh3ow61 \
+    --tag=axb mb1ic3iw37ow301 &&
+    spans=$(grep -c 'vector:span/' "$out") && test "$spans" -gt 0; then
+    echo "ok $n - clresample computed taps passed under oclgrind ($spans on the span path)"
+else
+    echo "not ok $n - clresample computed taps under oclgrind: exit $status, $(grep -c 'vector:span/' "$out") on the span path"
+    grind_failed
 fi
 quiet "clresample computed taps" "$log"
 
-# Antialiased computed taps (calc=1): the loops over the filter unrolled
-# to a trip count (1-D linear and cubic, 2-D linear: positions past an
+# Antialiased computed taps: the loops over the filter unrolled to a
+# trip count (1-D linear and cubic, 2-D linear: positions past an
 # output's range skipped) or over the range (2-D cubic: too many to
 # unroll), inside the axis (PyTorch's rule) or clamped (ONNX's).
-log="$tmp/clresample-calc-aa.log"
-out="$tmp/clresample-calc-aa.stdout"
-CLRS_CACHE=0 CLRS_LAUNCH=calc=1,v3=0,sep=0 "$top_builddir/libtool" \
-    --mode=execute "$OCLGRIND" --data-races --check-api --log "$log" \
-    "$top_builddir/tools/clresample" --mode=C --dir=FWD_D \
+if grind_calc calc-aa 8 --mode=C --dir=FWD_D \
     --alg=linear,cubic --antialias=true --aa-rule=pytorch,onnx \
-    mb1ic2iw40ow7 mb1ic3ih9iw8oh4ow4 >"$out" 2>&1
-status=$?
-n=$((n + 1))
-if test "$status" -eq 0 && grep -q '^tests:8 passed:8 ' "$out"; then
+    mb1ic2iw40ow7 mb1ic3ih9iw8oh4ow4; then
     echo "ok $n - clresample antialiased computed taps passed under oclgrind"
 else
     echo "not ok $n - clresample antialiased computed taps under oclgrind: exit $status"
-    grep -E '^[0-9]+:|^tests:' "$out" | grep -v ':PASSED ' |
-        sed -e 's/^/# /' | head -n 40
+    grind_failed
 fi
 quiet "clresample antialiased computed taps" "$log"
 
