@@ -4,8 +4,9 @@
 # Every problem moves about the same bytes whatever its type and channel
 # count: its larger tensor holds 64 MiB (LARGE below), above the
 # last-level caches of the CPUs it was written on (32 MiB or less); on a
-# larger cache (a CPU VM with 300 MiB of L3) the tool's cold cache (on
-# by default) still makes each figure a trip through memory.
+# larger cache (a CPU VM with 300 MiB of L3) the tool's cold cache
+# (--cold-cache=true, below) still makes each figure a trip through
+# memory.
 set -eu
 
 LARGE=67108864 # bytes of a problem's larger tensor
@@ -105,13 +106,14 @@ cat <<'HEAD'
 #   clresample --mode=P --batch=tests/inputs/perf_matrix
 # (make perf-matrix runs it on the default device).
 --roofline
+--cold-cache=true
 --max-ms-per-prb=100
 HEAD
 
 for dt in $DTYPES; do
     echo
     echo "# ---- $dt ----"
-    echo "--reset --roofline --max-ms-per-prb=100 --sdt=$dt --ddt=$dt"
+    echo "--reset --roofline --cold-cache=true --max-ms-per-prb=100 --sdt=$dt --ddt=$dt"
     echo "# Bandwidth-bound, 2-D: nearest and bilinear 2x up, bilinear 2x"
     echo "# down, 3x3 stride-2 max and average pooling."
     echo "--dir=FWD_I"

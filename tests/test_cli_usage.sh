@@ -329,19 +329,19 @@ if grep -Eq '^roofline: copy [1-9][0-9.]* GB/s plain stores, ([1-9][0-9.]* GB/s 
     "$tmp/roof" && grep -q ',roofline:!*[0-9.]*%,' "$tmp/roof"; then
     ok "--roofline: copy, read and write bandwidth, and a roof% per problem"
 else not_ok "--roofline"; sed 's/^/# /' "$tmp/roof"; fi
-# --cold-cache: on by default, each timed run after a read of twice the
-# device's cache, which a line states; false: no write, no line; any
+# --cold-cache=true: each timed run after a read of twice the device's
+# cache, which a line states; by default (false) no read, no line; any
 # other value is refused.
-"$tool" --mode=P --fix-times-per-prb=2 mb1ic16ih8iw32oh16ow64 >"$tmp/cold" 2>&1
-"$tool" --mode=P --cold-cache=false --fix-times-per-prb=2 \
-    mb1ic16ih8iw32oh16ow64 >"$tmp/warm" 2>&1
+"$tool" --mode=P --cold-cache=true --fix-times-per-prb=2 \
+    mb1ic16ih8iw32oh16ow64 >"$tmp/cold" 2>&1
+"$tool" --mode=P --fix-times-per-prb=2 mb1ic16ih8iw32oh16ow64 >"$tmp/warm" 2>&1
 if ! grep -q '^perf,' "$tmp/cold"; then
     not_ok "--cold-cache: the default run timed nothing"; sed 's/^/# /' "$tmp/cold"
 elif ! grep -q '^cold cache' "$tmp/cold"; then
     skip "--cold-cache: the device states no global memory cache"
 elif grep -Eq '^cold cache: each timed run follows a read of [1-9][0-9]* MiB ' "$tmp/cold" &&
     ! grep -q '^cold cache' "$tmp/warm" && grep -q '^perf,' "$tmp/warm"; then
-    ok "--cold-cache: $(sed -n 's/^cold cache: each timed run follows a read of \([0-9]*\) MiB.*/\1/p' "$tmp/cold") MiB read before each timed run; false: none"
+    ok "--cold-cache: $(sed -n 's/^cold cache: each timed run follows a read of \([0-9]*\) MiB.*/\1/p' "$tmp/cold") MiB read before each timed run; by default none"
 else not_ok "--cold-cache"; sed 's/^/# /' "$tmp/cold" "$tmp/warm"; fi
 if "$tool" --mode=P --cold-cache=maybe mb1ic16ih8iw32oh16ow64 >"$tmp/bad" 2>&1; then
     not_ok "--cold-cache=maybe is accepted"

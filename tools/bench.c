@@ -233,6 +233,10 @@ static const char flush_src[] =
     "    const uint4 x = p[get_global_id(0)];\n"
     "    if ((x.x ^ x.y ^ x.z ^ x.w) == v)\n"
     "        sink[0] = x.x;\n"
+    "}\n"
+    "__kernel void fill(__global uint4 *p)\n"
+    "{\n"
+    "    p[get_global_id(0)] = (uint4)(1u);\n"
     "}\n";
 
 int cli_flush_init(clrs_context *ctx, cli_flush *f, char *err, size_t errsz)
@@ -273,19 +277,6 @@ int cli_flush_init(clrs_context *ctx, cli_flush *f, char *err, size_t errsz)
         return cli_fail(err, errsz, "clCreateBuffer(%zu): %d", f->bytes,
                         (int)e);
     }
-    { /* its pages written once (unwritten ones read as one zero page) */
-        const cl_uint one = 1;
-        cl_command_queue q;
-        clrs_context_get_cl(ctx, NULL, NULL, &q);
-        e = clEnqueueFillBuffer(q, f->buf, &one, sizeof one, 0, f->bytes, 0,
-                                NULL, NULL);
-        if (e == CL_SUCCESS)
-            e = clFinish(q);
-        if (e != CL_SUCCESS) {
-            cli_flush_free(f);
-            return cli_fail(err, errsz, "clEnqueueFillBuffer: %d", (int)e);
-        }
-    }
     f->prog = clCreateProgramWithSource(c, 1, srcs, NULL, &e);
     if (f->prog)
         e = clBuildProgram(f->prog, 1, &dev, "", NULL, NULL);
@@ -294,6 +285,26 @@ int cli_flush_init(clrs_context *ctx, cli_flush *f, char *err, size_t errsz)
     if (!f->k) {
         cli_flush_free(f);
         return cli_fail(err, errsz, "the cache flush kernel: %d", (int)e);
+    }
+    { /* its pages written once, by a kernel (every compute unit; a
+       * driver's fill may be one thread), with ones: unwritten pages
+       * read as one page of zeros */
+        cl_command_queue q;
+        cl_kernel fill = clCreateKernel(f->prog, "fill", &e);
+        clrs_context_get_cl(ctx, NULL, NULL, &q);
+        if (fill) {
+            clSetKernelArg(fill, 0, sizeof f->buf, &f->buf);
+            e = clEnqueueNDRangeKernel(q, fill, 1, NULL, &f->items, NULL, 0,
+                                       NULL, NULL);
+            if (e == CL_SUCCESS)
+                e = clFinish(q);
+            clReleaseKernel(fill);
+        }
+        if (e != CL_SUCCESS) {
+            cli_flush_free(f);
+            return cli_fail(err, errsz, "the cache flush buffer's fill: %d",
+                            (int)e);
+        }
     }
     clSetKernelArg(f->k, 0, sizeof f->buf, &f->buf);
     clSetKernelArg(f->k, 1, sizeof f->sink, &f->sink);

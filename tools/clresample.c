@@ -181,8 +181,8 @@ static int run_problems(const cli_prb_list *prbs, cli_run *run)
         if (rc != 0)
             return rc;
     }
-    /* The cold cache: timings on the device, unless every problem turns
-     * it off (the roofline's kernels are timed cold alike). */
+    /* The cold cache: where a problem timed on the device asks for it
+     * (the roofline's kernels are then timed cold alike). */
     if (want_perf && env.ctx && cold_cache_wanted(prbs)) {
         char err[256];
         if (cli_flush_init(env.ctx, &env.flush, err, sizeof err) != 0)
@@ -190,7 +190,7 @@ static int run_problems(const cli_prb_list *prbs, cli_run *run)
         else if (env.flush.k)
             fprintf(run->tpl == TPL_DEF ? stdout : stderr,
                     "cold cache: each timed run follows a read of %.0f MiB "
-                    "(twice the device's cache, --cold-cache=false: warm)\n",
+                    "(twice the device's cache)\n",
                     (double)env.flush.bytes / 1048576.0);
     }
     if (run->roofline)

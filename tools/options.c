@@ -29,7 +29,7 @@ void global_defaults(cli_global *g, int keep_run_knobs)
     g->max_ms = 3000;
     g->tune_ms = 5000;
     g->fix_times = 0;
-    g->cold_cache = 1;
+    g->cold_cache = 0;
     g->seed = 1;
     if (keep_run_knobs) {
         g->mode = old.mode;

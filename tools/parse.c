@@ -204,7 +204,7 @@ void cli_usage(FILE *f)
                "  --list-devices --version --help\n"
                "  --max-ms-per-prb=MS --fix-times-per-prb=N --roofline\n"
                "  --cold-cache=true|false flush the device's cache before "
-               "each timed run (true)\n"
+               "each timed run (false)\n"
                "  --tune-ms=MS            tuning budget per plan (5000)\n"
                "  --cache-bench           time cold/warm/hot first use of the "
                "first problem\n"
