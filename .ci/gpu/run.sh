@@ -31,7 +31,7 @@ for t in "$G"/tests/*; do
         echo "# rc=$rc wall=$(awk -v a="$s" -v b="$(date +%s.%N)" 'BEGIN{print b - a}')" >> "$O/tests/$n.tap"
     ) & pids+=($!)
 done
-for b in test_resampling_ci test_pooling_full test_backward_ci test_postops_ci test_vendor_ci test_axes_ci test_options_ci test_fuse_ci test_fuse_full benchdnn/test_mini_ci; do
+for b in test_resampling_ci test_filter_ci test_pooling_full test_backward_ci test_postops_ci test_vendor_ci test_axes_ci test_options_ci test_fuse_ci test_fuse_full benchdnn/test_mini_ci; do
     n=$(basename "$b")
     ( cd "$G/inputs/$(dirname "$b")" && CLRS_CACHE_DIR=/tmp/cache-$n timeout 150 stdbuf -oL clresample --mode=C --perf-template=json --batch="$G/inputs/$b" > "$O/same/$n.json" 2> "$O/same/$n.err"; echo "rc=$?" >> "$O/same/$n.err" ) & pids+=($!)
 done
@@ -47,6 +47,18 @@ done
 for l in sep=1 sep=0; do
     ( cd "$G/inputs" && CLRS_LAUNCH=$l CLRS_CACHE_DIR=/tmp/cache-$l timeout 150 stdbuf -oL clresample --mode=C --perf-template=json --batch="$G/inputs/test_resampling_ci" > "$O/same/resampling-$l.json" 2> "$O/same/resampling-$l.err"; echo "launch=$l rc=$?" >> "$O/same/resampling-$l.err" ) & pids+=($!)
 done
+# The shell tests that check a launch knob's kernels against the
+# reference and against the other setting's bytes (computed taps,
+# fixed-point sums, three-lane pixels, separable passes), quick tier,
+# from a tree of the staged tool and inputs.
+mkdir -p "$G/tree/tools" "$G/tree/tests"
+ln -sf "$G/bin/clresample" "$G/tree/tools/clresample"
+ln -sfn "$G/inputs" "$G/tree/tests/inputs"
+cp "$S"/tap.sh "$S"/test_*.sh "$G/tree/tests/" 2>/dev/null
+for t in "$G"/tree/tests/test_*.sh; do
+    n=$(basename "$t" .sh)
+    ( cd "$G/tree" && CLRS_CACHE_DIR=/tmp/cache-$n CLRS_TEST_TIER=quick top_srcdir=. top_builddir=. timeout 150 sh "tests/$n.sh" > "$O/tests/$n.tap" 2>&1; echo "# rc=$?" >> "$O/tests/$n.tap" ) & pids+=($!)
+done
 wait "${pids[@]}"
 echo "[$(el)s] phase A done"
 for f in "$O"/tests/*.tap; do echo "$(basename "$f") ok=$(grep -c '^ok' "$f") not_ok=$(grep -c '^not ok' "$f") $(tail -1 "$f")"; grep -m5 '^not ok' "$f"; done
@@ -58,9 +70,19 @@ bs() { for b in $1; do printf -- '--batch=%s/%s.batch ' "$S" "$b"; done; }
 # the tuner over each batch of $TUNE (default "ab c") while less than
 # TUNE_BEFORE seconds (420) have passed: --mode=T prints the tuned
 # launch's time, and its database is what ships.
-CLRS_CACHE_DIR=/tmp/c-ours clresample --mode=P --roofline --perf-template=json --fix-times-per-prb=30 $(bs "${OURS:-ab c}") > "$O/ours-untuned.json" 2> "$O/ours-untuned.err"
+mkdir -p "$O/perf-dump"
+CLRS_DUMP_SOURCE=$O/perf-dump CLRS_CACHE_DIR=/tmp/c-ours clresample --mode=P --roofline --perf-template=json --fix-times-per-prb=30 $(bs "${OURS:-ab c}") > "$O/ours-untuned.json" 2> "$O/ours-untuned.err"
 pack; echo "[$(el)s] torch"
 python3 "$S/torch_mat.py" > "$O/torch.json" 2> "$O/torch.err"
+# Computed taps (CLRS_LAUNCH=calc=1) and fixed-point u8 sums (fix=1)
+# over the forward resampling problems, against the defaults' tables.
+if [ -n "${KNOBS:-}" ]; then
+    grep -h -- '--dir=FWD_I' "$S"/ab.batch "$S"/c.batch | grep -v kh3 > "$S/fwd.batch"
+    for k in $KNOBS; do
+        pack; echo "[$(el)s] ours $k"
+        CLRS_LAUNCH=$k CLRS_CACHE_DIR=/tmp/c-$k clresample --mode=P --perf-template=json --fix-times-per-prb=30 --batch="$S/fwd.batch" > "$O/ours-$k.json" 2> "$O/ours-$k.err"
+    done
+fi
 if [ "${SINGLE:-0}" = 1 ]; then
     pack; echo "[$(el)s] single pass"
     CLRS_LAUNCH=sep=0 CLRS_CACHE_DIR=/tmp/c-sep0 clresample --mode=P --roofline --perf-template=json --fix-times-per-prb=30 $(bs "absep csep") > "$O/ours-sep0.json" 2> "$O/ours-sep0.err"
