@@ -44,6 +44,28 @@ if [ "$rc" = 0 ] && grep -q 'passed:1 ' "$tmp/out" &&
     ok "the preloaded driver passes calls on when no fault is asked for"
 else not_ok "no fault: exit $rc"; show; fi
 
+# A driver that logs NVIDIA's notice for every kernel ("Function ... is
+# a kernel, so overriding noinline attribute"): the library drops it, so
+# the problem has no build log; on PoCL with a planted warning too, the
+# log keeps the warning and not the notice.
+fault driver-notice
+if [ "$rc" = 0 ] && grep -q 'passed:1 ' "$tmp/out" &&
+    ! grep -q 'build log' "$tmp/out"; then
+    ok "NVIDIA's kernel notice alone leaves no build log"
+else not_ok "NVIDIA's kernel notice: exit $rc"; show; fi
+if grep -q '^device .*(Portable Computing Language)$' "$tmp/out"; then
+    LD_PRELOAD="$so" CLRS_TEST_FAULT=driver-notice CLRS_CACHE=0 \
+        POCL_CACHE_DIR="$tmp/pocl-notice" \
+        POCL_EXTRA_BUILD_FLAGS="-DCLRS_LD_f32=2 -DCLRS_LDV_f32=2" \
+        "$tool" -v --mode=C $prb >"$tmp/out" 2>&1
+    if grep -q 'CLRS_LDV\{0,1\}_f32.*redefined' "$tmp/out" &&
+        ! grep -q 'overriding noinline' "$tmp/out"; then
+        ok "a planted warning stays in the log, NVIDIA's notice does not"
+    else not_ok "a planted warning beside NVIDIA's notice"; show; fi
+else
+    skip "a planted warning needs PoCL as the device"
+fi
+
 fault exit
 if [ "$rc" = 1 ] &&
     grep -q "==fault== ERROR: the driver's report (exit)" "$tmp/out" &&

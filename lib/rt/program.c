@@ -87,6 +87,35 @@ const char *clrs__program_options(const clrs_context *ctx)
     return ctx->env.werror ? "-Werror" : "";
 }
 
+/* NVIDIA's OpenCL drivers (550 and later) log "(): Warning: Function
+ * NAME is a kernel, so overriding noinline attribute. The function may
+ * be inlined when called." for most kernels, whatever the source says
+ * (ours never asks for noinline): it is not a diagnostic of the kernel,
+ * and a log of it alone would read as a warning on every plan. Those
+ * lines are dropped from the log in place. */
+static void drop_driver_notices(char *log)
+{
+    static const char head[] = "(): Warning: Function ";
+    static const char body[] = " is a kernel, so overriding noinline "
+                               "attribute.";
+    char *in = log, *out = log;
+
+    while (*in) {
+        char *end = strchr(in, '\n');
+        size_t len = end ? (size_t)(end - in) + 1 : strlen(in);
+        char *hit = strstr(in, body);
+        int notice = strncmp(in, head, sizeof head - 1) == 0 && hit &&
+                     (!end || hit < end);
+
+        if (!notice) {
+            memmove(out, in, len);
+            out += len;
+        }
+        in += len;
+    }
+    *out = '\0';
+}
+
 char *clrs__program_build_log(const clrs_context *ctx, cl_program prog)
 {
     size_t n = 0;
@@ -100,6 +129,7 @@ char *clrs__program_build_log(const clrs_context *ctx, cl_program prog)
                               log, NULL) != CL_SUCCESS)
         n = 0;
     log[n] = '\0';
+    drop_driver_notices(log);
     /* Drivers end the log with newlines and NULs, or give only those. */
     n = strlen(log);
     while (n > 0 && isspace((unsigned char)log[n - 1]))
