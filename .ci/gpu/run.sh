@@ -31,20 +31,22 @@ for t in "$G"/tests/*; do
         echo "# rc=$rc wall=$(awk -v a="$s" -v b="$(date +%s.%N)" 'BEGIN{print b - a}')" >> "$O/tests/$n.tap"
     ) & pids+=($!)
 done
-for b in test_resampling_ci test_filter_ci test_pooling_full test_backward_ci test_postops_ci test_vendor_ci test_axes_ci test_options_ci test_fuse_ci test_fuse_full benchdnn/test_mini_ci; do
+# BATCHES: the batches to run (default every one); AGAIN=0 leaves out
+# test_device_worked's repeats and the forced launches (a short rerun).
+for b in ${BATCHES:-test_resampling_ci test_filter_ci test_pooling_full test_backward_ci test_postops_ci test_vendor_ci test_axes_ci test_options_ci test_fuse_ci test_fuse_full benchdnn/test_mini_ci}; do
     n=$(basename "$b")
     ( cd "$G/inputs/$(dirname "$b")" && CLRS_CACHE_DIR=/tmp/cache-$n timeout 150 stdbuf -oL clresample --mode=C --perf-template=json --batch="$G/inputs/$b" > "$O/same/$n.json" 2> "$O/same/$n.err"; echo "rc=$?" >> "$O/same/$n.err" ) & pids+=($!)
 done
 # test_device_worked twice more, its kernels dumped (an f64 cubic
 # exclude_outside case crashed once on NVIDIA's OpenCL).
-( for r in 2 3; do CLRS_CACHE_DIR=/tmp/cache-worked$r CLRS_DUMP_SOURCE=$O/worked-dump timeout 100 "$G/tests/test_device_worked" > "$O/tests/worked-again$r.tap" 2>&1; echo "# rc=$?" >> "$O/tests/worked-again$r.tap"; done ) & pids+=($!)
+[ "${AGAIN:-1}" = 1 ] && ( for r in 2 3; do CLRS_CACHE_DIR=/tmp/cache-worked$r CLRS_DUMP_SOURCE=$O/worked-dump timeout 100 "$G/tests/test_device_worked" > "$O/tests/worked-again$r.tap" 2>&1; echo "# rc=$?" >> "$O/tests/worked-again$r.tap"; done ) & pids+=($!)
 i=0
-for l in vec=1 vec=4,mv=4,local=16x16x1 span=0 vec=8,mv=2,local=32x8x1; do
+[ "${AGAIN:-1}" = 1 ] && for l in vec=1 vec=4,mv=4,local=16x16x1 span=0 vec=8,mv=2,local=32x8x1; do
     i=$((i + 1))
     ( CLRS_LAUNCH=$l CLRS_CACHE_DIR=/tmp/cache-l$i timeout 150 stdbuf -oL clresample --mode=C --perf-template=json --batch="$G/inputs/launch_subset" > "$O/same/launch$i.json" 2> "$O/same/launch$i.err"; echo "launch=$l rc=$?" >> "$O/same/launch$i.err" ) & pids+=($!)
 done
 # Separable wherever the mode factorises (bilinear too), and never.
-for l in sep=1 sep=0; do
+[ "${AGAIN:-1}" = 1 ] && for l in sep=1 sep=0; do
     ( cd "$G/inputs" && CLRS_LAUNCH=$l CLRS_CACHE_DIR=/tmp/cache-$l timeout 150 stdbuf -oL clresample --mode=C --perf-template=json --batch="$G/inputs/test_resampling_ci" > "$O/same/resampling-$l.json" 2> "$O/same/resampling-$l.err"; echo "launch=$l rc=$?" >> "$O/same/resampling-$l.err" ) & pids+=($!)
 done
 # The shell tests that check a launch knob's kernels against the
@@ -72,12 +74,18 @@ bs() { for b in $1; do printf -- '--batch=%s/%s.batch ' "$S" "$b"; done; }
 # launch's time, and its database is what ships.
 mkdir -p "$O/perf-dump"
 CLRS_DUMP_SOURCE=$O/perf-dump CLRS_CACHE_DIR=/tmp/c-ours clresample --mode=P --roofline --perf-template=json --fix-times-per-prb=30 $(bs "${OURS:-ab c}") > "$O/ours-untuned.json" 2> "$O/ours-untuned.err"
+# DB=FILE: ours again with FILE as the shipped tuning database.
+if [ -n "${DB:-}" ]; then
+    pack; echo "[$(el)s] ours with $DB"
+    mkdir -p /tmp/c-ship && cp "$DB" /tmp/c-ship/
+    CLRS_TUNING_DIR=/tmp/c-ship CLRS_CACHE_DIR=/tmp/c-db clresample --mode=P --perf-template=json --fix-times-per-prb=30 $(bs "${OURS:-ab c}") > "$O/ours-db.json" 2> "$O/ours-db.err"
+fi
 pack; echo "[$(el)s] torch"
 python3 "$S/torch_mat.py" > "$O/torch.json" 2> "$O/torch.err"
 # Computed taps (CLRS_LAUNCH=calc=1) and fixed-point u8 sums (fix=1)
 # over the forward resampling problems, against the defaults' tables.
 if [ -n "${KNOBS:-}" ]; then
-    grep -h -- '--dir=FWD_I' "$S"/ab.batch "$S"/c.batch | grep -v kh3 > "$S/fwd.batch"
+    grep -h -- '--dir=FWD_I' "$S"/ab.batch "$S"/c.batch | grep -v kh3 | grep -- "${KNOB_SDT:-}" > "$S/fwd.batch"
     for k in $KNOBS; do
         pack; echo "[$(el)s] ours $k"
         CLRS_LAUNCH=$k CLRS_CACHE_DIR=/tmp/c-$k clresample --mode=P --perf-template=json --fix-times-per-prb=30 --batch="$S/fwd.batch" > "$O/ours-$k.json" 2> "$O/ours-$k.err"

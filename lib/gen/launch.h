@@ -34,6 +34,11 @@ typedef struct clrs_launch_request {
     int mvec_fwd;     /* ... of a forward weighted sum on the axis path:
                          as mv= names it (forced or tuned); 0: the path's
                          default (variant_axis.c) */
+    int mvec_fix;     /* that default for a 16-bit fixed-point sum */
+    int load_bytes;   /* bytes a work-item loads at once where the device
+                         class says (0: none, or vec= forced vmax): a copy
+                         takes that many bytes of its storage type
+                         (lower.c), not vmax lanes of its accumulator */
     int span;         /* 0: the span path is off */
     int span_vectors; /* most vectors a span group reads (4 or 8; taps a
                          lane: twice that) */

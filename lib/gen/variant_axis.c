@@ -57,7 +57,7 @@ static int choose_mvec(const clrs_problem *p, const clrs_gen_config *c,
 {
     int mv = p->backward       ? r->mvec
              : r->mvec_fwd > 0 ? r->mvec_fwd
-             : c->fix          ? 4 /* 16-bit sums: the taps' loads weigh */
+             : c->fix          ? r->mvec_fix
                                : 1;
 
     if (mv < 1)
