@@ -32,6 +32,10 @@ typedef struct device_class {
     int vector_bytes;
     int mvec;         /* vectors per work-item of a backward gather */
     int mvec_fix;     /* ... of a 16-bit fixed-point forward sum */
+    /* What an element of a separable plan's intermediate costs, in taps
+     * read, where the passes run as one kernel (the roll variant, which
+     * keeps it in registers; plan.c's want_separable). */
+    int roll_taps;
     int span_vectors; /* most input vectors a span group reads */
     int walk;         /* -1: rows of span groups walked where they help */
     /* Work-items of a default work-group, shaped over the device's SIMD
@@ -49,16 +53,23 @@ static const device_class device_classes[] = {
      * of 256 (on a warp of 32: 16x16, 32x8 and 256x1), span groups of up
      * to 4 vectors: all measured on an H100. One vector a work-item for
      * fixed-point sums too (four took 1.7-2.4x the time of u8 channels-
-     * last bilinear on an H200). */
-    {"gpu-nvidia", CL_DEVICE_TYPE_GPU, 0x10de, 16, 1, 1, 4, 0, 256, 32},
+     * last bilinear on an H200). A rolled intermediate element costs a
+     * tap: channels-last bilinear 2x up of 64 channels ran in 0.56-0.81x
+     * the single pass's time as the roll kernel on an H200 (f32, f16,
+     * bf16, u8), and the model then takes it (3 taps an output against
+     * 4), while 2x downsamples and 3x3 pooling stay whole, as they won. */
+    {"gpu-nvidia", CL_DEVICE_TYPE_GPU, 0x10de, 16, 1, 1, 1, 4, 0, 256, 32},
     /* Any other GPU: NVIDIA's choices, not measured there; its own SIMD
      * width shapes the groups, a warp of 32 where it states none. */
-    {"gpu", CL_DEVICE_TYPE_GPU, 0, 16, 1, 1, 4, 0, 256, 32},
+    {"gpu", CL_DEVICE_TYPE_GPU, 0, 16, 1, 1, 1, 4, 0, 256, 32},
     /* Any other device, a CPU first: its preferred width, several
      * vectors and wide span groups per work-item (four for fixed-point
      * sums, whose taps' loads weigh), rows walked front to back for its
-     * prefetcher, the driver's local sizes. */
-    {"cpu", 0, 0, 0, 4, 4, 8, -1, 0, 0},
+     * prefetcher, the driver's local sizes. A rolled intermediate costs
+     * as one in memory (5 taps, plan.c's CLRS_SEP_ELEMENT_TAPS): on PoCL
+     * channels-last bilinear 2x up took 1.3-1.6x the single pass's time
+     * as the roll kernel. */
+    {"cpu", 0, 0, 0, 4, 4, 5, 8, -1, 0, 0},
 };
 
 /* The first row whose type and vendor are the device's (the last row
@@ -134,6 +145,7 @@ void clrs__launch_defaults(const clrs_launch_facts *f, int acc_f64,
         r->vmax = pref >= 2 ? pow2_floor(pref, cap) : cap;
     r->mvec = dc->mvec;
     r->mvec_fix = dc->mvec_fix;
+    r->roll_taps = dc->roll_taps;
     r->load_bytes = dc->vector_bytes;
     /* Several vectors of a forward sum per work-item (mv=) are for the
      * tuner to find: on PoCL (AVX-512 host, channels-last C 64) they

@@ -707,7 +707,8 @@ static clrs_status slot_taps_max(const clrs_problem *p, int k, int64_t *n,
  * order plan_fused runs; channels-first, a first pass along the
  * contiguous rows measured up to 2.6 times as fast). By default the
  * passes are taken when they read fewer taps, each element of an
- * intermediate counted as CLRS_SEP_ELEMENT_TAPS more, than the single
+ * intermediate counted as CLRS_SEP_ELEMENT_TAPS more (as the device
+ * class's roll_taps where the passes run as one kernel), than the single
  * pass, whose every output reads the product of the axes' taps; per
  * output written, a 2-D bicubic 2x up reads 16 taps in one pass and
  * (4 + 5) / 2 + 4 = 8.5 in two, a bilinear one 4 against (2 + 5) / 2 + 2
@@ -716,6 +717,7 @@ static clrs_status slot_taps_max(const clrs_problem *p, int k, int64_t *n,
  * A separable plan over a channels-last image of 2 to 15 channels then
  * takes its passes in the order order_by_lanes finds. */
 static int sep_by_tuning(const clrs_plan *plan, int by_cost);
+static int fusable(const clrs_plan *plan, const int *order);
 
 /* Whether p's output is a sum of per-axis factors (or a max of
  * maxima): linear, cubic and filters, antialiased or not, and average pooling
@@ -865,7 +867,7 @@ static int want_separable(const clrs_plan *plan, int *order)
     clrs_launch_request r;
     double taps[CLRS_MAX_RANK], size[CLRS_MAX_RANK], single = 1, sep = 0;
     int64_t n;
-    int k, i, inner_first = 0, dyadic, fix = 0, sep_or;
+    int k, i, inner_first = 0, dyadic, fix = 0, sep_or, element;
 
     if (CLRS__CV8_PASSES(p)) { /* OpenCV's passes: horizontal first */
         order[0] = 1;
@@ -921,13 +923,16 @@ static int want_separable(const clrs_plan *plan, int *order)
         }
         order[i] = k;
     }
+    /* Passes that run as one kernel (the roll variant) keep each
+     * intermediate element in registers: the device class says what it
+     * costs then (a CPU as in memory, a GPU a tap). */
+    element = fusable(plan, order) ? r.roll_taps : CLRS_SEP_ELEMENT_TAPS;
     for (i = 0; i < p->naxes; ++i) {
         double out = 1;
         size[order[i]] = (double)p->ax[order[i]].out;
         for (k = 0; k < p->naxes; ++k)
             out *= size[k];
-        sep += out * (taps[order[i]] +
-                      (i < p->naxes - 1 ? CLRS_SEP_ELEMENT_TAPS : 0));
+        sep += out * (taps[order[i]] + (i < p->naxes - 1 ? element : 0));
     }
     /* A u8 sum the whole problem's kernel runs in fixed point (lower.c,
      * fix_config) is faster in one pass than in passes of f32
