@@ -52,8 +52,8 @@ static const device_class device_classes[] = {
      * no walked rows) and whole warps along the contiguous axis in groups
      * of 256 (on a warp of 32: 16x16, 32x8 and 256x1), span groups of up
      * to 4 vectors: all measured on an H100. One vector a work-item for
-     * fixed-point sums too (four took 1.7-2.4x the time of u8 channels-
-     * last bilinear on an H200). A rolled intermediate element costs a
+     * fixed-point sums too (four took 1.8-2.6x the time of one on u8
+     * channels-last bilinear 2x up and down on an H200). A rolled intermediate element costs a
      * tap: channels-last bilinear 2x up of 64 channels ran in 0.56-0.81x
      * the single pass's time as the roll kernel on an H200 (f32, f16,
      * bf16, u8), and the model then takes it (3 taps an output against
