@@ -77,6 +77,16 @@ static void check_case(const device_case *c)
            "%d)",
            c->what, r.vmax, r.mvec, r.span_vectors, r.walk, c->vmax,
            c->mvec, c->span_vectors, c->walk);
+    {
+        /* A GPU: a copy's 16 bytes, one vector a work-item for
+         * fixed-point sums, a rolled intermediate element a tap; a CPU:
+         * its lanes, four vectors, 5 taps (as in memory). */
+        const int gpu = strncmp(c->cls, "gpu", 3) == 0;
+        tap_ok(r.load_bytes == (gpu ? 16 : 0) && r.mvec_fix == (gpu ? 1 : 4) &&
+                   r.roll_taps == (gpu ? 1 : 5),
+               "%s: copy bytes %d, fixed-point vectors %d, roll taps %d",
+               c->what, r.load_bytes, r.mvec_fix, r.roll_taps);
+    }
     clrs__launch_defaults(&f, 1, &r);
     tap_ok(r.vmax == c->vmax_f64, "%s: f64 accumulators vec %d (want %d)",
            c->what, r.vmax, c->vmax_f64);
@@ -109,6 +119,19 @@ static void check_fitted(void)
     tap_ok(L.local[0] == 64 && L.local[1] == 3 && L.local[2] == 1,
            "AMD GPU: scalar 64x4 fitted to 128x6: %zux%zux%zu (want 64x3x1)",
            L.local[0], L.local[1], L.local[2]);
+    {
+        /* vec= forces the lanes of every path, a copy's too. */
+        clrs_launch_text t = {"vec=8", CLRS_LAUNCH_FORCED};
+        clrs_launch_request q;
+        tap_ok(clrs__launch_request(&dev, 0, &t, &q) == CLRS_SUCCESS &&
+                   q.vmax == 8 && q.load_bytes == 0,
+               "AMD GPU: vec=8 forces 8 lanes and no copy bytes (%d, %d)",
+               q.vmax, q.load_bytes);
+        t.text = "span=1";
+        tap_ok(clrs__launch_request(&dev, 0, &t, &q) == CLRS_SUCCESS &&
+                   q.load_bytes == 16,
+               "AMD GPU: span=1 keeps the copy's 16 bytes (%d)", q.load_bytes);
+    }
     dev.facts.type = CPU;
     clrs__launch_local(&dev, &r, &L);
     tap_ok(L.local[0] == 0 && L.local[1] == 0 && L.local[2] == 0,

@@ -53,11 +53,12 @@ static const device_class device_classes[] = {
      * of 256 (on a warp of 32: 16x16, 32x8 and 256x1), span groups of up
      * to 4 vectors: all measured on an H100. One vector a work-item for
      * fixed-point sums too (four took 1.8-2.6x the time of one on u8
-     * channels-last bilinear 2x up and down on an H200). A rolled intermediate element costs a
-     * tap: channels-last bilinear 2x up of 64 channels ran in 0.56-0.81x
-     * the single pass's time as the roll kernel on an H200 (f32, f16,
-     * bf16, u8), and the model then takes it (3 taps an output against
-     * 4), while 2x downsamples and 3x3 pooling stay whole, as they won. */
+     * channels-last bilinear 2x up and down on an H200). A rolled
+     * intermediate element costs a tap: channels-last bilinear 2x up of
+     * 64 channels ran in 0.56-0.81x the single pass's time as the roll
+     * kernel on an H200 (f32, f16, bf16, u8), and the model then takes it
+     * (3 taps an output against 4), while 2x downsamples and 3x3 pooling
+     * stay whole, as they won. */
     {"gpu-nvidia", CL_DEVICE_TYPE_GPU, 0x10de, 16, 1, 1, 1, 4, 0, 256, 32},
     /* Any other GPU: NVIDIA's choices, not measured there; its own SIMD
      * width shapes the groups, a warp of 32 where it states none. */
