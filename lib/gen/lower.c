@@ -425,19 +425,17 @@ static clrs_status check_kernels(const clrs_problem *p, const direction *d)
  * their product passes CLRS_GEN_AA_UNROLL. */
 static void aa_trip_counts(clrs_gen_config *c, const clrs_problem *p)
 {
-    double n = 1;
+    double n = 1, t[CLRS_MAX_RANK] = {0};
     int k;
 
     for (k = 0; k < p->naxes; ++k) {
         const double s = (c->calc_kind == 4 ? 2.0 : 1.0) * p->ax[k].aa_scale;
-        if (!(p->calc & (1u << k)))
-            continue;
-        n *= floor(2.0 * s) + 2.0;
-        c->calc_nt[k] = n <= CLRS_GEN_AA_UNROLL ? (int)floor(2.0 * s) + 2 : 0;
+        if (p->calc & (1u << k))
+            n *= t[k] = floor(2.0 * s) + 2.0;
     }
+    /* (int) only within the bound: a long axis's count passes INT_MAX. */
     for (k = 0; k < p->naxes; ++k)
-        if (n > CLRS_GEN_AA_UNROLL)
-            c->calc_nt[k] = 0;
+        c->calc_nt[k] = n <= CLRS_GEN_AA_UNROLL ? (int)t[k] : 0;
 }
 
 /* The configuration's problem-given fields and the kernel axes' blocks,
