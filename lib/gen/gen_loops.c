@@ -550,10 +550,11 @@ void clrs__gen_emit_calc_range(sbuf *b, const clrs_gen_config *c, int k,
     }
     /* The sum of the nonzero weights, in the reference's order; with a
      * trip count the filter's values kept for the taps' loop (zkv<k>,
-     * registers once unrolled). */
+     * registers once unrolled; zeros first, so that a zone's read of an
+     * entry no pixel set, whose value it does not use, is defined). */
     clrs__gen_sb_add(b, "%s zsum%d = 0;\n", ft, k);
     if (c->calc_nt[k])
-        clrs__gen_sb_add(b, "%s zkv%d[%d];\n", ft, k, c->calc_nt[k]);
+        clrs__gen_sb_add(b, "%s zkv%d[%d] = {0};\n", ft, k, c->calc_nt[k]);
     aa_loop_open(b, c, k, "zlo", "zhi + 1");
     clrs__gen_sb_add(b, "const %s zv%d = ((%s)t%d - zX%d) / zaa%d;\n", ft, k,
                      ft, k, k, k);
