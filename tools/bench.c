@@ -84,23 +84,30 @@ static const size_t copy_local[] = {0, 64, 256};
 #define COPY_BYTES ((size_t)128 << 20)
 #define COPY_RUNS 10 /* per candidate: the best of many, as kernels get */
 
-/* The cold cache flushed before each timed run of the roofline's kernels,
- * as before each of a problem's (cli_roofline sets it for the call). */
-static cli_flush *roof_flush;
+/* Where the roofline's kernels run: the device, its queue, and the cold
+ * cache flushed before each timed run, as before each of a problem's
+ * (NULL: none). */
+typedef struct roof_dev {
+    cl_context c;
+    cl_device_id dev;
+    cl_command_queue q;
+    cli_flush *flush;
+} roof_dev;
 
 /* Best of COPY_RUNS profiled copies of kernel k over `items` work-items
  * with local size `local` (0: the driver's), in ns; INFINITY when the
  * launch is refused (a local size the device cannot take). */
-static double best_ns(cl_command_queue q, cl_kernel k, size_t items,
+static double best_ns(const roof_dev *r, cl_kernel k, size_t items,
                       size_t local)
 {
+    cl_command_queue q = r->q;
     double best = INFINITY;
     int i;
 
     for (i = 0; i < COPY_RUNS + 1; ++i) {
         cl_event ev;
         cl_ulong s = 0, t = 0;
-        cli_flush_run(roof_flush, q);
+        cli_flush_run(r->flush, q);
         if (clEnqueueNDRangeKernel(q, k, 1, NULL, &items,
                                    local ? &local : NULL, 0, NULL,
                                    &ev) != CL_SUCCESS)
@@ -147,11 +154,12 @@ static void report_log(cl_program prog, cl_device_id dev, const char *name,
 /* The best run of kernel `name` (built with -DT=floatN and `defs`, each
  * work-item over per_item vectors) over every candidate, in GB/s:
  * `moves` times the buffer's bytes (a copy reads and writes them: 2). */
-static int time_kernel(cl_context c, cl_device_id dev, cl_command_queue q,
-                       const char *src, const char *name, const char *defs,
-                       size_t per_item, cl_mem a, cl_mem b, size_t bytes,
-                       double moves, double *gbps, char *err, size_t errsz)
+static int time_kernel(const roof_dev *r, const char *src, const char *name,
+                       const char *defs, size_t per_item, cl_mem a, cl_mem b,
+                       size_t bytes, double moves, double *gbps, char *err,
+                       size_t errsz)
 {
+    cl_device_id dev = r->dev;
     const char *srcs[1] = {src};
     cli_capture cap;
     double best = INFINITY;
@@ -170,7 +178,7 @@ static int time_kernel(cl_context c, cl_device_id dev, cl_command_queue q,
         cl_kernel k = NULL;
         if (v > 0 && lanes == lanes_of(native, copy_lanes[v - 1]))
             continue; /* the same width twice */
-        prog = clCreateProgramWithSource(c, 1, srcs, NULL, &e);
+        prog = clCreateProgramWithSource(r->c, 1, srcs, NULL, &e);
         if (!prog)
             return cli_fail(err, errsz, "clCreateProgramWithSource: %d",
                             (int)e);
@@ -186,7 +194,7 @@ static int time_kernel(cl_context c, cl_device_id dev, cl_command_queue q,
             clSetKernelArg(k, 0, sizeof a, &a);
             clSetKernelArg(k, 1, sizeof b, &b);
             for (l = 0; l < sizeof copy_local / sizeof copy_local[0]; ++l) {
-                double ns = best_ns(q, k, items, copy_local[l]);
+                double ns = best_ns(r, k, items, copy_local[l]);
                 if (ns < best)
                     best = ns;
             }
@@ -203,8 +211,7 @@ static int time_kernel(cl_context c, cl_device_id dev, cl_command_queue q,
 }
 
 /* The read alone: the better of its two access orders. */
-static double time_read(cl_context c, cl_device_id dev, cl_command_queue q,
-                        cl_mem a, cl_mem b, size_t bytes)
+static double time_read(const roof_dev *r, cl_mem a, cl_mem b, size_t bytes)
 {
     char defs[32], err[256];
     double best = 0, g;
@@ -212,8 +219,8 @@ static double time_read(cl_context c, cl_device_id dev, cl_command_queue q,
 
     for (stream = 0; stream < 2; ++stream) {
         snprintf(defs, sizeof defs, " -DR=%d -DS=%d", READS, stream);
-        if (time_kernel(c, dev, q, read_src, "read_all", defs, READS, a, b,
-                        bytes, 1, &g, err, sizeof err) == 0 &&
+        if (time_kernel(r, read_src, "read_all", defs, READS, a, b, bytes, 1,
+                        &g, err, sizeof err) == 0 &&
             g > best)
             best = g;
     }
@@ -239,20 +246,19 @@ static const char flush_src[] =
     "    p[get_global_id(0)] = (uint4)(1u);\n"
     "}\n";
 
-int cli_flush_init(clrs_context *ctx, cli_flush *f, char *err, size_t errsz)
+int cli_flush_init(clrs_context *ctx, double cache, cli_flush *f, char *err,
+                   size_t errsz)
 {
     const char *srcs[1] = {flush_src};
     cl_context c;
     cl_device_id dev;
-    cl_ulong cache = 0, max_alloc = 0, global = 0;
+    cl_ulong max_alloc = 0, global = 0;
     cl_int e;
 
     memset(f, 0, sizeof *f);
-    clrs_context_get_cl(ctx, &c, &dev, NULL);
-    if (clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof cache,
-                        &cache, NULL) != CL_SUCCESS ||
-        cache == 0)
+    if (cache <= 0)
         return 0; /* nothing to flush */
+    clrs_context_get_cl(ctx, &c, &dev, NULL);
     clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc,
                     &max_alloc, NULL);
     clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global,
@@ -336,6 +342,7 @@ void cli_flush_free(cli_flush *f)
 int cli_roofline(clrs_context *ctx, cli_bandwidth *bw, cli_flush *f, char *err,
                  size_t errsz)
 {
+    roof_dev r;
     cl_context c;
     cl_device_id dev;
     cl_command_queue q;
@@ -347,8 +354,11 @@ int cli_roofline(clrs_context *ctx, cli_bandwidth *bw, cli_flush *f, char *err,
     int rc = -1;
 
     memset(bw, 0, sizeof *bw);
-    roof_flush = f;
     clrs_context_get_cl(ctx, &c, &dev, &q);
+    r.c = c;
+    r.dev = dev;
+    r.q = q;
+    r.flush = f;
     clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc,
                     &max_alloc, NULL);
     while (bytes > (1u << 20) && bytes > max_alloc)
@@ -377,27 +387,26 @@ int cli_roofline(clrs_context *ctx, cli_bandwidth *bw, cli_flush *f, char *err,
             goto out;
         }
     }
-    if (time_kernel(c, dev, q, copy_src, "copy_plain", "", 1, a, b, bytes, 2,
+    if (time_kernel(&r, copy_src, "copy_plain", "", 1, a, b, bytes, 2,
                     &bw->copy_plain, err, errsz) != 0)
         goto out;
     /* The others are not fatal: a device without non-temporal stores,
      * or a kernel it cannot run, leaves its figure 0 (time_kernel sets
      * it only on success). */
-    (void)time_kernel(c, dev, q, copy_nt_src, "copy_nt", "", 1, a, b, bytes,
-                      2, &bw->copy_nt, nterr, sizeof nterr);
-    bw->read = time_read(c, dev, q, a, b, bytes);
-    (void)time_kernel(c, dev, q, fill_src, "fill_plain", "", 1, a, b, bytes, 1,
+    (void)time_kernel(&r, copy_nt_src, "copy_nt", "", 1, a, b, bytes, 2,
+                      &bw->copy_nt, nterr, sizeof nterr);
+    bw->read = time_read(&r, a, b, bytes);
+    (void)time_kernel(&r, fill_src, "fill_plain", "", 1, a, b, bytes, 1,
                       &bw->write, nterr, sizeof nterr);
     {
         double nt = 0;
-        if (time_kernel(c, dev, q, fill_nt_src, "fill_nt", "", 1, a, b, bytes,
-                        1, &nt, nterr, sizeof nterr) == 0 &&
+        if (time_kernel(&r, fill_nt_src, "fill_nt", "", 1, a, b, bytes, 1, &nt,
+                        nterr, sizeof nterr) == 0 &&
             nt > bw->write)
             bw->write = nt;
     }
     rc = 0;
 out:
-    roof_flush = NULL;
     if (a)
         clReleaseMemObject(a);
     if (b)

@@ -368,7 +368,7 @@ typedef struct cli_env {
     int digest; /* the JSON template prints digests: compute them */
     double copy_gbps;  /* 0 when no roofline was measured */
     double read_gbps, write_gbps; /* 0 when not measured */
-    double cache_bytes; /* the device's global memory cache (roofline) */
+    double cache_bytes; /* the device's global memory cache (0: none stated) */
 } cli_env;
 
 void cli_run_problem(const cli_prb *p, cli_env *env, cli_result *r);
@@ -418,7 +418,8 @@ int cli_roofline(clrs_context *ctx, cli_bandwidth *bw, cli_flush *f, char *err,
                  size_t errsz);
 /* The cold cache's buffer and kernel (nothing where the device reports
  * no cache); returns 0, or -1 with err. */
-int cli_flush_init(clrs_context *ctx, cli_flush *f, char *err, size_t errsz);
+int cli_flush_init(clrs_context *ctx, double cache, cli_flush *f, char *err,
+                   size_t errsz);
 /* Enqueues the flush on q (in order: the next command starts after it);
  * nothing without one. */
 void cli_flush_run(cli_flush *f, cl_command_queue q);

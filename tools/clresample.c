@@ -35,6 +35,8 @@ static int list_devices(void)
 static int open_device(const cli_run *run, cli_env *env)
 {
     clrs_device_info info;
+    cl_device_id dev;
+    cl_ulong cache = 0;
     clrs_status st = clrs_context_create(&env->ctx, run->device);
     if (st < 0) {
         fprintf(stderr, "clresample: cannot open %s%s%s: %s: %s\n",
@@ -51,6 +53,10 @@ static int open_device(const cli_run *run, cli_env *env)
         run->tpl == TPL_DEF)
         printf("device %u:%u: %s (%s)\n", info.platform_index,
                info.device_index, info.device_name, info.platform_name);
+    clrs_context_get_cl(env->ctx, NULL, &dev, NULL);
+    if (clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof cache,
+                        &cache, NULL) == CL_SUCCESS)
+        env->cache_bytes = (double)cache;
     return 0;
 }
 
@@ -82,17 +88,8 @@ static int cache_bench(const cli_prb_list *prbs, const cli_run *run,
 static void measure_roofline(const cli_run *run, cli_env *env)
 {
     cli_bandwidth bw;
-    cl_context c;
-    cl_device_id dev;
-    cl_command_queue q;
-    cl_ulong cache = 0;
     char err[256];
     FILE *f = run->tpl == TPL_DEF ? stdout : stderr;
-
-    clrs_context_get_cl(env->ctx, &c, &dev, &q);
-    if (clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof cache,
-                        &cache, NULL) == CL_SUCCESS)
-        env->cache_bytes = (double)cache;
 
     if (cli_roofline(env->ctx, &bw, &env->flush, err, sizeof err) != 0) {
         fprintf(stderr, "clresample: roofline: %s\n", err);
@@ -185,7 +182,8 @@ static int run_problems(const cli_prb_list *prbs, cli_run *run)
      * (the roofline's kernels are then timed cold alike). */
     if (want_perf && env.ctx && cold_cache_wanted(prbs)) {
         char err[256];
-        if (cli_flush_init(env.ctx, &env.flush, err, sizeof err) != 0)
+        if (cli_flush_init(env.ctx, env.cache_bytes, &env.flush, err,
+                           sizeof err) != 0)
             fprintf(stderr, "clresample: cold cache: %s; timing warm\n", err);
         else if (env.flush.k)
             fprintf(run->tpl == TPL_DEF ? stdout : stderr,
