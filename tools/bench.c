@@ -343,9 +343,6 @@ int cli_roofline(clrs_context *ctx, cli_bandwidth *bw, cli_flush *f, char *err,
                  size_t errsz)
 {
     roof_dev r;
-    cl_context c;
-    cl_device_id dev;
-    cl_command_queue q;
     cl_ulong max_alloc = 0;
     size_t bytes = COPY_BYTES;
     cl_mem a = NULL, b = NULL;
@@ -354,17 +351,14 @@ int cli_roofline(clrs_context *ctx, cli_bandwidth *bw, cli_flush *f, char *err,
     int rc = -1;
 
     memset(bw, 0, sizeof *bw);
-    clrs_context_get_cl(ctx, &c, &dev, &q);
-    r.c = c;
-    r.dev = dev;
-    r.q = q;
+    clrs_context_get_cl(ctx, &r.c, &r.dev, &r.q);
     r.flush = f;
-    clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc,
+    clGetDeviceInfo(r.dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc,
                     &max_alloc, NULL);
     while (bytes > (1u << 20) && bytes > max_alloc)
         bytes /= 2;
-    a = clCreateBuffer(c, CL_MEM_READ_WRITE, bytes, NULL, &e);
-    b = a ? clCreateBuffer(c, CL_MEM_READ_WRITE, bytes, NULL, &e) : NULL;
+    a = clCreateBuffer(r.c, CL_MEM_READ_WRITE, bytes, NULL, &e);
+    b = a ? clCreateBuffer(r.c, CL_MEM_READ_WRITE, bytes, NULL, &e) : NULL;
     if (!a || !b) {
         cli_fail(err, errsz, "clCreateBuffer(%zu): %d", bytes, (int)e);
         goto out;
@@ -375,13 +369,13 @@ int cli_roofline(clrs_context *ctx, cli_bandwidth *bw, cli_flush *f, char *err,
      * zeros, 33 of data), and resampled tensors hold data. */
     {
         float one = 1;
-        e = clEnqueueFillBuffer(q, a, &one, sizeof one, 0, bytes, 0, NULL,
+        e = clEnqueueFillBuffer(r.q, a, &one, sizeof one, 0, bytes, 0, NULL,
                                 NULL);
         if (e == CL_SUCCESS)
-            e = clEnqueueFillBuffer(q, b, &one, sizeof one, 0, bytes, 0,
-                                    NULL, NULL);
+            e = clEnqueueFillBuffer(r.q, b, &one, sizeof one, 0, bytes, 0, NULL,
+                                    NULL);
         if (e == CL_SUCCESS)
-            e = clFinish(q);
+            e = clFinish(r.q);
         if (e != CL_SUCCESS) {
             cli_fail(err, errsz, "clEnqueueFillBuffer: %d", (int)e);
             goto out;

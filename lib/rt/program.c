@@ -103,10 +103,12 @@ static void drop_driver_notices(char *log)
     while (*in) {
         char *end = strchr(in, '\n');
         size_t len = end ? (size_t)(end - in) + 1 : strlen(in);
-        char *hit = strstr(in, body);
-        int notice = strncmp(in, head, sizeof head - 1) == 0 && hit &&
-                     (!end || hit < end);
+        int notice = 0;
 
+        if (strncmp(in, head, sizeof head - 1) == 0) { /* within the line */
+            char *hit = strstr(in, body);
+            notice = hit && (!end || hit < end);
+        }
         if (!notice) {
             memmove(out, in, len);
             out += len;
