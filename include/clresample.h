@@ -848,6 +848,10 @@ typedef struct clrs_plan_info {
                                 the least size of clrs_args.workspace (0:
                                 the plan needs none and takes none); 0
                                 for a plan that holds its own scratch */
+    int rows;                /* outputs of the second kernel axis (the
+                                row, channels-first; channels-last the
+                                pixel) a work-item computes in turn (the
+                                launch's rows=); 1 for one */
 } clrs_plan_info;
 
 /* "none", "axis", "block", "span"; NULL for an unknown value. */

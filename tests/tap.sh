@@ -47,6 +47,16 @@ device_fp64() {
         sed -n "s/^$_pd  .* | fp64 \([a-z]*\) | .*/\1/p" | head -n 1
 }
 
+# device_type: "gpu", "cpu", "accelerator" or "other", the kind of the
+# device the tool opens, as --list-devices says (the launch defaults'
+# device classes go by it); empty without a device.
+device_type() {
+    _pd=$("$tool" --mode=C mb1ic1iw2ow4 2>/dev/null |
+        sed -n 's/^device \([0-9]*:[0-9]*\): .*/\1/p' | head -n 1)
+    [ -n "$_pd" ] && "$tool" --list-devices 2>/dev/null |
+        sed -n "s/^$_pd  .* | \([a-z]*\) | fp64 [a-z]* | .*/\1/p" | head -n 1
+}
+
 # digests FILE: "repro digest" per problem of a JSON run's stdout.
 digests() {
     sed -n 's/.*"repro":"\([^"]*\)".*"digest":"\([0-9a-f]*\)".*/\1 \2/p' "$1"

@@ -2,7 +2,7 @@
 # Every launch parameter proven harmless: tests/inputs/launch_subset
 # through clresample --mode=C under each CLRS_LAUNCH setting (each vector
 # width, vectors per work-item, the span path off or its groups' width,
-# walked rows on and off,
+# walked rows on and off, rows of kernel axis 1 per work-item,
 # non-temporal stores forced, local sizes that do and do not divide the
 # global size), one TAP point per setting (on a device without fp64 its
 # f64 problems are skipped, one point says so); the perf lines must report the
@@ -26,15 +26,16 @@ settings="vec=1 vec=2 vec=4 vec=8 vec=16 span=0 nt=1 nt=0 local=1 \
     vec=2,span=0,nt=1,local=64x2 vec=8,local=driver mv=1 mv=2 mv=4 \
     vec=4,mv=4 vec=8,mv=2,local=7x3 vec=16,mv=4,local=16x16x1 spanv=4 \
     spanv=8 vec=4,spanv=8,local=16x16x1 walk=0 walk=1 vec=4,walk=1,local=7x3 \
-    vec=8,walk=1,local=16x16x1"
+    vec=8,walk=1,local=16x16x1 rows=2 rows=4,local=7x3 vec=4,rows=8 \
+    vec=1,rows=2,local=16x16x1 vec=8,walk=1,rows=4 span=0,rows=2"
 # The quick tier: each knob moved at least once (vector widths 2 and 8
 # beside the default, the span path off and its groups of 8, local
 # sizes that do and do not divide, vectors per work-item, walked rows,
-# non-temporal stores); one lane, the scalar variant, is the default of
+# non-temporal stores, rows of kernel axis 1 per work-item); one lane, the scalar variant, is the default of
 # the problems no vector path takes and the generic kernels'
 # (test_device_*), and the full tier runs vec=1 and vec=4 here too.
-[ -n "$quick" ] && settings="vec=2,span=0,nt=1,local=64x2 \
-    vec=8,spanv=8,mv=4,walk=1,local=7x3"
+[ -n "$quick" ] && settings="vec=2,span=0,nt=1,local=64x2,rows=2 \
+    vec=8,spanv=8,mv=4,walk=1,local=7x3,rows=4"
 for setting in $settings; do
     CLRS_LAUNCH=$setting "$tool" --mode=C --perf-template=json \
         --batch="$batch" >"$tmp/out" 2>&1
@@ -101,8 +102,8 @@ path_is() {
 # one only where mv= names it (the default is one vector), and never
 # with a post-op.
 axb64="--alg=linear --tag=axb mb1ic64ih5iw6oh9ow11"
-path_is vec=4,mv=4 axis/4x4, --dir=BWD_D $axb64
-path_is vec=4,mv=1 axis/4, --dir=BWD_D $axb64
+path_is vec=4,mv=4,rows=1 axis/4x4, --dir=BWD_D $axb64
+path_is vec=4,mv=1,rows=1 axis/4, --dir=BWD_D $axb64
 path_is vec=4,mv=4 axis/4x4, --dir=FWD_D $axb64
 path_is vec=4 axis/4, --dir=FWD_D $axb64
 path_is vec=4,mv=4 axis/4, --dir=FWD_D --attr-post-ops=eltwise_relu $axb64
@@ -112,8 +113,9 @@ aa4="--alg=linear --antialias=true mb1ic2ih8iw256oh2ow64"
 path_is spanv=8,vec=16 span/ $aa4
 path_is spanv=4,vec=16 none/ $aa4
 # Walked rows: a channels-first bilinear downsample's row of 62 outputs
-# is one work-item's by default and under walk=1, not under walk=0; an
-# upsample's only under walk=1. The lanes vec=16 gives are the device's
+# is one work-item's under walk=1 and by default where the device is no
+# GPU (a GPU's neighbouring work-items read neighbouring addresses: no
+# walk by default), not under walk=0; an upsample's only under walk=1. The lanes vec=16 gives are the device's
 # (at most its native float width, where it states one): read from the
 # unwalked plan's perf line; a walking work-item takes the power of two
 # of groups that covers the row (4 of 16 lanes, 8 of 8).
@@ -132,7 +134,11 @@ g=2
 while [ $g -lt $groups ]; do g=$((g * 2)); done
 walked=span/${lanes}w$g,
 [ $groups -le 32 ] || walked=span/$lanes,
-path_is vec=16 "$walked" $down
+if [ "$(device_type)" = gpu ]; then
+    path_is vec=16 span/$lanes, $down
+else
+    path_is vec=16 "$walked" $down
+fi
 path_is vec=16,walk=1 "$walked" $down
 path_is vec=16,walk=0 span/$lanes, $down
 path_is vec=16 span/$lanes, $up
@@ -142,17 +148,18 @@ path_is vec=16,walk=1 "$walked" $up
 # bytes as without walking, forward and backward (--mode=C writes the
 # output it checked to the .npy file). Rows of at most 256 written
 # elements, so that groups of 8 lanes or more walk (at most 32 groups a
-# work-item, lower.c).
+# work-item, lower.c): vec=8 on both sides (a GPU's default weighted sums
+# take 4 lanes of float, too few groups).
 for prb in "--dir=FWD_D --alg=linear mb2ic3ih40iw100oh25ow62" \
     "--dir=FWD_D --alg=cubic --sdt=f16 --ddt=f16 mb1ic2ih31iw480oh16ow240" \
     "--dir=FWD_D --alg=avg_p mb1ic3ih17iw70kh3kw3sh2sw2ph1pw1" \
     "--dir=BWD_D --alg=linear mb2ic3ih25iw40oh50ow100" \
     "--dir=BWD_D --alg=cubic --sdt=bf16 --ddt=bf16 mb1ic2ih16iw240oh31ow480"; do
     case $prb in --dir=FWD_D*) out=--dst-file ;; *) out=--diff-src-file ;; esac
-    CLRS_LAUNCH=walk=0,sep=0 "$tool" --mode=C $out="$tmp/w0.npy" $prb \
+    CLRS_LAUNCH=vec=8,walk=0,sep=0 "$tool" --mode=C $out="$tmp/w0.npy" $prb \
         >"$tmp/out0" 2>&1
     rc0=$?
-    CLRS_LAUNCH=walk=1,sep=0 "$tool" --mode=C --perf-template=json \
+    CLRS_LAUNCH=vec=8,walk=1,sep=0 "$tool" --mode=C --perf-template=json \
         $out="$tmp/w1.npy" $prb >"$tmp/out" 2>&1
     rc1=$?
     if [ $rc0 -eq 0 ] && [ $rc1 -eq 0 ] && grep -q '"groups":[1-9][0-9]*,' \
@@ -182,7 +189,7 @@ else
 fi
 
 for bad in vec=3 vec=16x span=2 nt= local=0 local=4x4x4x4 local=x4 \
-    local=70000 speed=1 vec mv=3 mv=8 mv= spanv=16 spanv= walk=2 walk= \
+    local=70000 speed=1 vec mv=3 mv=8 mv= spanv=16 spanv= walk=2 walk= rows=3 rows=16 rows= \
     ,,,, vec=1,,local=driver , vec=4, ,vec=4; do
     CLRS_LAUNCH=$bad "$tool" --mode=C mb1ic3ih4iw4oh8ow8 >"$tmp/out" 2>&1
     rc=$?

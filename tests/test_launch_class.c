@@ -79,13 +79,17 @@ static void check_case(const device_case *c)
            c->mvec, c->span_vectors, c->walk);
     {
         /* A GPU: a copy's 16 bytes, one vector a work-item for
-         * fixed-point sums, a rolled intermediate element a tap; a CPU:
-         * its lanes, four vectors, 5 taps (as in memory). */
+         * fixed-point sums, a rolled intermediate element a tap, two
+         * rows a backward work-item; a CPU: its lanes, four vectors, 5
+         * taps (as in memory), one row. Neither forces rows forward. */
         const int gpu = strncmp(c->cls, "gpu", 3) == 0;
         tap_ok(r.load_bytes == (gpu ? 16 : 0) && r.mvec_fix == (gpu ? 1 : 4) &&
-                   r.roll_taps == (gpu ? 1 : 5),
-               "%s: copy bytes %d, fixed-point vectors %d, roll taps %d",
-               c->what, r.load_bytes, r.mvec_fix, r.roll_taps);
+                   r.roll_taps == (gpu ? 1 : 5) &&
+                   r.rows_bwd == (gpu ? 2 : 1) && r.rows == 0,
+               "%s: copy bytes %d, fixed-point vectors %d, roll taps %d, "
+               "backward rows %d, rows %d",
+               c->what, r.load_bytes, r.mvec_fix, r.roll_taps, r.rows_bwd,
+               r.rows);
     }
     clrs__launch_defaults(&f, 1, &r);
     tap_ok(r.vmax == c->vmax_f64, "%s: f64 accumulators vec %d (want %d)",
@@ -131,6 +135,11 @@ static void check_fitted(void)
         tap_ok(clrs__launch_request(&dev, 0, &t, &q) == CLRS_SUCCESS &&
                    q.load_bytes == 16,
                "AMD GPU: span=1 keeps the copy's 16 bytes (%d)", q.load_bytes);
+        t.text = "rows=4";
+        tap_ok(clrs__launch_request(&dev, 0, &t, &q) == CLRS_SUCCESS &&
+                   q.rows == 4 && q.rows_bwd == 2,
+               "AMD GPU: rows=4 forces 4 rows (%d; backward default %d)",
+               q.rows, q.rows_bwd);
     }
     dev.facts.type = CPU;
     clrs__launch_local(&dev, &r, &L);

@@ -7,6 +7,26 @@
 #include <string.h>
 #include <time.h>
 
+/* The device's kind as the launch defaults know it (lib/gen/launch.c's
+ * device classes go by it): "gpu", "cpu", "accelerator" or "other"
+ * (several types or none, as a simulator reports). */
+static const char *type_name(cl_device_type t)
+{
+    const cl_device_type kinds =
+        CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR;
+
+    switch (t & kinds) {
+    case CL_DEVICE_TYPE_GPU:
+        return "gpu";
+    case CL_DEVICE_TYPE_CPU:
+        return "cpu";
+    case CL_DEVICE_TYPE_ACCELERATOR:
+        return "accelerator";
+    default:
+        return "other";
+    }
+}
+
 static int list_devices(void)
 {
     clrs_device_info infos[64];
@@ -22,12 +42,12 @@ static int list_devices(void)
         return CLI_EXIT_NODEV;
     }
     for (i = 0; i < count && i < 64; ++i)
-        printf("%u:%u  %s | %s | %s | fp64 %s | %u compute units | "
+        printf("%u:%u  %s | %s | %s | %s | fp64 %s | %u compute units | "
                "%.1f GiB\n",
                infos[i].platform_index, infos[i].device_index,
                infos[i].device_name, infos[i].platform_name,
-               infos[i].device_version, infos[i].has_fp64 ? "yes" : "no",
-               infos[i].compute_units,
+               infos[i].device_version, type_name(infos[i].type),
+               infos[i].has_fp64 ? "yes" : "no", infos[i].compute_units,
                (double)infos[i].global_mem_size / (1024.0 * 1024 * 1024));
     return 0;
 }

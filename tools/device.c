@@ -208,6 +208,7 @@ int device_plan(job *j)
         j->r->lanes = info.vector_lanes;
         j->r->vectors = info.vector_count;
         j->r->groups = info.span_groups;
+        j->r->rows = info.rows;
         j->r->kernels = info.kernels;
         j->r->separable = info.separable;
         j->r->scratch = info.scratch_bytes;

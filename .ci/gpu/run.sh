@@ -82,10 +82,15 @@ if [ -n "${DB:-}" ]; then
 fi
 pack; echo "[$(el)s] torch"
 python3 "$S/torch_mat.py" > "$O/torch.json" 2> "$O/torch.err"
-# Computed taps (CLRS_LAUNCH=calc=1) and fixed-point u8 sums (fix=1)
-# over the forward resampling problems, against the defaults' tables.
+# CLRS_LAUNCH settings (computed taps calc=1, fixed-point u8 sums fix=1,
+# rows=2) over the forward resampling problems, against the defaults;
+# KNOB_ALL=1: over every problem (pooling and backward too).
 if [ -n "${KNOBS:-}" ]; then
-    grep -h -- '--dir=FWD_I' "$S"/ab.batch "$S"/c.batch | grep -v kh3 | grep -- "${KNOB_SDT:-}" > "$S/fwd.batch"
+    if [ "${KNOB_ALL:-0}" = 1 ]; then
+        cat "$S"/ab.batch "$S"/c.batch | grep -- "${KNOB_SDT:-}" > "$S/fwd.batch"
+    else
+        grep -h -- '--dir=FWD_I' "$S"/ab.batch "$S"/c.batch | grep -v kh3 | grep -- "${KNOB_SDT:-}" > "$S/fwd.batch"
+    fi
     for k in $KNOBS; do
         pack; echo "[$(el)s] ours $k"
         CLRS_LAUNCH=$k CLRS_CACHE_DIR=/tmp/c-$k clresample --mode=P --perf-template=json --fix-times-per-prb=30 --batch="$S/fwd.batch" > "$O/ours-$k.json" 2> "$O/ours-$k.err"

@@ -111,7 +111,10 @@ static void emit_indices(sbuf *b, const clrs_gen_config *c)
     if (c->roll)
         clrs__gen_sb_add(b, "const %s nq = ((%s)n%d + %d) / %d;\n", uoff, uoff,
                          rolled, c->roll - 1, c->roll);
-    if (c->rank > 1) {
+    if (c->rank > 1 && c->rows > 1) { /* emit_work_item's loop: i1 */
+        clrs__gen_sb_add(b, "const %s i1r = (%s)get_global_id(1) * %d;\n", off,
+                         off, c->rows);
+    } else if (c->rank > 1) {
         index_of(c, 1, rolled, name, sizeof name, mul, sizeof mul);
         clrs__gen_sb_add(b, "const %s %s = (%s)get_global_id(1)%s;\n", off,
                          name, off, mul);
@@ -143,17 +146,31 @@ typedef void (*item_fn)(sbuf *b, const clrs_gen_config *c, const body_at *at);
 static const item_fn items[] = {CLRS_VARIANT_MAP(ITEM_FN_)};
 #undef ITEM_FN_
 
-/* The work-item: indices, offsets, then its variant's body. */
+/* The work-item: indices, offsets, then its variant's body; where it
+ * runs several rows of kernel axis 1 (c->rows), offsets and body once
+ * per row, the last work-item stopping at the axis' end. The loop is
+ * unrolled, so what depends on kernel axis 0 alone (a span group's
+ * pattern, its weights) is loaded once for every row. */
 static void emit_work_item(sbuf *b, const clrs_gen_config *c)
 {
     body_at at = {"sob", "dof", NULL, "xob", "i0", NULL, 0};
+    const char *off = clrs__gen_off_type(c);
+    const int rows = c->rank > 1 && c->rows > 1;
 
     at.io = c->backward ? "iob" : "iof";
     at.none = clrs__gen_has_none(c) ? "none" : NULL;
     emit_indices(b, c);
+    if (rows) {
+        clrs__gen_sb_add(b, "#pragma unroll\n");
+        clrs__gen_sb_open(b, "for (int ir = 0; ir < %d; ++ir)", c->rows);
+        clrs__gen_sb_add(b, "const %s i1 = i1r + ir;\n", off);
+        clrs__gen_sb_add(b, "if (i1 >= n1)\n    break;\n");
+    }
     if (!c->roll) /* the roll variant's are per output */
         clrs__gen_emit_offsets(b, c);
     items[c->variant](b, c, &at);
+    if (rows)
+        clrs__gen_sb_close(b);
 }
 
 /* The kernel's header: who generated it from what, the pragmas and

@@ -196,6 +196,11 @@ typedef struct clrs_gen_config {
      * work-item, each a nested sum over the slots (a fused separable
      * plan); 0: none. */
     int roll;
+    /* Outputs of kernel axis 1 per work-item (> 1: the work-item runs its
+     * body for rows i1, i1 + 1, ... in turn, the tables and offsets that
+     * depend on kernel axis 0 alone loaded once; lower.c's rows_of); 0
+     * or 1: one. */
+    int rows;
     /* Span vector path (forward, channels-first): kernel axis 0 is the
      * last resampled slot, contiguous in src and dst. A work-item takes a
      * group of vec consecutive outputs, loads up to nspan vectors of vec

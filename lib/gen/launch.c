@@ -38,6 +38,8 @@ typedef struct device_class {
     int roll_taps;
     int span_vectors; /* most input vectors a span group reads */
     int walk;         /* -1: rows of span groups walked where they help */
+    int rows_bwd;     /* outputs of kernel axis 1 per work-item of a
+                         backward kernel (a forward one: 1) */
     /* Work-items of a default work-group, shaped over the device's SIMD
      * width by clrs__launch_default_local (0: the driver's local sizes). */
     size_t group;
@@ -58,11 +60,16 @@ static const device_class device_classes[] = {
      * 64 channels ran in 0.56-0.81x the single pass's time as the roll
      * kernel on an H200 (f32, f16, bf16, u8), and the model then takes it
      * (3 taps an output against 4), while 2x downsamples and 3x3 pooling
-     * stay whole, as they won. */
-    {"gpu-nvidia", CL_DEVICE_TYPE_GPU, 0x10de, 16, 1, 1, 1, 4, 0, 256, 32},
+     * stay whole, as they won. Two rows of kernel axis 1 per work-item of
+     * a backward kernel: 3x3 max and average pooling's backward in
+     * 0.77-0.86x the time of one row on an H200, bilinear's channels-last
+     * f16 0.87x, within 4% either way elsewhere; forward, rows won and
+     * lost by problem (u8 channels-last nearest 1.45x), left to the
+     * tuner. */
+    {"gpu-nvidia", CL_DEVICE_TYPE_GPU, 0x10de, 16, 1, 1, 1, 4, 0, 2, 256, 32},
     /* Any other GPU: NVIDIA's choices, not measured there; its own SIMD
      * width shapes the groups, a warp of 32 where it states none. */
-    {"gpu", CL_DEVICE_TYPE_GPU, 0, 16, 1, 1, 1, 4, 0, 256, 32},
+    {"gpu", CL_DEVICE_TYPE_GPU, 0, 16, 1, 1, 1, 4, 0, 2, 256, 32},
     /* Any other device, a CPU first: its preferred width, several
      * vectors and wide span groups per work-item (four for fixed-point
      * sums, whose taps' loads weigh), rows walked front to back for its
@@ -70,7 +77,7 @@ static const device_class device_classes[] = {
      * as one in memory (5 taps, plan.c's CLRS_SEP_ELEMENT_TAPS): on PoCL
      * channels-last bilinear 2x up took 1.3-1.6x the single pass's time
      * as the roll kernel. */
-    {"cpu", 0, 0, 0, 4, 4, 5, 8, -1, 0, 0},
+    {"cpu", 0, 0, 0, 4, 4, 5, 8, -1, 1, 0, 0},
 };
 
 /* The first row whose type and vendor are the device's (the last row
@@ -155,6 +162,8 @@ void clrs__launch_defaults(const clrs_launch_facts *f, int acc_f64,
     r->mvec_fwd = 0; /* variant_axis.c: 1, 4 for fixed-point sums */
     r->span_vectors = dc->span_vectors;
     r->walk = dc->walk;
+    r->rows = 0; /* lower.c's rows_of: rows_bwd backward, else 1 */
+    r->rows_bwd = dc->rows_bwd;
 }
 
 /* "local=A", "AxB" or "AxBxC": one to three sizes 1..65536, the
@@ -198,6 +207,7 @@ static clrs_status parse_item(const char *item, int acc_f64,
     } digit[] = {{"mv", "124", "1, 2 or 4", &r->mvec},
                  {"spanv", "48", "4 or 8", &r->span_vectors},
                  {"walk", "01", "0 or 1", &r->walk},
+                 {"rows", "1248", "1, 2, 4 or 8", &r->rows},
                  {"span", "01", "0 or 1", &r->span},
                  {"nt", "01", "0 or 1", &r->nt},
                  {"sep", "01", "0 or 1", &r->sep},
@@ -241,7 +251,7 @@ static clrs_status parse_item(const char *item, int acc_f64,
         return clrs__error(
             CLRS_ERR_INVALID_VALUE,
             "CLRS_LAUNCH: unknown item \"%s\" (vec=, mv=, "
-            "span=, spanv=, walk=, nt=, sep=, roll=, calc=, fix=, v3=, "
+            "span=, spanv=, walk=, rows=, nt=, sep=, roll=, calc=, fix=, v3=, "
             "local=)",
             item);
     }

@@ -15,6 +15,7 @@ typedef struct clrs_launch {
     int vec;  /* lanes per work-item along kernel axis 0; 1: scalar */
     int mvec; /* vectors of vec lanes per work-item (axis path, sums) */
     int walk; /* span groups per work-item (a walked row; else 1) */
+    int rows; /* outputs of kernel axis 1 per work-item (else 1) */
     int nt;   /* non-temporal stores of the written tensor */
     cl_uint work_dim;
     size_t global[3];
@@ -48,6 +49,10 @@ typedef struct clrs_launch_request {
                          slots walks each row of groups in one work-item
                          (lower.c): 1 yes, 0 no, -1 where the rows it
                          reads are new ones */
+    int rows;         /* outputs of kernel axis 1 a work-item runs in turn
+                         (1, 2, 4 or 8; lower.c's rows_of); 0: the
+                         default, rows_bwd for a backward kernel, else 1 */
+    int rows_bwd;     /* that default of a backward kernel */
     int nt;           /* -1: by the written size; 0 or 1: forced */
     int sep;          /* -1: separable passes where the plan's cost model
                          takes them; 0: one pass; 1: separable wherever the

@@ -857,6 +857,8 @@ static void launch_shape(clrs_lowered *low, const clrs_device *dev,
     /* A walking work-item's groups are consecutive. */
     L->global[0] = (L->global[0] + (size_t)L->walk - 1) / (size_t)L->walk;
     L->global[1] = c->rank > 1 ? (size_t)n[1] : 1;
+    L->rows = c->rows > 1 ? c->rows : 1;
+    L->global[1] = (L->global[1] + (size_t)L->rows - 1) / (size_t)L->rows;
     L->global[2] = 1;
     for (q = 2; q < c->rank; ++q)
         L->global[2] *= (size_t)n[q];
@@ -915,7 +917,7 @@ static clrs_status choose_variant(vtry *t)
     clrs_gen_config *c = &t->low->cfg;
     int v, made = 0;
 
-    c->vec = c->mvec = c->walk = 1;
+    c->vec = c->mvec = c->walk = c->rows = 1;
     c->tail = 0;
     c->roll = 0;
     for (v = 0; v < CLRS_VARIANT_COUNT; ++v) {
@@ -989,6 +991,27 @@ static clrs_status lower_setup(const clrs_device *dev, const clrs_problem *p,
     return CLRS_SUCCESS;
 }
 
+/* Outputs of kernel axis 1 a work-item runs in turn (the request's
+ * rows=, or its device class's default for a backward kernel; at most the axis'
+ * extent rounded down to a power of two): on the one-group variants of a kernel
+ * of two or more axes whose dst is blocked nowhere (a padding lane's guard ends
+ * its work-item). */
+static int rows_of(const clrs_gen_config *c, const kaxis *k, int m,
+                   const clrs_launch_request *r)
+{
+    int rows = r->rows ? r->rows : c->backward ? r->rows_bwd : 1, p;
+
+    if (rows < 2 || c->rank < 2 || c->variant == CLRS_VARIANT_ROLL ||
+        c->variant == CLRS_VARIANT_BLOCK)
+        return 1;
+    for (p = 0; p < m; ++p)
+        if (k[p].dblk)
+            return 1;
+    while (rows > 1 && rows > k[1].n)
+        rows /= 2;
+    return rows;
+}
+
 /* One lowering with 64-bit offsets assumed in the lane bound or not
  * (long_off); the tables decide whether they are needed. */
 static clrs_status lower_once(const clrs_device *dev, const clrs_problem *p,
@@ -1002,6 +1025,7 @@ static clrs_status lower_once(const clrs_device *dev, const clrs_problem *p,
 
     CLRS_TRY(lower_setup(dev, p, st, index_only, launch, long_off, low, &w));
     CLRS_TRY(choose_variant(&w.t));
+    c->rows = rows_of(c, w.k, w.m, &w.req);
     bytes = index_only ? 0
                        : (size_t)clrs__tensor_span(w.d.dst) *
                              clrs_dtype_size(w.d.dst->dtype);

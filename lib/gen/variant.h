@@ -19,7 +19,8 @@
 #define CLRS_KNOB_WALK 0x10u  /* walk=: rows of span groups walked */
 #define CLRS_KNOB_NT 0x20u    /* nt=: non-temporal stores */
 #define CLRS_KNOB_LOCAL 0x40u /* local=: the work-group size */
-#define CLRS_KNOB_ALL_ 0x7Fu
+#define CLRS_KNOB_ROWS 0x80u  /* rows=: outputs of kernel axis 1 */
+#define CLRS_KNOB_ALL_ 0xFFu
 
 /* X(ENUM, name, vector path, knobs): in the order the lowering tries
  * them; the vector path is clrs_plan_info's name for its lanes.
@@ -44,14 +45,16 @@
     X(BLOCK, "block", CLRS_VECTOR_BLOCK,                                       \
       CLRS_KNOB_VEC | CLRS_KNOB_NT | CLRS_KNOB_LOCAL)                          \
     X(AXIS, "axis", CLRS_VECTOR_AXIS,                                          \
-      CLRS_KNOB_VEC | CLRS_KNOB_MV | CLRS_KNOB_NT | CLRS_KNOB_LOCAL)           \
+      CLRS_KNOB_VEC | CLRS_KNOB_MV | CLRS_KNOB_NT | CLRS_KNOB_LOCAL |          \
+          CLRS_KNOB_ROWS)                                                      \
     X(WALK, "walk", CLRS_VECTOR_SPAN,                                          \
       CLRS_KNOB_VEC | CLRS_KNOB_SPAN | CLRS_KNOB_SPANV | CLRS_KNOB_WALK |      \
-          CLRS_KNOB_NT | CLRS_KNOB_LOCAL)                                      \
+          CLRS_KNOB_NT | CLRS_KNOB_LOCAL | CLRS_KNOB_ROWS)                     \
     X(SPAN, "span", CLRS_VECTOR_SPAN,                                          \
       CLRS_KNOB_VEC | CLRS_KNOB_SPAN | CLRS_KNOB_SPANV | CLRS_KNOB_NT |        \
-          CLRS_KNOB_LOCAL)                                                     \
-    X(SCALAR, "scalar", CLRS_VECTOR_NONE, CLRS_KNOB_NT | CLRS_KNOB_LOCAL)
+          CLRS_KNOB_LOCAL | CLRS_KNOB_ROWS)                                    \
+    X(SCALAR, "scalar", CLRS_VECTOR_NONE,                                      \
+      CLRS_KNOB_NT | CLRS_KNOB_LOCAL | CLRS_KNOB_ROWS)
 
 typedef enum clrs_variant {
 #define CLRS_VARIANT_ENUM_(e, ...) CLRS_VARIANT_##e,

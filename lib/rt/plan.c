@@ -1432,6 +1432,7 @@ clrs_status clrs_plan_get_info(const clrs_plan *plan, clrs_plan_info *info)
     memcpy(info->local_size, plan->low.launch.local, sizeof info->local_size);
     info->launch_source = plan->low.launch.source;
     info->span_groups = plan->low.launch.walk;
+    info->rows = plan->low.launch.rows > 1 ? plan->low.launch.rows : 1;
     info->tuned_launches = plan->tuned_launches;
     info->variant = clrs__variant_name(plan->low.cfg.variant);
     clrs__clear_error();

@@ -38,13 +38,21 @@ static const tune_knob tune_more[] = {
     {CLRS_KNOB_SPANV, {"spanv=4", "spanv=8"}},
     {CLRS_KNOB_WALK, {"walk=0", "walk=1"}}};
 #define TUNE_NMORE ((int)(sizeof tune_more / sizeof tune_more[0]))
+/* Last, rows of kernel axis 1 per work-item with each vector width,
+ * under the device's default local size and under 16x16 (a work-item
+ * of several rows shifts the best shape; rows=1 for a backward kernel,
+ * whose default on a GPU is two). */
+static const tune_knob tune_rows = {CLRS_KNOB_ROWS,
+                                    {"rows=1", "rows=2", "rows=4"}};
+#define TUNE_ROWS_LOCALS 2
 /* The first candidate: the device's defaults ("span=1" changes
  * nothing). */
 #define TUNE_DEFAULT "span=1"
 /* The most candidates: the defaults, the grid, the other knobs. */
-#define TUNE_NCAND                                                           \
-    (1 + TUNE_VALUES_MAX * TUNE_VALUES_MAX * TUNE_VALUES_MAX +               \
-     TUNE_NMORE * TUNE_VALUES_MAX * TUNE_VALUES_MAX)
+#define TUNE_NCAND                                                             \
+    (1 + TUNE_VALUES_MAX * TUNE_VALUES_MAX * TUNE_VALUES_MAX +                 \
+     TUNE_NMORE * TUNE_VALUES_MAX * TUNE_VALUES_MAX +                          \
+     TUNE_VALUES_MAX * TUNE_VALUES_MAX * TUNE_ROWS_LOCALS)
 /* Timed runs of each candidate, after one warm-up. */
 #define TUNE_RUNS 3
 /* The longest candidate's CLRS_LAUNCH text, with its terminator. */
@@ -208,6 +216,7 @@ static int tune_texts(char texts[][TUNE_TEXT_MAX], unsigned knobs)
     const int nvec = tune_values(&tune_vec, knobs, 1);
     const int nspan = tune_values(&tune_span, knobs, 1);
     const int nlocal = tune_values(&tune_local, knobs, 1);
+    const int nrows = tune_values(&tune_rows, knobs, 0);
     int n = 0, v, s, l, p, m, nmore;
 
     snprintf(texts[n++], TUNE_TEXT_MAX, TUNE_DEFAULT);
@@ -225,6 +234,13 @@ static int tune_texts(char texts[][TUNE_TEXT_MAX], unsigned knobs)
                          tune_vec.values[v], tune_more[p].values[m],
                          tune_local.values[0]);
     }
+    for (v = 0; v < nvec; ++v)
+        for (m = 0; m < nrows; ++m) {
+            snprintf(texts[n++], TUNE_TEXT_MAX, "%s,%s", tune_vec.values[v],
+                     tune_rows.values[m]);
+            snprintf(texts[n++], TUNE_TEXT_MAX, "%s,%s,%s", tune_vec.values[v],
+                     tune_rows.values[m], tune_local.values[1]);
+        }
     return n;
 }
 
