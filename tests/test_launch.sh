@@ -115,8 +115,10 @@ path_is spanv=4,vec=16 none/ $aa4
 # Walked rows: a channels-first bilinear downsample's row of 62 outputs
 # is one work-item's under walk=1 and by default where the device is no
 # GPU (a GPU's neighbouring work-items read neighbouring addresses: no
-# walk by default), not under walk=0; an upsample's only under walk=1. The lanes vec=16 gives are the device's
-# (at most its native float width, where it states one): read from the
+# walk by default), not under walk=0; an upsample's only under walk=1
+# (one row a work-item forced: its rows' taps overlap). The lanes vec=16
+# gives are the device's (at most its native float width, where it
+# states one): read from the
 # unwalked plan's perf line; a walking work-item takes the power of two
 # of groups that covers the row (4 of 16 lanes, 8 of 8).
 down="--alg=linear mb1ic3ih40iw100oh25ow62"
@@ -142,7 +144,7 @@ fi
 path_is vec=16,walk=1 "$walked" $down
 path_is vec=16,walk=0 span/$lanes, $down
 path_is vec=16 span/$lanes, $up
-path_is vec=16,walk=1 "$walked" $up
+path_is vec=16,walk=1,rows=1 "$walked" $up
 
 # A walked row sums each group's taps in the one-group order: the same
 # bytes as without walking, forward and backward (--mode=C writes the
@@ -172,6 +174,33 @@ for prb in "--dir=FWD_D --alg=linear mb2ic3ih40iw100oh25ow62" \
         cmp "$tmp/w0.npy" "$tmp/w1.npy" | sed 's/^/# /'
     fi
 done
+
+# Rows per work-item by default where the device is no GPU: a walked
+# row whose rows' taps overlap (3x3 average pooling of stride 2, a
+# bilinear upsample's backward) takes four, one whose do not (bilinear
+# 2x down, nearest's backward) one; both under rows=1 one.
+rows_are() {
+    want=$1
+    shift
+    CLRS_LAUNCH=$launch "$tool" --mode=C --perf-template=json "$@" \
+        >"$tmp/out" 2>&1
+    rc=$?
+    if [ $rc -eq 0 ] && grep -q "\"rows\":$want," "$tmp/out"; then
+        ok "CLRS_LAUNCH=$launch $*: $want rows a work-item"
+    else
+        not_ok "CLRS_LAUNCH=$launch $*: exit $rc, not $want rows"
+        sed 's/^/# /' "$tmp/out" | head -10
+    fi
+}
+if [ "$(device_type)" != gpu ]; then
+    launch=vec=16,walk=1
+    rows_are 4 --alg=avg_np mb1ic3ih34iw300kh3kw3sh2sw2ph1pw1
+    rows_are 4 --dir=BWD_D --alg=linear mb1ic3ih20iw100oh40ow200
+    rows_are 1 --alg=linear mb1ic3ih40iw400oh20ow200
+    rows_are 1 --dir=BWD_D --alg=nearest mb1ic3ih20iw100oh40ow200
+    launch=vec=16,walk=1,rows=1
+    rows_are 1 --alg=avg_np mb1ic3ih34iw300kh3kw3sh2sw2ph1pw1
+fi
 
 # A walked row's work-group shrunk to bound its private arrays (or to the
 # kernel's own limit) still divides the NDRange: 1x9x8 on 9 output rows

@@ -40,6 +40,8 @@ typedef struct device_class {
     int walk;         /* -1: rows of span groups walked where they help */
     int rows_bwd;     /* outputs of kernel axis 1 per work-item of a
                          backward kernel (a forward one: 1) */
+    int rows_overlap; /* ... of a walked row (the walk variant) whose
+                         rows' taps overlap (lower.c's rows_of) */
     /* Work-items of a default work-group, shaped over the device's SIMD
      * width by clrs__launch_default_local (0: the driver's local sizes). */
     size_t group;
@@ -66,18 +68,22 @@ static const device_class device_classes[] = {
      * f16 0.87x, within 4% either way elsewhere; forward, rows won and
      * lost by problem (u8 channels-last nearest 1.45x), left to the
      * tuner. */
-    {"gpu-nvidia", CL_DEVICE_TYPE_GPU, 0x10de, 16, 1, 1, 1, 4, 0, 2, 256, 32},
+    {"gpu-nvidia", CL_DEVICE_TYPE_GPU, 0x10de, 16, 1, 1, 1, 4, 0, 2, 0, 256,
+     32},
     /* Any other GPU: NVIDIA's choices, not measured there; its own SIMD
      * width shapes the groups, a warp of 32 where it states none. */
-    {"gpu", CL_DEVICE_TYPE_GPU, 0, 16, 1, 1, 1, 4, 0, 2, 256, 32},
+    {"gpu", CL_DEVICE_TYPE_GPU, 0, 16, 1, 1, 1, 4, 0, 2, 0, 256, 32},
     /* Any other device, a CPU first: its preferred width, several
      * vectors and wide span groups per work-item (four for fixed-point
      * sums, whose taps' loads weigh), rows walked front to back for its
      * prefetcher, the driver's local sizes. A rolled intermediate costs
      * as one in memory (5 taps, plan.c's CLRS_SEP_ELEMENT_TAPS): on PoCL
      * channels-last bilinear 2x up took 1.3-1.6x the single pass's time
-     * as the roll kernel. */
-    {"cpu", 0, 0, 0, 4, 4, 5, 8, -1, 1, 0, 0},
+     * as the roll kernel. Four rows of kernel axis 1 a walked work-item
+     * where the rows' taps overlap: on PoCL (AMD EPYC) such problems of
+     * the performance matrix in 0.57-0.99x the time, walked rows without
+     * overlap no faster. */
+    {"cpu", 0, 0, 0, 4, 4, 5, 8, -1, 1, 4, 0, 0},
 };
 
 /* The first row whose type and vendor are the device's (the last row
@@ -164,6 +170,7 @@ void clrs__launch_defaults(const clrs_launch_facts *f, int acc_f64,
     r->walk = dc->walk;
     r->rows = 0; /* lower.c's rows_of: rows_bwd backward, else 1 */
     r->rows_bwd = dc->rows_bwd;
+    r->rows_overlap = dc->rows_overlap;
 }
 
 /* "local=A", "AxB" or "AxBxC": one to three sizes 1..65536, the

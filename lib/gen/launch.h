@@ -53,6 +53,7 @@ typedef struct clrs_launch_request {
                          (1, 2, 4 or 8; lower.c's rows_of); 0: the
                          default, rows_bwd for a backward kernel, else 1 */
     int rows_bwd;     /* that default of a backward kernel */
+    int rows_overlap; /* ... of a walked row whose rows' taps overlap */
     int nt;           /* -1: by the written size; 0 or 1: forced */
     int sep;          /* -1: separable passes where the plan's cost model
                          takes them; 0: one pass; 1: separable wherever the

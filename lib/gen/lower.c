@@ -991,21 +991,54 @@ static clrs_status lower_setup(const clrs_device *dev, const clrs_problem *p,
     return CLRS_SUCCESS;
 }
 
-/* Outputs of kernel axis 1 a work-item runs in turn (the request's
- * rows=, or its device class's default for a backward kernel; at most the axis'
- * extent rounded down to a power of two): on the one-group variants of a kernel
- * of two or more axes whose dst is blocked nowhere (a padding lane's guard ends
- * its work-item). */
-static int rows_of(const clrs_gen_config *c, const kaxis *k, int m,
-                   const clrs_launch_request *r)
+/* Whether neighbouring positions of slot s's lists (transposed: the
+ * backward gather's) read overlapping ranges of elements at half of
+ * the positions or more: a 3x3 window of stride 2, a bilinear
+ * upsample's transposed entries, not a 2x bilinear downsample's pairs. */
+static int taps_overlap(const clrs_problem *p, const clrs_slot_taps *st, int s,
+                        int transposed)
 {
-    int rows = r->rows ? r->rows : c->backward ? r->rows_bwd : 1, p;
+    clrs_lists l;
+    int64_t i, hits = 0;
 
+    clrs__lists_of(p, st, s, transposed, &l);
+    for (i = 0; i + 1 < l.npos; ++i) {
+        int64_t hi = -1, lo = INT64_MAX, e;
+        for (e = l.start[i]; e < l.start[i + 1]; ++e)
+            if (clrs__lists_read(&l, (size_t)e) > hi)
+                hi = clrs__lists_read(&l, (size_t)e);
+        for (e = l.start[i + 1]; e < l.start[i + 2]; ++e) {
+            const int64_t x = clrs__lists_read(&l, (size_t)e);
+            if (x >= 0 && x < lo)
+                lo = x;
+        }
+        hits += lo <= hi;
+    }
+    return l.npos > 1 && 2 * hits >= l.npos - 1;
+}
+
+/* Outputs of kernel axis 1 a work-item runs in turn: the request's
+ * rows=, else its device class's default for a backward kernel, or
+ * for a walked row (the walk variant) whose rows' taps overlap along
+ * kernel axis 1 (rows_overlap: on PoCL an input row read by the next
+ * output row is still in cache); at most the axis' extent rounded down
+ * to a power of two. On the one-group variants of a kernel of two or
+ * more axes whose dst is blocked nowhere (a padding lane's guard ends
+ * its work-item). */
+static int rows_of(const clrs_gen_config *c, const clrs_problem *p,
+                   const clrs_slot_taps *st, const direction *d, const kaxis *k,
+                   int m, const clrs_launch_request *r)
+{
+    int rows = r->rows ? r->rows : c->backward ? r->rows_bwd : 1, q;
+
+    if (!r->rows && r->rows_overlap > rows && c->variant == CLRS_VARIANT_WALK &&
+        m > 1 && k[1].slot >= 0 && taps_overlap(p, st, k[1].slot, d->gather))
+        rows = r->rows_overlap;
     if (rows < 2 || c->rank < 2 || c->variant == CLRS_VARIANT_ROLL ||
         c->variant == CLRS_VARIANT_BLOCK)
         return 1;
-    for (p = 0; p < m; ++p)
-        if (k[p].dblk)
+    for (q = 0; q < m; ++q)
+        if (k[q].dblk)
             return 1;
     while (rows > 1 && rows > k[1].n)
         rows /= 2;
@@ -1025,7 +1058,7 @@ static clrs_status lower_once(const clrs_device *dev, const clrs_problem *p,
 
     CLRS_TRY(lower_setup(dev, p, st, index_only, launch, long_off, low, &w));
     CLRS_TRY(choose_variant(&w.t));
-    c->rows = rows_of(c, w.k, w.m, &w.req);
+    c->rows = rows_of(c, p, st, &w.d, w.k, w.m, &w.req);
     bytes = index_only ? 0
                        : (size_t)clrs__tensor_span(w.d.dst) *
                              clrs_dtype_size(w.d.dst->dtype);
