@@ -36,25 +36,27 @@ need_device() {
     fi
 }
 
-# device_fp64: "yes" or "no", whether the device the tool opens
-# (CLRS_DEVICE, else the first) has fp64, as --list-devices says; empty
+# device_line: the --list-devices line of the device the tool opens
+# (CLRS_DEVICE, else the first); empty without a device.
+device_line() {
+    _pd=$("$tool" --mode=C mb1ic1iw2ow4 2>/dev/null |
+        sed -n 's/^device \([0-9]*:[0-9]*\): .*/\1/p' | head -n 1)
+    [ -n "$_pd" ] && "$tool" --list-devices 2>/dev/null |
+        grep "^$_pd  " | head -n 1
+}
+
+# device_fp64: "yes" or "no", whether that device has fp64; empty
 # without a device. A problem SKIPPED for want of fp64 is a skip only
 # where this says no.
 device_fp64() {
-    _pd=$("$tool" --mode=C mb1ic1iw2ow4 2>/dev/null |
-        sed -n 's/^device \([0-9]*:[0-9]*\): .*/\1/p' | head -n 1)
-    [ -n "$_pd" ] && "$tool" --list-devices 2>/dev/null |
-        sed -n "s/^$_pd  .* | fp64 \([a-z]*\) | .*/\1/p" | head -n 1
+    device_line | sed -n 's/.* | fp64 \([a-z]*\) | .*/\1/p'
 }
 
-# device_type: "gpu", "cpu", "accelerator" or "other", the kind of the
-# device the tool opens, as --list-devices says (the launch defaults'
-# device classes go by it); empty without a device.
+# device_type: "gpu", "cpu", "accelerator" or "other", that device's
+# kind (the launch defaults' device classes go by it); empty without a
+# device.
 device_type() {
-    _pd=$("$tool" --mode=C mb1ic1iw2ow4 2>/dev/null |
-        sed -n 's/^device \([0-9]*:[0-9]*\): .*/\1/p' | head -n 1)
-    [ -n "$_pd" ] && "$tool" --list-devices 2>/dev/null |
-        sed -n "s/^$_pd  .* | \([a-z]*\) | fp64 [a-z]* | .*/\1/p" | head -n 1
+    device_line | sed -n 's/.* | \([a-z]*\) | fp64 [a-z]* | .*/\1/p'
 }
 
 # digests FILE: "repro digest" per problem of a JSON run's stdout.

@@ -31,9 +31,10 @@ settings="vec=1 vec=2 vec=4 vec=8 vec=16 span=0 nt=1 nt=0 local=1 \
 # The quick tier: each knob moved at least once (vector widths 2 and 8
 # beside the default, the span path off and its groups of 8, local
 # sizes that do and do not divide, vectors per work-item, walked rows,
-# non-temporal stores, rows of kernel axis 1 per work-item); one lane, the scalar variant, is the default of
-# the problems no vector path takes and the generic kernels'
-# (test_device_*), and the full tier runs vec=1 and vec=4 here too.
+# non-temporal stores, rows of kernel axis 1 per work-item); one lane,
+# the scalar variant, is the default of the problems no vector path
+# takes and the generic kernels' (test_device_*), and the full tier runs
+# vec=1 and vec=4 here too.
 [ -n "$quick" ] && settings="vec=2,span=0,nt=1,local=64x2,rows=2 \
     vec=8,spanv=8,mv=4,walk=1,local=7x3,rows=4"
 for setting in $settings; do
@@ -118,9 +119,9 @@ path_is spanv=4,vec=16 none/ $aa4
 # walk by default), not under walk=0; an upsample's only under walk=1
 # (one row a work-item forced: its rows' taps overlap). The lanes vec=16
 # gives are the device's (at most its native float width, where it
-# states one): read from the
-# unwalked plan's perf line; a walking work-item takes the power of two
-# of groups that covers the row (4 of 16 lanes, 8 of 8).
+# states one): read from the unwalked plan's perf line; a walking
+# work-item takes the power of two of groups that covers the row (4 of
+# 16 lanes, 8 of 8).
 down="--alg=linear mb1ic3ih40iw100oh25ow62"
 up="--alg=linear mb1ic3ih25iw40oh50ow62"
 CLRS_LAUNCH=vec=16,walk=0 "$tool" --mode=P --fix-times-per-prb=1 $down \
