@@ -108,6 +108,18 @@ path_is vec=4,mv=1,rows=1 axis/4, --dir=BWD_D $axb64
 path_is vec=4,mv=4 axis/4x4, --dir=FWD_D $axb64
 path_is vec=4 axis/4, --dir=FWD_D $axb64
 path_is vec=4,mv=4 axis/4, --dir=FWD_D --attr-post-ops=eltwise_relu $axb64
+# Blocked tensors whose blocks are full and under 16 bytes (8 lanes of
+# u8 or s8, nChw8c of 16 channels) fuse a block's lanes into the row and
+# take the span path, forward and backward; not with padding lanes (12
+# channels), blocks of 16 bytes (16 lanes of u8, 8 of f32) nor an f32
+# dst.
+blk="--alg=linear mb1ic16ih5iw40oh9ow77"
+path_is "" span/ --sdt=u8 --ddt=u8 --tag=aBx8b $blk
+path_is "" span/ --dir=BWD_D --sdt=s8 --ddt=s8 --tag=aBx8b $blk
+path_is "" block/ --sdt=u8 --ddt=u8 --tag=aBx8b --alg=linear mb1ic12ih5iw40oh9ow77
+path_is "" axis/ --sdt=u8 --ddt=u8 --tag=aBx16b $blk
+path_is "" axis/ --tag=aBx8b $blk
+path_is "" axis/ --sdt=u8 --ddt=f32 --tag=aBx8b $blk
 # Span groups: antialiased 4x down (9 taps over 5 vectors) takes the span
 # path with spanv=8 and not with spanv=4.
 aa4="--alg=linear --antialias=true mb1ic2ih8iw256oh2ow64"

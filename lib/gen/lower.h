@@ -83,7 +83,8 @@ clrs_status clrs__span_try(clrs_lowered *low, const clrs_problem *p,
 /* Small channels-last channels fused into the innermost resampled axis
  * (fuse.c): where p is a problem without a plane index whose channel
  * axis has unit stride, 2 to 7 elements and the resampled axis beside
- * it in every tensor, *q gets p
+ * it in every tensor (or whose tensors are blocked alike, the blocks full
+ * and under 16 bytes: a block's lanes fuse), *q gets p
  * with the two axes as one and st that slot's taps, and *fused 1; else
  * st and *q are untouched and *fused 0. The lowering and the tables then
  * take q and st; every output is the same. */
