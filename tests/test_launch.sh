@@ -213,6 +213,27 @@ if [ "$(device_type)" != gpu ]; then
     rows_are 1 --dir=BWD_D --alg=nearest mb1ic3ih20iw100oh40ow200
     launch=vec=16,walk=1,rows=1
     rows_are 1 --alg=avg_np mb1ic3ih34iw300kh3kw3sh2sw2ph1pw1
+    # A forward sum on the span path over a row of 2048 or more outputs
+    # takes four rows in work-groups of 64x4 (not the driver's); a
+    # shorter row, an upsample into u8 and a forced rows=1 one.
+    launch=
+    rows_are 4 --alg=linear mb1ic1ih10iw1030oh20ow2060
+    rows_are 4 --alg=linear --sdt=u8 --ddt=u8 mb1ic1ih20iw4100oh10ow2050
+    rows_are 1 --alg=linear mb1ic1ih10iw1000oh20ow2000
+    rows_are 1 --alg=linear --sdt=u8 --ddt=u8 mb1ic1ih10iw1030oh20ow2060
+    launch=rows=1
+    rows_are 1 --alg=linear mb1ic1ih10iw1030oh20ow2060
+    CLRS_LAUNCH= "$tool" --mode=C --perf-template=json --alg=linear \
+        mb1ic1ih10iw1030oh20ow2060 >"$tmp/out" 2>&1
+    l0=$(sed -n 's/.*"lws":\[\([0-9]*\),\([0-9]*\),.*/\1/p' "$tmp/out" | head -1)
+    l1=$(sed -n 's/.*"lws":\[\([0-9]*\),\([0-9]*\),.*/\2/p' "$tmp/out" | head -1)
+    if [ -n "$l0" ] && [ "$l0" -ge 2 ] && [ "$l0" -le 64 ] &&
+        [ "$l1" -le 4 ] && grep -q '"rows":4,' "$tmp/out"; then
+        ok "four rows a work-item in a work-group of ${l0}x$l1 (at most 64x4)"
+    else
+        not_ok "four rows a work-item: not in a work-group of at most 64x4"
+        sed 's/^/# /' "$tmp/out" | head -10
+    fi
 fi
 
 # A walked row's work-group shrunk to bound its private arrays (or to the

@@ -42,6 +42,8 @@ typedef struct device_class {
                          backward kernel (a forward one: 1) */
     int rows_overlap; /* ... of a walked row (the walk variant) whose
                          rows' taps overlap (lower.c's rows_of) */
+    int rows_span;    /* ... of a forward weighted sum on the span variant
+                         (not walked) whose row is long (lower.c) */
     /* Work-items of a default work-group, shaped over the device's SIMD
      * width by clrs__launch_default_local (0: the driver's local sizes). */
     size_t group;
@@ -68,11 +70,11 @@ static const device_class device_classes[] = {
      * f16 0.87x, within 4% either way elsewhere; forward, rows won and
      * lost by problem (u8 channels-last nearest 1.45x), left to the
      * tuner. */
-    {"gpu-nvidia", CL_DEVICE_TYPE_GPU, 0x10de, 16, 1, 1, 1, 4, 0, 2, 0, 256,
+    {"gpu-nvidia", CL_DEVICE_TYPE_GPU, 0x10de, 16, 1, 1, 1, 4, 0, 2, 0, 0, 256,
      32},
     /* Any other GPU: NVIDIA's choices, not measured there; its own SIMD
      * width shapes the groups, a warp of 32 where it states none. */
-    {"gpu", CL_DEVICE_TYPE_GPU, 0, 16, 1, 1, 1, 4, 0, 2, 0, 256, 32},
+    {"gpu", CL_DEVICE_TYPE_GPU, 0, 16, 1, 1, 1, 4, 0, 2, 0, 0, 256, 32},
     /* Any other device, a CPU first: its preferred width, several
      * vectors and wide span groups per work-item (four for fixed-point
      * sums, whose taps' loads weigh), rows walked front to back for its
@@ -82,8 +84,12 @@ static const device_class device_classes[] = {
      * as the roll kernel. Four rows of kernel axis 1 a walked work-item
      * where the rows' taps overlap: on PoCL (AMD EPYC) such problems of
      * the performance matrix in 0.57-0.99x the time, walked rows without
-     * overlap no faster. */
-    {"cpu", 0, 0, 0, 4, 4, 5, 8, -1, 1, 4, 0, 0},
+     * overlap no faster. Four rows a work-item of a forward sum on the
+     * span variant whose row is long (lower.c's rows_of), in work-groups
+     * of 64x4 (launch_shape; the driver's choice stacked a column of
+     * rows): on PoCL (AMD EPYC) the performance matrix's 2-D bilinear
+     * rows of 1 to 4 channels in 0.51-0.93x the time. */
+    {"cpu", 0, 0, 0, 4, 4, 5, 8, -1, 1, 4, 4, 0, 0},
 };
 
 /* The first row whose type and vendor are the device's (the last row
@@ -171,6 +177,7 @@ void clrs__launch_defaults(const clrs_launch_facts *f, int acc_f64,
     r->rows = 0; /* lower.c's rows_of: rows_bwd backward, else 1 */
     r->rows_bwd = dc->rows_bwd;
     r->rows_overlap = dc->rows_overlap;
+    r->rows_span = dc->rows_span;
 }
 
 /* "local=A", "AxB" or "AxBxC": one to three sizes 1..65536, the

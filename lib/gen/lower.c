@@ -835,6 +835,11 @@ static void layout_tables(clrs_lowered *low, const clrs_problem *p,
 
 /* ---- the launch ---------------------------------------------------------- */
 
+/* The work-group of a kernel of several rows a work-item where the
+ * driver would choose (launch_shape). */
+#define CLRS_ROWS_GROUP_X 64
+#define CLRS_ROWS_GROUP_Y 4
+
 static clrs_vector_path variant_path(int v);
 
 /* NDRange: kernel axes 0 and 1 are dimensions 0 and 1, the rest folded
@@ -871,6 +876,18 @@ static void launch_shape(clrs_lowered *low, const clrs_device *dev,
             L->global[2] = L->global[2] / (size_t)n[a] * runs;
     }
     clrs__launch_local(dev, r, L);
+    if (L->rows > 1 && L->walk == 1 && L->local[0] == 0 && !r->local_driver) {
+        /* Rows a work-item where the driver would choose: PoCL stacked
+         * the rows of a narrow column in one work-group (8x340, its
+         * outputs 64 values wide down the whole plane, 1.9x the time of
+         * one row a work-item); 64x4 (or the largest divisors) runs
+         * rows in 0.5-0.9x. */
+        clrs_launch_request g = *r;
+        g.local[0] = CLRS_ROWS_GROUP_X;
+        g.local[1] = CLRS_ROWS_GROUP_Y;
+        g.local[2] = 1;
+        clrs__launch_local(dev, &g, L);
+    }
     if (L->walk > 1) {
         /* PoCL keeps the private arrays of a whole work-group on its
          * thread's stack: the driver's own choice (4096 work-items) of
@@ -1017,13 +1034,36 @@ static int taps_overlap(const clrs_problem *p, const clrs_slot_taps *st, int s,
     return l.npos > 1 && 2 * hits >= l.npos - 1;
 }
 
+/* Kernel axis 0's outputs from which a forward span-variant sum takes
+ * the device class's rows_span: shorter rows (a 512^2 plane, a 3-D
+ * volume's 256 or fewer) measured slower in rows on PoCL. */
+#define ROWS_SPAN_MIN_ROW 2048
+
+/* Whether the forward sum's rows_span applies: the span variant (not
+ * walked) over two or more kernel axes, a long row, and not an
+ * upsample along kernel axis 1 into a one-byte type (u8 and s8 bilinear
+ * 2x up of 1 and 4 channels took 1.1-1.6x the time in four rows on
+ * PoCL, 3 channels 0.7-1.0x). */
+static int rows_span_applies(const clrs_gen_config *c, const clrs_problem *p,
+                             const kaxis *k, int m)
+{
+    const int up1 =
+        k[1].slot >= 0 && p->ax[k[1].slot].out > p->ax[k[1].slot].in;
+
+    return !c->backward && c->cls == CLRS_GEN_WSUM &&
+           c->variant == CLRS_VARIANT_SPAN && m > 1 &&
+           k[0].n >= ROWS_SPAN_MIN_ROW &&
+           !(up1 && clrs_dtype_size(c->dst) == 1);
+}
+
 /* Outputs of kernel axis 1 a work-item runs in turn: the request's
  * rows=, else its device class's default for a backward kernel, or
  * for a walked row (the walk variant) whose rows' taps overlap along
  * kernel axis 1 (rows_overlap: on PoCL an input row read by the next
- * output row is still in cache); at most the axis' extent rounded down
- * to a power of two. On the one-group variants of a kernel of two or
- * more axes whose dst is blocked nowhere (a padding lane's guard ends
+ * output row is still in cache), or for a forward sum on the span
+ * variant over a long row (rows_span); at most the axis' extent rounded
+ * down to a power of two. On the one-group variants of a kernel of two
+ * or more axes whose dst is blocked nowhere (a padding lane's guard ends
  * its work-item). */
 static int rows_of(const clrs_gen_config *c, const clrs_problem *p,
                    const clrs_slot_taps *st, const direction *d, const kaxis *k,
@@ -1034,6 +1074,8 @@ static int rows_of(const clrs_gen_config *c, const clrs_problem *p,
     if (!r->rows && r->rows_overlap > rows && c->variant == CLRS_VARIANT_WALK &&
         m > 1 && k[1].slot >= 0 && taps_overlap(p, st, k[1].slot, d->gather))
         rows = r->rows_overlap;
+    if (!r->rows && r->rows_span > rows && rows_span_applies(c, p, k, m))
+        rows = r->rows_span;
     if (rows < 2 || c->rank < 2 || c->variant == CLRS_VARIANT_ROLL ||
         c->variant == CLRS_VARIANT_BLOCK)
         return 1;
