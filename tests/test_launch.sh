@@ -221,6 +221,12 @@ if [ "$(device_type)" != gpu ]; then
     rows_are 4 --alg=linear --sdt=u8 --ddt=u8 mb1ic1ih20iw4100oh10ow2050
     rows_are 1 --alg=linear mb1ic1ih10iw1000oh20ow2000
     rows_are 1 --alg=linear --sdt=u8 --ddt=u8 mb1ic1ih10iw1030oh20ow2060
+    # Integer max pooling (compared as it is) takes four rows over any
+    # row; float max pooling and a copy (nearest) one.
+    rows_are 4 --dir=FWD_I --alg=max --sdt=u8 --ddt=u8 mb1ic3ih40iw100kh3kw3sh2sw2ph1pw1
+    rows_are 4 --dir=FWD_I --alg=max --sdt=s32 --ddt=s32 mb1ic3ih40iw100kh3kw3sh2sw2ph1pw1
+    rows_are 1 --dir=FWD_I --alg=max mb1ic3ih40iw100kh3kw3sh2sw2ph1pw1
+    rows_are 1 --alg=nearest mb1ic1ih10iw1030oh20ow2060
     launch=rows=1
     rows_are 1 --alg=linear mb1ic1ih10iw1030oh20ow2060
     CLRS_LAUNCH= "$tool" --mode=C --perf-template=json --alg=linear \

@@ -1039,20 +1039,26 @@ static int taps_overlap(const clrs_problem *p, const clrs_slot_taps *st, int s,
  * volume's 256 or fewer) measured slower in rows on PoCL. */
 #define ROWS_SPAN_MIN_ROW 2048
 
-/* Whether the forward sum's rows_span applies: the span variant (not
- * walked) over two or more kernel axes, a long row, and not an
- * upsample along kernel axis 1 into a one-byte type (u8 and s8 bilinear
- * 2x up of 1 and 4 channels took 1.1-1.6x the time in four rows on
- * PoCL, 3 channels 0.7-1.0x). */
+/* Whether rows_span applies: a forward kernel on the span variant (not
+ * walked) over two or more kernel axes, either max pooling of an
+ * integer type compared as it is (c->raw: on PoCL u8, s8 and s32 3x3
+ * stride-2 pooling of 1 to 64 channels in 0.59-0.84x the time in four
+ * rows, rows of 256 outputs too; float types' 0.9-1.1x) or a weighted
+ * sum over a long row, not a copy (nearest's rows measured 0.6-1.9x the
+ * time, by type and run, on PoCL) nor an upsample along kernel axis 1
+ * into a one-byte type (u8 and s8 bilinear 2x up of 1 and 4 channels
+ * took 1.1-1.6x the time in four rows on PoCL, 3 channels 0.7-1.0x). */
 static int rows_span_applies(const clrs_gen_config *c, const clrs_problem *p,
                              const kaxis *k, int m)
 {
     const int up1 =
         k[1].slot >= 0 && p->ax[k[1].slot].out > p->ax[k[1].slot].in;
 
-    return !c->backward && c->cls == CLRS_GEN_WSUM &&
-           c->variant == CLRS_VARIANT_SPAN && m > 1 &&
-           k[0].n >= ROWS_SPAN_MIN_ROW &&
+    if (c->backward || c->variant != CLRS_VARIANT_SPAN || m < 2)
+        return 0;
+    if (c->cls == CLRS_GEN_MAX)
+        return c->raw;
+    return c->cls == CLRS_GEN_WSUM && !c->raw && k[0].n >= ROWS_SPAN_MIN_ROW &&
            !(up1 && clrs_dtype_size(c->dst) == 1);
 }
 
