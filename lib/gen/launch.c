@@ -42,8 +42,9 @@ typedef struct device_class {
                          backward kernel (a forward one: 1) */
     int rows_overlap; /* ... of a walked row (the walk variant) whose
                          rows' taps overlap (lower.c's rows_of) */
-    int rows_span;    /* ... of a forward weighted sum on the span variant
-                         (not walked) whose row is long (lower.c) */
+    int rows_span;    /* ... of a forward kernel on the span variant (not
+                         walked): an interpolation over a long row, integer
+                         max pooling (lower.c's rows_span_applies) */
     /* Work-items of a default work-group, shaped over the device's SIMD
      * width by clrs__launch_default_local (0: the driver's local sizes). */
     size_t group;
@@ -84,8 +85,9 @@ static const device_class device_classes[] = {
      * as the roll kernel. Four rows of kernel axis 1 a walked work-item
      * where the rows' taps overlap: on PoCL (AMD EPYC) such problems of
      * the performance matrix in 0.57-0.99x the time, walked rows without
-     * overlap no faster. Four rows a work-item of a forward sum on the
-     * span variant whose row is long (lower.c's rows_of), in work-groups
+     * overlap no faster. Four rows a work-item of a forward interpolation
+     * on the span variant whose row is long, and of integer max pooling
+     * (lower.c's rows_span_applies), in work-groups
      * of 64x4 (launch_shape; the driver's choice stacked a column of
      * rows): on PoCL (AMD EPYC) the performance matrix's 2-D bilinear
      * rows of 1 to 4 channels in 0.51-0.93x the time, integer max
