@@ -54,8 +54,9 @@ typedef struct clrs_launch_request {
                          default, rows_bwd for a backward kernel, else 1 */
     int rows_bwd;     /* that default of a backward kernel */
     int rows_overlap; /* ... of a walked row whose rows' taps overlap */
-    int rows_span;    /* ... of a forward sum on the span variant over a
-                         long row (lower.c's rows_of) */
+    int rows_span;    /* ... of a forward kernel on the span variant: an
+                         interpolation over a long row, integer max pooling
+                         (lower.c's rows_span_applies) */
     int nt;           /* -1: by the written size; 0 or 1: forced */
     int sep;          /* -1: separable passes where the plan's cost model
                          takes them; 0: one pass; 1: separable wherever the

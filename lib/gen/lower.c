@@ -1042,14 +1042,14 @@ static int taps_overlap(const clrs_problem *p, const clrs_slot_taps *st, int s,
 /* Whether rows_span applies: a forward kernel on the span variant (not
  * walked) over two or more kernel axes, either max pooling of an
  * integer type compared as it is (c->raw: on PoCL u8, s8 and s32 3x3
- * stride-2 pooling of 1 to 64 channels in 0.59-0.84x the time in four
- * rows, rows of 256 outputs too; float types' 0.9-1.1x) or a weighted
- * sum over a long row, not a copy (nearest's rows measured 0.6-1.9x the
- * time, by type and run, on PoCL), average pooling (0.67-1.69x, 1.04x
- * at the geometric mean over 40 problems) nor an upsample along kernel
- * axis 1
- * into a one-byte type (u8 and s8 bilinear 2x up of 1 and 4 channels
- * took 1.1-1.6x the time in four rows on PoCL, 3 channels 0.7-1.0x). */
+ * stride-2 pooling of 1 to 64 channels in 0.45-1.04x the time in four
+ * rows, 0.74x at the geometric mean, rows of 256 outputs too; float
+ * types' 0.9-1.1x) or an interpolation over a long row, not a copy
+ * (nearest's rows measured 0.6-1.9x the time, by type and run, on
+ * PoCL), nor average pooling (0.67-1.69x, 1.04x at the geometric mean
+ * over 40 problems), nor an upsample along kernel axis 1 into a one-byte
+ * type (u8 and s8 bilinear 2x up of 1 and 4 channels took 1.1-1.6x the
+ * time in four rows on PoCL, 3 channels 0.7-1.0x). */
 static int rows_span_applies(const clrs_gen_config *c, const clrs_problem *p,
                              const kaxis *k, int m)
 {
@@ -1069,8 +1069,8 @@ static int rows_span_applies(const clrs_gen_config *c, const clrs_problem *p,
  * rows=, else its device class's default for a backward kernel, or
  * for a walked row (the walk variant) whose rows' taps overlap along
  * kernel axis 1 (rows_overlap: on PoCL an input row read by the next
- * output row is still in cache), or for a forward sum on the span
- * variant over a long row (rows_span); at most the axis' extent rounded
+ * output row is still in cache), or for a forward kernel on the span
+ * variant where rows_span_applies (rows_span); at most the axis' extent rounded
  * down to a power of two. On the one-group variants of a kernel of two
  * or more axes whose dst is blocked nowhere (a padding lane's guard ends
  * its work-item). */
