@@ -168,6 +168,9 @@ void clrs__gen_emit_value(sbuf *b, const clrs_gen_config *c, const dtype_row *r,
  * best / have / stop / win (cl/reduce.cl's tie and NaN rules). */
 void clrs__gen_emit_max_step(sbuf *b, const clrs_gen_config *c, int w,
                              const char *val, const char *code);
+/* ... of integers compared as they are (c->raw) into best / win. */
+void clrs__gen_emit_raw_max_step(sbuf *b, const clrs_gen_config *c, int w,
+                                 const char *val, const char *code);
 
 /* ---- span path (gen_span.c) ---------------------------------------------- */
 

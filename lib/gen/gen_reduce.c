@@ -35,6 +35,9 @@ static void emit_reduce_start(sbuf *b, const clrs_gen_config *c, int w,
                          c->dst == CLRS_S8    ? "-128"
                          : c->dst == CLRS_S32 ? "-2147483647 - 1"
                                               : "0");
+        /* No code yet: the first tap is taken whatever its value. */
+        if (c->has_index)
+            clrs__gen_sb_add(b, "win = (%s)(-1);\n", ot);
         if (none)
             clrs__gen_sb_open(b, "if (!%s)", none);
         return;
@@ -81,15 +84,16 @@ static void emit_reduce_step(sbuf *b, const clrs_gen_config *c, int w,
             clrs__gen_sb_add(b, "%s = %s;\n", acc, v);
         return;
     }
-    if (c->raw) {
-        clrs__gen_sb_add(b, "best = max(best, %s);\n", v);
-        return;
-    }
     if (c->has_index && n > 0)
         snprintf(code, sizeof code, "c%d", n - 1);
     else
         snprintf(code, sizeof code, "0");
-    clrs__gen_emit_max_step(b, c, w, "v", code);
+    if (c->raw && c->has_index)
+        clrs__gen_emit_raw_max_step(b, c, w, v, code);
+    else if (c->raw)
+        clrs__gen_sb_add(b, "best = max(best, %s);\n", v);
+    else
+        clrs__gen_emit_max_step(b, c, w, "v", code);
 }
 
 /* The reduction of one output (w == 1) or w consecutive outputs along

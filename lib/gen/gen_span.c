@@ -263,7 +263,7 @@ void clrs__gen_emit_span_reduce(sbuf *b, const clrs_gen_config *c,
         emit_pick(b, c, r, "pad", ns);
         if (c->raw && wsum) { /* a copy: the one tap's value */
             clrs__gen_sb_add(b, "acc = v;\n");
-        } else if (c->raw) { /* max of the integers themselves */
+        } else if (c->raw && !c->has_index) { /* the integers themselves */
             clrs__gen_sb_add(b, "best = max(best, v);\n");
         } else if (wsum) {
             clrs__gen_sb_add(b, "const %s wv = ", at);
@@ -298,11 +298,14 @@ void clrs__gen_emit_span_reduce(sbuf *b, const clrs_gen_config *c,
                 clrs__gen_emit_lanes(b, ot, mask, V);
             }
             clrs__gen_sb_add(b, ";\n");
-            clrs__gen_sb_add(
-                b,
-                "CLRS_MAX_STEPV(%s, convert_%s, v, best, have, stop, "
-                "win, cv);\n",
-                mt, ot);
+            if (c->raw)
+                clrs__gen_emit_raw_max_step(b, c, V, "v", "cv");
+            else
+                clrs__gen_sb_add(
+                    b,
+                    "CLRS_MAX_STEPV(%s, convert_%s, v, best, have, stop, "
+                    "win, cv);\n",
+                    mt, ot);
         }
         clrs__gen_sb_close(b);
     }

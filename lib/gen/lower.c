@@ -585,14 +585,31 @@ static int copy_config(const clrs_gen_config *c, const clrs_problem *p,
 
 /* Whether forward max pooling can compare the integers themselves
  * (clrs_gen_config.raw, max class): src and dst of one integer type, no
- * post-op, no index, taps read from tables, every output a window of a
- * fixed count on every slot. A padding tap's value is then the pad value
- * as a store into the type rounds it (max commutes with that monotonic
- * rounding, and the values read are integers of the type), which must
- * be exact in the accumulator type that carries it into the kernel; a
- * NaN pad keeps the float path. */
+ * post-op, no plane index, taps read from tables, every output a window
+ * of a fixed count on every slot. A padding tap's value is then the pad
+ * value as a store into the type rounds it (max commutes with that
+ * monotonic rounding, and the values read are integers of the type),
+ * which must be exact in the accumulator type that carries it into the
+ * kernel; a NaN pad keeps the float path. With a window index (the
+ * first of equal values wins) the pad must be an integer of the type as
+ * it is, or no window read it: a rounded pad could tie a value it lies
+ * below. */
+/* Whether some output's window reads a padding tap (an index below 0)
+ * on some slot. */
+static int reads_padding(const clrs_problem *p, const clrs_slot_taps *st)
+{
+    int k;
+    size_t j;
+
+    for (k = 0; k < p->naxes; ++k)
+        for (j = 0; j < st->tl[k].n; ++j)
+            if (st->tl[k].t[j].idx < 0)
+                return 1;
+    return 0;
+}
+
 static int max_raw_config(clrs_gen_config *c, const clrs_problem *p,
-                          clrs_lowered *low)
+                          const clrs_slot_taps *st, clrs_lowered *low)
 {
     double q;
     union {
@@ -604,7 +621,7 @@ static int max_raw_config(clrs_gen_config *c, const clrs_problem *p,
 
     if (c->backward || c->cls != CLRS_GEN_MAX || c->src != c->dst ||
         (c->src != CLRS_U8 && c->src != CLRS_S8 && c->src != CLRS_S32) ||
-        p->n_post_ops > 0 || c->has_index || c->index_only || p->calc)
+        p->n_post_ops > 0 || (c->has_index && c->plane) || p->calc)
         return 0;
     for (k = 0; k < p->naxes; ++k)
         if (c->fixed[k] < 1)
@@ -616,7 +633,8 @@ static int max_raw_config(clrs_gen_config *c, const clrs_problem *p,
         return 0;
     clrs__store(&cell, c->src, 0, q);
     q = clrs__load(&cell, c->src, 0);
-    if (!c->acc_f64 && (double)(float)q != q)
+    if ((!c->acc_f64 && (double)(float)q != q) ||
+        (c->has_index && q != low->vals.pad && reads_padding(p, st)))
         return 0;
     low->vals.pad = q;
     return 1;
@@ -980,7 +998,7 @@ static clrs_status lower_setup(const clrs_device *dev, const clrs_problem *p,
     CLRS_TRY(clrs__launch_request(dev, c->acc_f64, launch, &w->req));
     fixed_counts(c, p, st, &w->req);
     copy = copy_config(c, p, st);
-    c->raw = copy || max_raw_config(c, p, low);
+    c->raw = copy || max_raw_config(c, p, st, low);
     fix_config(c, p, st, w->k, w->m, &w->req, low->vals.pad);
     /* A copy moves bits of its storage type: where the device class
      * loads a number of bytes at once (a GPU's 16), that many bytes of
