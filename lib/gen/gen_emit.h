@@ -168,9 +168,6 @@ void clrs__gen_emit_value(sbuf *b, const clrs_gen_config *c, const dtype_row *r,
  * best / have / stop / win (cl/reduce.cl's tie and NaN rules). */
 void clrs__gen_emit_max_step(sbuf *b, const clrs_gen_config *c, int w,
                              const char *val, const char *code);
-/* ... of integers compared as they are (c->raw) into best / win. */
-void clrs__gen_emit_raw_max_step(sbuf *b, const clrs_gen_config *c, int w,
-                                 const char *val, const char *code);
 
 /* ---- span path (gen_span.c) ---------------------------------------------- */
 
@@ -233,6 +230,10 @@ void clrs__gen_load_val(char *buf, size_t n, const clrs_gen_config *c,
 /* The post-op chain on val (w lanes) before the store. */
 void clrs__gen_emit_post(sbuf *b, const clrs_gen_config *c, int w,
                          const char *dof, const char *val, int lane);
+/* Max of integers compared as they are (c->raw) with a window index:
+ * value val (w lanes) and code `code` into best / win (-1: no tap yet). */
+void clrs__gen_emit_raw_max_step(sbuf *b, const clrs_gen_config *c, int w,
+                                 const char *val, const char *code);
 /* ---- bodies (gen_body.c) ----------------------------------------------- */
 
 /* The work-item's element offsets (dof, sob, ...) and tap ranges, from

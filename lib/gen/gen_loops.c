@@ -783,34 +783,6 @@ void clrs__gen_emit_value(sbuf *b, const clrs_gen_config *c, const dtype_row *r,
     }
 }
 
-/* Max of integers compared as they are (c->raw) with the winner's
- * window code: the first tap (win still -1) or a greater value takes the
- * output, so the first of equal values wins, as in the float step. */
-void clrs__gen_emit_raw_max_step(sbuf *b, const clrs_gen_config *c, int w,
-                                 const char *val, const char *code)
-{
-    char ot[16], mt[16];
-
-    clrs__gen_vtype(ot, sizeof ot, clrs__gen_off_type(c), w);
-    clrs__gen_vtype(mt, sizeof mt,
-                    clrs__gen_uint_type(clrs_dtype_size(c->dst), 0), w);
-    if (w > 1) {
-        clrs__gen_sb_open(b, "%s", "");
-        clrs__gen_sb_add(b,
-                         "const %s take_ = (%s > best) | convert_%s(win < "
-                         "(%s)(0));\n",
-                         mt, val, mt, ot);
-        clrs__gen_sb_add(b, "best = select(best, %s, take_);\n", val);
-        clrs__gen_sb_add(b, "win = select(win, (%s)(%s), convert_%s(take_));\n",
-                         ot, code, ot);
-        clrs__gen_sb_close(b);
-    } else {
-        clrs__gen_sb_open(b, "if (win < 0 || %s > best)", val);
-        clrs__gen_sb_add(b, "best = %s;\nwin = %s;\n", val, code);
-        clrs__gen_sb_close(b);
-    }
-}
-
 void clrs__gen_emit_max_step(sbuf *b, const clrs_gen_config *c, int w,
                              const char *val, const char *code)
 {
