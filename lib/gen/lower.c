@@ -583,17 +583,6 @@ static int copy_config(const clrs_gen_config *c, const clrs_problem *p,
     return 1;
 }
 
-/* Whether forward max pooling can compare the integers themselves
- * (clrs_gen_config.raw, max class): src and dst of one integer type, no
- * post-op, no plane index, taps read from tables, every output a window
- * of a fixed count on every slot. A padding tap's value is then the pad
- * value as a store into the type rounds it (max commutes with that
- * monotonic rounding, and the values read are integers of the type),
- * which must be exact in the accumulator type that carries it into the
- * kernel; a NaN pad keeps the float path. With a window index (the
- * first of equal values wins) the pad must be an integer of the type as
- * it is, or no window read it: a rounded pad could tie a value it lies
- * below. */
 /* Whether some output's window reads a padding tap (an index below 0)
  * on some slot. */
 static int reads_padding(const clrs_problem *p, const clrs_slot_taps *st)
@@ -608,6 +597,17 @@ static int reads_padding(const clrs_problem *p, const clrs_slot_taps *st)
     return 0;
 }
 
+/* Whether forward max pooling can compare the integers themselves
+ * (clrs_gen_config.raw, max class): src and dst of one integer type, no
+ * post-op, no plane index, taps read from tables, every output a window
+ * of a fixed count on every slot. A padding tap's value is then the pad
+ * value as a store into the type rounds it (max commutes with that
+ * monotonic rounding, and the values read are integers of the type),
+ * which must be exact in the accumulator type that carries it into the
+ * kernel; a NaN pad keeps the float path. With a window index (the
+ * first of equal values wins) the pad must be an integer of the type as
+ * it is, or no window read it: a rounded pad could tie a value it lies
+ * below. */
 static int max_raw_config(clrs_gen_config *c, const clrs_problem *p,
                           const clrs_slot_taps *st, clrs_lowered *low)
 {
