@@ -228,6 +228,8 @@ if [ "$(device_type)" != gpu ]; then
     rows_are 1 --dir=FWD_I --alg=max mb1ic3ih40iw100kh3kw3sh2sw2ph1pw1
     rows_are 1 --alg=nearest mb1ic1ih10iw1030oh20ow2060
     rows_are 1 --dir=FWD_I --alg=avg_np mb1ic1ih40iw4200kh3kw3sh2sw2ph1pw1
+    # Adaptive average pooling (no window coordinates) takes them too.
+    rows_are 4 --dir=FWD_I --alg=avg_adaptive mb1ic1ih40iw4200oh20ow2100
     launch=rows=1
     rows_are 1 --alg=linear mb1ic1ih10iw1030oh20ow2060
     CLRS_LAUNCH= "$tool" --mode=C --perf-template=json --alg=linear \

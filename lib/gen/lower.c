@@ -1062,10 +1062,12 @@ static int taps_overlap(const clrs_problem *p, const clrs_slot_taps *st, int s,
  * integer type compared as it is (c->raw: on PoCL u8, s8 and s32 3x3
  * stride-2 pooling of 1 to 64 channels in 0.45-1.04x the time in four
  * rows, 0.74x at the geometric mean, rows of 256 outputs too; float
- * types' 0.9-1.1x) or an interpolation over a long row, not a copy
- * (nearest's rows measured 0.6-1.9x the time, by type and run, on
- * PoCL), nor average pooling (0.67-1.69x, 1.04x at the geometric mean
- * over 40 problems), nor an upsample along kernel axis 1 into a one-byte
+ * types' 0.9-1.1x) or a weighted sum over a long row of a mode without
+ * windows (interpolation, adaptive average pooling: 0.51-0.97x, 0.68x
+ * at the geometric mean over 12 problems), not a copy (nearest's rows
+ * measured 0.6-1.9x the time, by type and run, on PoCL), nor windowed
+ * average pooling (0.67-1.69x, 1.04x at the geometric mean over 40
+ * problems), nor an upsample along kernel axis 1 into a one-byte
  * type (u8 and s8 bilinear 2x up of 1 and 4 channels took 1.1-1.6x the
  * time in four rows on PoCL, 3 channels 0.7-1.0x). */
 static int rows_span_applies(const clrs_gen_config *c, const clrs_problem *p,
@@ -1078,8 +1080,8 @@ static int rows_span_applies(const clrs_gen_config *c, const clrs_problem *p,
         return 0;
     if (c->cls == CLRS_GEN_MAX)
         return c->raw;
-    return c->cls == CLRS_GEN_WSUM && !c->raw && p->ax[0].window == 0 &&
-           k[0].n >= ROWS_SPAN_MIN_ROW &&
+    return c->cls == CLRS_GEN_WSUM && !c->raw &&
+           !clrs__mode_pooling(p->mode) && k[0].n >= ROWS_SPAN_MIN_ROW &&
            !(up1 && clrs_dtype_size(c->dst) == 1);
 }
 
