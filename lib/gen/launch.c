@@ -45,6 +45,11 @@ typedef struct device_class {
     int rows_span;    /* ... of a forward kernel on the span variant (not
                          walked): an interpolation over a long row, integer
                          max pooling (lower.c's rows_span_applies) */
+    /* Work-items of the work-group of a span kernel of one row and one
+     * group a work-item, filled along the NDRange's dimensions in turn
+     * (clrs__launch_fill_local), where the driver would choose; 0: the
+     * driver's. */
+    int span_group;
     /* Work-items of a default work-group, shaped over the device's SIMD
      * width by clrs__launch_default_local (0: the driver's local sizes). */
     size_t group;
@@ -71,11 +76,11 @@ static const device_class device_classes[] = {
      * f16 0.87x, within 4% either way elsewhere; forward, rows won and
      * lost by problem (u8 channels-last nearest 1.45x), left to the
      * tuner. */
-    {"gpu-nvidia", CL_DEVICE_TYPE_GPU, 0x10de, 16, 1, 1, 1, 4, 0, 2, 0, 0, 256,
-     32},
+    {"gpu-nvidia", CL_DEVICE_TYPE_GPU, 0x10de, 16, 1, 1, 1, 4, 0, 2, 0, 0, 0,
+     256, 32},
     /* Any other GPU: NVIDIA's choices, not measured there; its own SIMD
      * width shapes the groups, a warp of 32 where it states none. */
-    {"gpu", CL_DEVICE_TYPE_GPU, 0, 16, 1, 1, 1, 4, 0, 2, 0, 0, 256, 32},
+    {"gpu", CL_DEVICE_TYPE_GPU, 0, 16, 1, 1, 1, 4, 0, 2, 0, 0, 0, 256, 32},
     /* Any other device, a CPU first: its preferred width, several
      * vectors and wide span groups per work-item (four for fixed-point
      * sums, whose taps' loads weigh), rows walked front to back for its
@@ -91,8 +96,15 @@ static const device_class device_classes[] = {
      * (launch_shape; the driver's choice stacked a column of rows): on
      * PoCL (AMD EPYC) the performance matrix's 82 such bilinear problems
      * in 0.74x the time at the geometric mean (0.51-1.06), integer max
-     * pooling 0.74x (0.45-1.04). */
-    {"cpu", 0, 0, 0, 4, 4, 5, 8, -1, 1, 4, 4, 0, 0},
+     * pooling 0.74x (0.45-1.04). Any other span kernel of one row and
+     * one group a work-item in work-groups of 512 work-items filled
+     * along the NDRange (lower.c's launch_shape): PoCL chose 8x1x1 for
+     * a three-channel plane of 2720 rows (its grain, the preferred
+     * multiple 8, divides neither 2720 / 8 nor 3 far enough), and u8
+     * nearest 2x up took 2.0-2.2x, bilinear 1.4-1.5x the time of
+     * 512x1x1; over the performance matrix's 235 such problems 0.95x at
+     * the geometric mean (interleaved runs, lib/README.md). */
+    {"cpu", 0, 0, 0, 4, 4, 5, 8, -1, 1, 4, 4, 512, 0, 0},
 };
 
 /* The first row whose type and vendor are the device's (the last row
@@ -181,6 +193,7 @@ void clrs__launch_defaults(const clrs_launch_facts *f, int acc_f64,
     r->rows_bwd = dc->rows_bwd;
     r->rows_overlap = dc->rows_overlap;
     r->rows_span = dc->rows_span;
+    r->span_group = dc->span_group;
 }
 
 /* "local=A", "AxB" or "AxBxC": one to three sizes 1..65536, the
@@ -371,6 +384,28 @@ void clrs__launch_default_local(const clrs_launch_facts *f, cl_uint work_dim,
         else
             local[0] /= 2;
     }
+}
+
+void clrs__launch_fill_local(const clrs_device *dev, size_t items,
+                             clrs_launch *L)
+{
+    const clrs_launch_facts *f = &dev->facts;
+    size_t left = items ? items : 1;
+    cl_uint d;
+
+    for (d = 0; d < 3; ++d) {
+        size_t l = d < L->work_dim ? L->global[d] : 1;
+        if (l > left)
+            l = left;
+        if (l > f->max_items[d])
+            l = f->max_items[d];
+        /* OpenCL 1.2: the local size divides the global size. */
+        while (l > 1 && L->global[d] % l != 0)
+            --l;
+        L->local[d] = l ? l : 1;
+        left /= L->local[d];
+    }
+    clrs__launch_fit_group(L, f->max_group);
 }
 
 void clrs__launch_local(const clrs_device *dev, const clrs_launch_request *r,

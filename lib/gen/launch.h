@@ -57,6 +57,10 @@ typedef struct clrs_launch_request {
     int rows_span;    /* ... of a forward kernel on the span variant: an
                          interpolation over a long row, integer max pooling
                          (lower.c's rows_span_applies) */
+    int span_group;   /* work-items of a work-group of a span kernel of one
+                         row and one group a work-item where the driver
+                         would choose (lower.c's launch_shape); 0: the
+                         driver's */
     int nt;           /* -1: by the written size; 0 or 1: forced */
     int sep;          /* -1: separable passes where the plan's cost model
                          takes them; 0: one pass; 1: separable wherever the
@@ -136,6 +140,11 @@ int clrs__launch_valid(const clrs_device *dev, const char *text);
  * global size (each dimension the largest size up to the wanted one that
  * divides it) and to the device's limits; all 0 where the driver
  * chooses. */
+/* A work-group of at most `items` work-items filled along dimensions 0,
+ * 1 and 2 in turn, each the largest divisor of its global size that
+ * fits, within the device's limits. */
+void clrs__launch_fill_local(const clrs_device *dev, size_t items,
+                             clrs_launch *L);
 void clrs__launch_local(const clrs_device *dev, const clrs_launch_request *r,
                         clrs_launch *L);
 

@@ -906,6 +906,12 @@ static void launch_shape(clrs_lowered *low, const clrs_device *dev,
         g.local[2] = 1;
         clrs__launch_local(dev, &g, L);
     }
+    if (L->rows == 1 && L->walk == 1 && L->local[0] == 0 && !r->local_driver &&
+        r->span_group > 0 && L->path == CLRS_VECTOR_SPAN)
+        /* A span kernel of one row a work-item where the driver would
+         * choose: PoCL's choice fell to 8x1x1 on a three-channel plane
+         * (launch.c's class table). */
+        clrs__launch_fill_local(dev, (size_t)r->span_group, L);
     if (L->walk > 1) {
         /* PoCL keeps the private arrays of a whole work-group on its
          * thread's stack: the driver's own choice (4096 work-items) of
