@@ -100,14 +100,22 @@ path_is() {
 }
 # Vectors per work-item: a channels-last weighted sum with 64 channels
 # takes 4 vectors of 4 lanes under vec=4,mv=4, one under mv=1; a forward
-# one only where mv= names it (the default is one vector), and never
-# with a post-op.
+# upsample only where mv= names it (the default is one vector), and never
+# with a post-op; a forward downsample of every axis the backward count
+# (four where the device is no GPU, one on a GPU).
 axb64="--alg=linear --tag=axb mb1ic64ih5iw6oh9ow11"
+dn64="--alg=linear --tag=axb mb1ic64ih10iw12oh5ow6"
 path_is vec=4,mv=4,rows=1 axis/4x4, --dir=BWD_D $axb64
 path_is vec=4,mv=1,rows=1 axis/4, --dir=BWD_D $axb64
 path_is vec=4,mv=4 axis/4x4, --dir=FWD_D $axb64
 path_is vec=4 axis/4, --dir=FWD_D $axb64
 path_is vec=4,mv=4 axis/4, --dir=FWD_D --attr-post-ops=eltwise_relu $axb64
+path_is vec=4,mv=1 axis/4, --dir=FWD_D $dn64
+if [ "$(device_type)" = gpu ]; then
+    path_is vec=4 axis/4, --dir=FWD_D $dn64
+else
+    path_is vec=4 axis/4x4, --dir=FWD_D $dn64
+fi
 # Blocked tensors whose blocks are full and under 16 bytes (8 lanes of
 # u8 or s8, nChw8c of 16 channels) fuse a block's lanes into the row and
 # take the span path, forward and backward; not with padding lanes (12
