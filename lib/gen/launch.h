@@ -140,13 +140,14 @@ int clrs__launch_valid(const clrs_device *dev, const char *text);
  * global size (each dimension the largest size up to the wanted one that
  * divides it) and to the device's limits; all 0 where the driver
  * chooses. */
+void clrs__launch_local(const clrs_device *dev, const clrs_launch_request *r,
+                        clrs_launch *L);
+
 /* A work-group of at most `items` work-items filled along dimensions 0,
  * 1 and 2 in turn, each the largest divisor of its global size that
  * fits, within the device's limits. */
 void clrs__launch_fill_local(const clrs_device *dev, size_t items,
                              clrs_launch *L);
-void clrs__launch_local(const clrs_device *dev, const clrs_launch_request *r,
-                        clrs_launch *L);
 
 /* Shrinks the local size's largest dimension, to the largest divisor of
  * its global size up to half of it, until the work-group holds at most
