@@ -332,10 +332,19 @@ int clrs__launch_valid(const clrs_device *dev, const char *text)
     return ok;
 }
 
+/* The largest divisor of global up to l, at least 1: OpenCL 1.2's local
+ * size divides the global size. */
+static size_t divisor_up_to(size_t global, size_t l)
+{
+    while (l > 1 && global % l != 0)
+        --l;
+    return l ? l : 1;
+}
+
 void clrs__launch_fit_group(clrs_launch *L, size_t max_group)
 {
     for (;;) {
-        size_t n = L->local[0] * L->local[1] * L->local[2], l;
+        size_t n = L->local[0] * L->local[1] * L->local[2];
         int d, big = 0;
         if (n == 0 || n <= max_group)
             return;
@@ -345,10 +354,7 @@ void clrs__launch_fit_group(clrs_launch *L, size_t max_group)
         /* At most half, and still a divisor of the global size: a device
          * without non-uniform work-groups (rusticl) refuses 9 halved to
          * 4 on a global size of 9 (CL_INVALID_WORK_GROUP_SIZE). */
-        l = L->local[big] / 2;
-        while (l > 1 && L->global[big] % l != 0)
-            --l;
-        L->local[big] = l ? l : 1;
+        L->local[big] = divisor_up_to(L->global[big], L->local[big] / 2);
     }
 }
 
@@ -400,10 +406,7 @@ void clrs__launch_fill_local(const clrs_device *dev, size_t items,
             l = left;
         if (l > f->max_items[d])
             l = f->max_items[d];
-        /* OpenCL 1.2: the local size divides the global size. */
-        while (l > 1 && L->global[d] % l != 0)
-            --l;
-        L->local[d] = l ? l : 1;
+        L->local[d] = divisor_up_to(L->global[d], l);
         left /= L->local[d];
     }
     clrs__launch_fit_group(L, f->max_group);
@@ -430,11 +433,7 @@ void clrs__launch_local(const clrs_device *dev, const clrs_launch_request *r,
         size_t l = d < L->work_dim ? want[d] : 1;
         if (l > f->max_items[d])
             l = f->max_items[d];
-        /* OpenCL 1.2: the local size divides the global size; the
-         * largest such size up to the one wanted. */
-        while (l > 1 && L->global[d] % l != 0)
-            --l;
-        L->local[d] = l ? l : 1;
+        L->local[d] = divisor_up_to(L->global[d], l);
     }
     clrs__launch_fit_group(L, f->max_group);
 }
