@@ -267,12 +267,18 @@ else
 fi
 
 # The default chooses by cost: a 2-D bicubic 2x up is separable, a
-# bilinear one is not; the perf line says so.
+# bilinear one is not; the perf line says so. A trilinear 3-D 2x up
+# (8 taps an output against 7.25 in passes) is whole on a CPU, whose
+# device class wants an axis of more than 2 taps for passes, and in
+# passes on a GPU.
 "$tool" --mode=P --fix-times-per-prb=1 --alg=cubic mb1ic4ih32iw32oh64ow64 \
-    --alg=linear mb1ic4ih32iw32oh64ow64 >"$tmp/perf.out" 2>&1
+    --alg=linear mb1ic4ih32iw32oh64ow64 mb1ic4id8ih8iw8od16oh16ow16 \
+    >"$tmp/perf.out" 2>&1
+if [ "$(device_type)" = gpu ]; then tri='kernels:3sep,'; else tri='kernels:1,'; fi
 if grep 'alg=cubic' "$tmp/perf.out" | grep -q 'kernels:2sep,' &&
-    grep '^perf' "$tmp/perf.out" | grep 'alg=linear' | grep -q 'kernels:1,'; then
-    ok "by default a bicubic 2x up is separable (kernels:2sep), a bilinear one whole"
+    grep '^perf' "$tmp/perf.out" | grep 'alg=linear.*ih32' | grep -q 'kernels:1,' &&
+    grep '^perf' "$tmp/perf.out" | grep 'alg=linear.*id8' | grep -q "$tri"; then
+    ok "by default a bicubic 2x up is separable (kernels:2sep), a bilinear one whole, a trilinear one ${tri%,}"
 else
     not_ok "default choice: $(grep '^perf' "$tmp/perf.out" | tr '\n' ' ')"
 fi

@@ -36,6 +36,10 @@ typedef struct device_class {
      * read, where the passes run as one kernel (the roll variant, which
      * keeps it in registers; plan.c's want_separable). */
     int roll_taps;
+    /* The taps an axis of a separable plan must read for its passes to
+     * pay by default (plan.c's want_separable): more than this many on
+     * some axis, else the plan stays whole (0: any). */
+    int sep_taps;
     int span_vectors; /* most input vectors a span group reads */
     int walk;         /* -1: rows of span groups walked where they help */
     int rows_bwd;     /* outputs of kernel axis 1 per work-item of a
@@ -76,11 +80,11 @@ static const device_class device_classes[] = {
      * f16 0.87x, within 4% either way elsewhere; forward, rows won and
      * lost by problem (u8 channels-last nearest 1.45x), left to the
      * tuner. */
-    {"gpu-nvidia", CL_DEVICE_TYPE_GPU, 0x10de, 16, 1, 1, 1, 4, 0, 2, 0, 0, 0,
+    {"gpu-nvidia", CL_DEVICE_TYPE_GPU, 0x10de, 16, 1, 1, 1, 0, 4, 0, 2, 0, 0, 0,
      256, 32},
     /* Any other GPU: NVIDIA's choices, not measured there; its own SIMD
      * width shapes the groups, a warp of 32 where it states none. */
-    {"gpu", CL_DEVICE_TYPE_GPU, 0, 16, 1, 1, 1, 4, 0, 2, 0, 0, 0, 256, 32},
+    {"gpu", CL_DEVICE_TYPE_GPU, 0, 16, 1, 1, 1, 0, 4, 0, 2, 0, 0, 0, 256, 32},
     /* Any other device, a CPU first: its preferred width, several
      * vectors and wide span groups per work-item (four for fixed-point
      * sums, whose taps' loads weigh), rows walked front to back for its
@@ -104,8 +108,14 @@ static const device_class device_classes[] = {
      * nearest 2x up took 2.0-2.2x, bilinear 1.4-1.5x the time of
      * 512x1x1; over the performance matrix's 260 such problems 0.96x at
      * the geometric mean, the unchanged kernels 1.04x in the same runs
-     * (interleaved, lib/README.md). */
-    {"cpu", 0, 0, 0, 4, 4, 5, 8, -1, 1, 4, 4, 512, 0, 0},
+     * (interleaved, lib/README.md). A plan of linear interpolation only
+     * (two taps an axis) stays whole: on PoCL (AMD EPYC) the performance
+     * matrix's trilinear 2x up problems ran in 0.55-0.88x the time of
+     * their passes or roll kernel in f32, f64, s8 and channels-last f16
+     * and bf16 of 64 channels (1.02-1.10x in the other f16 and bf16
+     * ones), bilinear 4x up of 64 channels 0.46-0.98x, while every
+     * bicubic plan gained from its passes (lib/README.md). */
+    {"cpu", 0, 0, 0, 4, 4, 5, 2, 8, -1, 1, 4, 4, 512, 0, 0},
 };
 
 /* The first row whose type and vendor are the device's (the last row
@@ -182,6 +192,7 @@ void clrs__launch_defaults(const clrs_launch_facts *f, int acc_f64,
     r->mvec = dc->mvec;
     r->mvec_fix = dc->mvec_fix;
     r->roll_taps = dc->roll_taps;
+    r->sep_taps = dc->sep_taps;
     r->load_bytes = dc->vector_bytes;
     /* Several vectors of a forward sum per work-item (mv=) are for the
      * tuner to find: on PoCL (AVX-512 host, channels-last C 64) they

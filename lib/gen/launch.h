@@ -38,6 +38,8 @@ typedef struct clrs_launch_request {
     int mvec_fix;     /* that default for a 16-bit fixed-point sum */
     int roll_taps;    /* an intermediate element's cost in taps where a
                          separable plan runs as one kernel (plan.c) */
+    int sep_taps;     /* a separable plan's default wants an axis of more
+                         taps than this (0: any; plan.c) */
     int load_bytes;   /* bytes a work-item loads at once where the device
                          class says (0: none, or vec= forced vmax): a copy
                          takes that many bytes of its storage type

@@ -689,7 +689,8 @@ static clrs_status slot_taps_max(const clrs_problem *p, int k, int64_t *n,
  * plans"). 5 puts the first whole and the second in passes, and keeps
  * every plan the passes won on an H200 (bicubic 2x up, antialiased
  * downscales by 2.3 to 8.6) in passes; the third goes to passes too, and
- * loses there: no weight of taps and elements tells it from the second. */
+ * loses there: no weight of taps and elements tells it from the second
+ * (a CPU's device class keeps it whole instead: sep_taps). */
 #define CLRS_SEP_ELEMENT_TAPS 5
 
 /* Whether a weighted sum runs as one 1-D pass per resampled axis, and in
@@ -866,6 +867,7 @@ static int want_separable(const clrs_plan *plan, int *order)
     clrs_launch_text t = {NULL, CLRS_LAUNCH_FORCED};
     clrs_launch_request r;
     double taps[CLRS_MAX_RANK], size[CLRS_MAX_RANK], single = 1, sep = 0;
+    double widest = 0;
     int64_t n;
     int k, i, inner_first = 0, dyadic, fix = 0, sep_or, element;
 
@@ -903,6 +905,7 @@ static int want_separable(const clrs_plan *plan, int *order)
         }
         fix = dyadic < 0 || fix < 0 ? -1 : fix + dyadic;
         taps[k] = (double)n;
+        widest = taps[k] > widest ? taps[k] : widest;
         size[k] = (double)p->ax[k].in;
         single *= (double)p->ax[k].out * taps[k];
     }
@@ -941,6 +944,13 @@ static int want_separable(const clrs_plan *plan, int *order)
      * bytes are the same: its sums are exact either way. */
     if (r.fix != 0 && fix >= 0 && fix <= 8 && p->in.dtype == CLRS_U8 &&
         p->out.dtype == CLRS_U8 && p->n_post_ops == 0)
+        single = 0;
+    /* Axes of few taps each (linear interpolation: 2) where the device
+     * class says they stay whole: a CPU's single pass reads them from
+     * its cache for less than the passes' intermediates cost, which the
+     * taps alone do not tell (a trilinear 2x up: 8 taps an output
+     * against 7.25). */
+    if (widest <= r.sep_taps)
         single = 0;
     sep_or = r.sep == 1 ? 1 : sep_by_tuning(plan, sep < single);
     if (sep_or)
