@@ -82,22 +82,25 @@ static void check_case(const device_case *c)
          * fixed-point sums, a rolled intermediate element a tap, two
          * rows a backward work-item, passes for any taps; a CPU: its
          * lanes, four vectors, 5 taps (as in memory), passes only where
-         * an axis reads more than 2 taps, one row, four where a walked
+         * an axis reads more than 2 taps; neither folds channels-first
+         * passes by default (roll=1 does); a CPU: one row, four where a walked
          * row's taps overlap or a span group's row is long, and span
          * kernels of one row in work-groups of 512. Neither forces rows
          * forward. */
         const int gpu = strncmp(c->cls, "gpu", 3) == 0;
-        tap_ok(r.load_bytes == (gpu ? 16 : 0) && r.mvec_fix == (gpu ? 1 : 4) &&
-                   r.roll_taps == (gpu ? 1 : 5) &&
-                   r.sep_taps == (gpu ? 0 : 2) && r.rows_bwd == (gpu ? 2 : 1) &&
-                   r.rows_overlap == (gpu ? 0 : 4) &&
-                   r.rows_span == (gpu ? 0 : 4) &&
-                   r.span_group == (gpu ? 0 : 512) && r.rows == 0,
-               "%s: copy bytes %d, fixed-point vectors %d, roll taps %d, "
-               "separable taps %d, backward rows %d, overlapping walked "
-               "rows %d, long span rows %d, span work-group %d, rows %d",
-               c->what, r.load_bytes, r.mvec_fix, r.roll_taps, r.sep_taps,
-               r.rows_bwd, r.rows_overlap, r.rows_span, r.span_group, r.rows);
+        tap_ok(
+            r.load_bytes == (gpu ? 16 : 0) && r.mvec_fix == (gpu ? 1 : 4) &&
+                r.roll_taps == (gpu ? 1 : 5) && r.sep_taps == (gpu ? 0 : 2) &&
+                r.fold == 0 && r.rows_bwd == (gpu ? 2 : 1) &&
+                r.rows_overlap == (gpu ? 0 : 4) &&
+                r.rows_span == (gpu ? 0 : 4) &&
+                r.span_group == (gpu ? 0 : 512) && r.rows == 0,
+            "%s: copy bytes %d, fixed-point vectors %d, roll taps %d, "
+            "separable taps %d, fold %d, backward rows %d, overlapping "
+            "walked rows %d, long span rows %d, span work-group %d, rows "
+            "%d",
+            c->what, r.load_bytes, r.mvec_fix, r.roll_taps, r.sep_taps, r.fold,
+            r.rows_bwd, r.rows_overlap, r.rows_span, r.span_group, r.rows);
     }
     clrs__launch_defaults(&f, 1, &r);
     tap_ok(r.vmax == c->vmax_f64, "%s: f64 accumulators vec %d (want %d)",

@@ -247,6 +247,48 @@ else
     not_ok "roll variant choice: $nroll plans; $(grep '"variant":"roll"' "$tmp/roll1.out" | grep -o '"repro":"[^"]*"' | head -3)"
 fi
 
+# Channels-first passes of two axes, the outer first, fold into one span
+# kernel under roll=1 (the outer axis's sums of each span vector first,
+# then the inner axis's pattern over them, as the passes nest them): the
+# bytes of the passes in every type, interpolation and antialiased
+# downsampling, long and short rows, edge groups, a u8 to f32 and an f32
+# to u8 plan with a post-op. Not where a tap pads (average pooling's),
+# never by default (the device classes' fold is 0), never under roll=0.
+cat >"$tmp/fold" <<'EOF'
+--reset --dir=FWD_D --tag=abx
+--alg=linear,cubic
+--sdt=f32,f16,bf16,f64,s8,u8
+mb2ic3ih9iw40oh13ow80 mb1ic4ih32iw32oh64ow64 mb1ic2ih40iw70oh20ow35
+mb1ic2ih33iw64oh47ow100
+--antialias=true mb1ic2ih64iw128oh16ow32 mb1ic2ih64iw128oh31ow50
+--antialias=false
+--sdt=u8 --ddt=f32 mb1ic3ih32iw48oh64ow96
+--sdt=f32 --ddt=u8 --attr-post-ops=relu mb1ic3ih32iw48oh64ow96
+--sdt=f32 --ddt=f32 --alg=avg_p --attr-post-ops= mb1ic3ih64iw96oh32ow48kh3kw3sh2sw2ph1pw1
+EOF
+[ -n "$quick" ] && sed -i 's/^--sdt=f32,f16,bf16,f64,s8,u8$/--sdt=f32,f16,u8/' "$tmp/fold"
+run fold1 sep=1,roll=1 "$tmp/fold"
+run fold0 sep=1,roll=0 "$tmp/fold"
+run foldd sep=1 "$tmp/fold"
+digests "$tmp/fold1.out" >"$tmp/fold1.dig"
+digests "$tmp/fold0.out" >"$tmp/fold0.dig"
+nfold=$(grep '"kernels":1,' "$tmp/fold1.out" | grep -c '"variant":"span"')
+if [ -s "$tmp/fold1.dig" ] && cmp -s "$tmp/fold1.dig" "$tmp/fold0.dig"; then
+    ok "one span kernel folding the outer pass first ($nfold plans) writes the bytes of the passes"
+else
+    not_ok "the fold's bytes differ from the passes'"
+    diff "$tmp/fold0.dig" "$tmp/fold1.dig" | head -10 | sed 's/^/# /'
+fi
+if [ "$nfold" -gt 0 ] &&
+    grep '"kernels":1,' "$tmp/fold1.out" | grep -q -e '--antialias=true' &&
+    ! grep '"kernels":1,' "$tmp/fold1.out" | grep -q -e '--alg=avg_p' &&
+    ! grep -q '"kernels":1,' "$tmp/fold0.out" &&
+    ! grep -q '"kernels":1,' "$tmp/foldd.out"; then
+    ok "the fold: interpolation and antialiased plans under roll=1, not padded pooling, none by default or under roll=0"
+else
+    not_ok "fold choice: $nfold plans; $(grep '"kernels":1,' "$tmp/fold1.out" "$tmp/foldd.out" | grep -o '"repro":"[^"]*"' | head -3)"
+fi
+
 # By default the passes fuse only over 16 or more values a pixel: 4
 # channels-last channels run their passes (the roll variant's one vector
 # of 4 lanes was 26 times as slow), 16 fuse; CLRS_LAUNCH=roll=1 still

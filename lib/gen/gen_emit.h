@@ -177,6 +177,13 @@ int clrs__gen_pick_used(const clrs_gen_config *c, const signed char *r);
  * loops over the other slots; so: src offset when there are none). */
 void clrs__gen_emit_span_reduce(sbuf *b, const clrs_gen_config *c,
                                 const char *so, int q);
+/* A fused plan's fold (clrs_gen_config.fold), pattern q: the span
+ * vectors' sums hs0, hs1, ... declared at 0 (returns how many); inside
+ * slot 0's loop, its row's span vectors weighed by w0 into them; after
+ * it, the last slot's taps picked from them into acc. */
+int clrs__gen_emit_span_fold_open(sbuf *b, const clrs_gen_config *c, int q);
+void clrs__gen_emit_span_fold_row(sbuf *b, const clrs_gen_config *c, int q);
+void clrs__gen_emit_span_fold_taps(sbuf *b, const clrs_gen_config *c, int q);
 /* Backward: pattern q's entries of the last slot for a group (io: the
  * index tensor's offset when there is no other slot). */
 void clrs__gen_emit_span_gather(sbuf *b, const clrs_gen_config *c,

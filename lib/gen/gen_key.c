@@ -125,6 +125,8 @@ clrs_status clrs__gen_key(const clrs_gen_config *c, char **key)
         clrs__gen_sb_add(&b, " walk=%d", c->walk);
     if (c->roll)
         clrs__gen_sb_add(&b, " roll=%d", c->roll);
+    if (c->fold)
+        clrs__gen_sb_add(&b, " fold");
     if (c->rows > 1)
         clrs__gen_sb_add(&b, " rows=%d", c->rows);
     if (c->calc_fuse)

@@ -96,6 +96,47 @@ static void emit_reduce_step(sbuf *b, const clrs_gen_config *c, int w,
         clrs__gen_emit_max_step(b, c, w, "v", code);
 }
 
+/* A fused plan's fold (clrs_gen_config.fold) into acc: a span group's
+ * sums of slot 0 first, then the last slot's pattern q over them
+ * (gen_span.c); one output (a lane of a group without a pattern) the
+ * same nesting, the last slot's taps outermost, each weighing its
+ * element's sum over slot 0 from 0. */
+static void emit_fold(sbuf *b, const clrs_gen_config *c, int w, const char *so,
+                      const char *i0name, int q)
+{
+    const char *off = clrs__gen_off_type(c), *acc = clrs__gen_acc_type(c);
+    char vt[16];
+
+    if (w > 1) {
+        clrs__gen_emit_span_fold_open(b, c, q);
+        clrs__gen_emit_loops(b, c, so, NULL, 1, i0name);
+        clrs__gen_emit_span_fold_row(b, c, q);
+        clrs__gen_emit_close_loops(b, 1);
+        clrs__gen_emit_span_fold_taps(b, c, q);
+        return;
+    }
+    clrs__gen_vtype(vt, sizeof vt, clrs__gen_val_type(c), 1);
+    if (c->fixed[1]) {
+        clrs__gen_sb_add(b, "#pragma unroll\n");
+        clrs__gen_sb_open(b, "for (%s t1 = 0; t1 < %d; ++t1)", off,
+                          c->fixed[1]);
+        clrs__gen_sb_add(b, "const %s x1 = t1 * n0 + %s;\n", off, i0name);
+    } else {
+        clrs__gen_sb_open(b, "for (%s t1 = b1; t1 < e1; ++t1)", off);
+        clrs__gen_sb_add(b, "const %s x1 = t1;\n", off);
+    }
+    clrs__gen_sb_add(b, "const %s o1 = itab[of1 + x1];\n", off);
+    clrs__gen_sb_add(b, "const %s w1 = ftab[fw1 + x1];\n", acc);
+    clrs__gen_sb_add(b, "%s h = (%s)(0);\n", vt, vt);
+    clrs__gen_emit_loops(b, c, so, NULL, 1, i0name);
+    clrs__gen_emit_value(b, c, clrs__gen_row_of(c->src), "src", "v", 1,
+                         "(o0 + o1)", 0);
+    clrs__gen_sb_add(b, "CLRS_WSUM_STEP(h, w0, v);\n");
+    clrs__gen_emit_close_loops(b, 1);
+    clrs__gen_sb_add(b, "CLRS_WSUM_STEP(acc, w1, h);\n");
+    clrs__gen_sb_close(b);
+}
+
 /* The reduction of one output (w == 1) or w consecutive outputs along
  * kernel axis 0 into the declared acc (weighted sum) or best / win /
  * have / stop (max); pat: the span vector path's pattern, whose shuffles
@@ -113,6 +154,12 @@ void clrs__gen_emit_reduce(sbuf *b, const clrs_gen_config *c, int w,
     else
         snprintf(inner, sizeof inner, "%s", so);
     emit_reduce_start(b, c, w, i0name, nloops, none);
+    if (c->fold) {
+        emit_fold(b, c, w, so, i0name, pat);
+        if (none)
+            clrs__gen_sb_close(b);
+        return;
+    }
     clrs__gen_emit_loops(b, c, so, NULL, nloops, i0name);
     if (span) {
         clrs__gen_emit_span_reduce(b, c, so, pat);

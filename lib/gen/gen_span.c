@@ -311,6 +311,63 @@ void clrs__gen_emit_span_reduce(sbuf *b, const clrs_gen_config *c,
     }
 }
 
+/* The fold of a fused plan of two slots (clrs_gen_config.fold), as its
+ * passes nest the sums: slot 0's pass sums its taps of each element
+ * from 0 (the intermediate, in the value type), and the last slot's pass
+ * weighs those sums by its own weights alone. Here a group's span
+ * vectors of src are the elements: each row of slot 0 loads them at its
+ * offset and adds them, weighed, into hs0, hs1, ...; then pattern q
+ * picks each tap's lanes from the sums. */
+int clrs__gen_emit_span_fold_open(sbuf *b, const clrs_gen_config *c, int q)
+{
+    const int ns = pat_spans(c, q);
+    char at[16];
+    int j;
+
+    clrs__gen_vtype(at, sizeof at, clrs__gen_val_type(c), c->vec);
+    for (j = 0; j < ns; ++j)
+        clrs__gen_sb_add(b, "%s hs%d = (%s)(0);\n", at, j, at);
+    return ns;
+}
+
+void clrs__gen_emit_span_fold_row(sbuf *b, const clrs_gen_config *c, int q)
+{
+    const int ns = pat_spans(c, q);
+    char at[16];
+    int j;
+
+    clrs__gen_vtype(at, sizeof at, clrs__gen_val_type(c), c->vec);
+    emit_span_base(b, c, NULL, at, 0, ns);
+    for (j = 0; j < ns; ++j)
+        clrs__gen_sb_add(b, "CLRS_WSUM_STEP(hs%d, w0, s%d);\n", j, j);
+}
+
+void clrs__gen_emit_span_fold_taps(sbuf *b, const clrs_gen_config *c, int q)
+{
+    const int V = c->vec, k = c->nslots - 1, K = c->ntaps, ns = pat_spans(c, q);
+    const char *acc = clrs__gen_acc_type(c);
+    char at[16];
+    int t;
+
+    clrs__gen_vtype(at, sizeof at, clrs__gen_val_type(c), V);
+    for (t = 0; t < K; ++t) {
+        const signed char *r = c->rel[q][t];
+        clrs__gen_sb_open(b, "%s", "");
+        emit_pick_as(b, c, r, "0", "v", "hs", at, c->acc_f64 ? 8 : 4, ns);
+        clrs__gen_sb_add(b, "const %s wv = ", at);
+        if (c->fixed[k])
+            clrs__gen_sb_add(b,
+                             "CLRS_VLOAD(%s, %d, ftab, fw%d + %d * n0 + i0);\n",
+                             acc, V, k, t);
+        else /* group-major: (group, tap, lane) */
+            clrs__gen_sb_add(
+                b, "CLRS_VLOAD(%s, %d, ftab, fg + (gq * %d + %d) * %d);\n", acc,
+                V, K, t, V);
+        clrs__gen_sb_add(b, "CLRS_WSUM_STEP(acc, wv, v);\n");
+        clrs__gen_sb_close(b);
+    }
+}
+
 /* The span path's branch for pattern q of npat (none when there is one):
  * groups reach it with pgp in [0, npat), so the last is "else"; the
  * caller closes the chain. */

@@ -40,6 +40,10 @@ typedef struct device_class {
      * pay by default (plan.c's want_separable): more than this many on
      * some axis, else the plan stays whole (0: any). */
     int sep_taps;
+    /* A channels-first separable plan of two axes runs its passes as one
+     * span kernel, the outer pass folded first (plan.c's fusable), by
+     * default: 1 yes, 0 only under CLRS_LAUNCH roll=1. */
+    int fold;
     int span_vectors; /* most input vectors a span group reads */
     int walk;         /* -1: rows of span groups walked where they help */
     int rows_bwd;     /* outputs of kernel axis 1 per work-item of a
@@ -80,11 +84,12 @@ static const device_class device_classes[] = {
      * f16 0.87x, within 4% either way elsewhere; forward, rows won and
      * lost by problem (u8 channels-last nearest 1.45x), left to the
      * tuner. */
-    {"gpu-nvidia", CL_DEVICE_TYPE_GPU, 0x10de, 16, 1, 1, 1, 0, 4, 0, 2, 0, 0, 0,
-     256, 32},
+    {"gpu-nvidia", CL_DEVICE_TYPE_GPU, 0x10de, 16, 1, 1, 1, 0, 0, 4, 0, 2, 0, 0,
+     0, 256, 32},
     /* Any other GPU: NVIDIA's choices, not measured there; its own SIMD
      * width shapes the groups, a warp of 32 where it states none. */
-    {"gpu", CL_DEVICE_TYPE_GPU, 0, 16, 1, 1, 1, 0, 4, 0, 2, 0, 0, 0, 256, 32},
+    {"gpu", CL_DEVICE_TYPE_GPU, 0, 16, 1, 1, 1, 0, 0, 4, 0, 2, 0, 0, 0, 256,
+     32},
     /* Any other device, a CPU first: its preferred width, several
      * vectors and wide span groups per work-item (four for fixed-point
      * sums, whose taps' loads weigh), rows walked front to back for its
@@ -114,8 +119,13 @@ static const device_class device_classes[] = {
      * their passes or roll kernel in f32, f64, s8 and channels-last f16
      * and bf16 of 64 channels (1.02-1.10x in the other f16 and bf16
      * ones), bilinear 4x up of 64 channels 0.46-0.98x, while every
-     * bicubic plan gained from its passes (lib/README.md). */
-    {"cpu", 0, 0, 0, 4, 4, 5, 2, 8, -1, 1, 4, 4, 512, 0, 0},
+     * bicubic plan gained from its passes (lib/README.md). The fold of a
+     * channels-first plan's passes into one span kernel only under
+     * roll=1: on PoCL (AMD EPYC) it ran the performance matrix's
+     * channels-first separable problems in 0.74-1.33x the passes' time,
+     * 1.00x at the geometric mean (lib/README.md). A GPU's default waits
+     * for a measurement there. */
+    {"cpu", 0, 0, 0, 4, 4, 5, 2, 0, 8, -1, 1, 4, 4, 512, 0, 0},
 };
 
 /* The first row whose type and vendor are the device's (the last row
@@ -193,6 +203,7 @@ void clrs__launch_defaults(const clrs_launch_facts *f, int acc_f64,
     r->mvec_fix = dc->mvec_fix;
     r->roll_taps = dc->roll_taps;
     r->sep_taps = dc->sep_taps;
+    r->fold = dc->fold;
     r->load_bytes = dc->vector_bytes;
     /* Several vectors of a forward sum per work-item (mv=) are for the
      * tuner to find: on PoCL (AVX-512 host, channels-last C 64) they

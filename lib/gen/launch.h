@@ -67,8 +67,13 @@ typedef struct clrs_launch_request {
     int sep;          /* -1: separable passes where the plan's cost model
                          takes them; 0: one pass; 1: separable wherever the
                          mode factorises (plan.c) */
-    int roll;         /* 0: a separable plan runs its passes; -1 or 1: as
-                         one kernel (the roll variant) where it can */
+    int roll;         /* 0: a separable plan runs its passes; 1: as one
+                         kernel wherever it can (the roll variant, or the
+                         span variant folding a channels-first plan's
+                         outer pass first); -1: the roll variant where it
+                         can, the fold where the device class says */
+    int fold;         /* the class's default for that fold (plan.c's
+                         fusable): 1 taken, 0 only under roll=1 */
     int calc;         /* taps the kernel computes instead of tables: -1
                          on axes of CLRS_CALC_SPAN_MIN_TAPS or
                          CLRS_CALC_MIN_TAPS taps or more (plan.c,

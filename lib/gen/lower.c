@@ -960,11 +960,15 @@ static clrs_status choose_variant(vtry *t)
 
     c->vec = c->mvec = c->walk = c->rows = 1;
     c->tail = 0;
-    c->roll = 0;
+    c->roll = c->fold = 0;
     for (v = 0; v < CLRS_VARIANT_COUNT; ++v) {
-        /* A fused plan takes the roll variant or none (plan.c); OpenCV's
-         * bicubic rows the scalar one (its step picks per element). */
-        if ((v == CLRS_VARIANT_ROLL) != (t->p->fused != 0) ||
+        /* A fused plan takes its one variant or none (plan.c): roll, or
+         * span folding the outer slot first; no other plan the roll
+         * variant. OpenCV's bicubic rows the scalar one (its step picks
+         * per element). */
+        if ((t->p->fused == CLRS_FUSED_ROLL   ? v != CLRS_VARIANT_ROLL
+             : t->p->fused == CLRS_FUSED_FOLD ? v != CLRS_VARIANT_SPAN
+                                              : v == CLRS_VARIANT_ROLL) ||
             (c->cv8cub && v != CLRS_VARIANT_SCALAR) ||
             !variant_rows[v].applies(t))
             continue;

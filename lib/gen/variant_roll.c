@@ -27,9 +27,9 @@ int clrs__variant_applies_ROLL(const vtry *t)
     const clrs_gen_config *c = &t->low->cfg;
     int k, p, inner;
 
-    if (!t->p->fused || c->backward || c->cls != CLRS_GEN_WSUM || c->raw ||
-        c->pad_taps || c->nslots < 2 || c->nslots > CLRS_ROLL_SLOTS_MAX ||
-        !clrs__variant_applies_AXIS(t))
+    if (t->p->fused != CLRS_FUSED_ROLL || c->backward ||
+        c->cls != CLRS_GEN_WSUM || c->raw || c->pad_taps || c->nslots < 2 ||
+        c->nslots > CLRS_ROLL_SLOTS_MAX || !clrs__variant_applies_AXIS(t))
         return 0;
     for (k = 0, inner = 1; k < c->nslots; ++k) {
         if (!c->fixed[k] || c->fixed[k] > CLRS_ROLL_TAPS_MAX)

@@ -6,8 +6,41 @@
 
 /* ---- lowering: the test and the construction ---------------------------- */
 
+/* Whether every position of every slot has taps, none of them padding:
+ * a fused plan's passes then have no empty output to write. */
+static int taps_everywhere(const vtry *t)
+{
+    clrs_lists l;
+    int64_t i;
+    int k;
+
+    for (k = 0; k < t->p->naxes; ++k) {
+        clrs__lists_of(t->p, t->st, k, 0, &l);
+        for (i = 0; i < l.npos; ++i)
+            if (l.start[i + 1] == l.start[i])
+                return 0;
+    }
+    return 1;
+}
+
+/* A fused plan (CLRS_FUSED_FOLD) folds the outer slot's taps first: a
+ * plain weighted sum of two slots from tables, in the accumulator the
+ * passes' intermediate holds (no fixed point, no half arithmetic, no
+ * OpenCV step), without padding taps or empty outputs. */
+static int fold_applies(const vtry *t)
+{
+    const clrs_gen_config *c = &t->low->cfg;
+
+    return !c->backward && c->cls == CLRS_GEN_WSUM && !c->raw && !c->pad_taps &&
+           c->nslots == 2 && !c->calc && !c->fix && !c->f16_native &&
+           !c->half_up && !c->cv8lin && !c->cv8cub && !c->cv8fr &&
+           !c->has_index && taps_everywhere(t);
+}
+
 int clrs__variant_applies_SPAN(const vtry *t)
 {
+    if (t->p->fused == CLRS_FUSED_FOLD && !fold_applies(t))
+        return 0;
     return clrs__span_lanes(t) > 1;
 }
 
@@ -15,6 +48,8 @@ clrs_status clrs__variant_make_SPAN(vtry *t, int *made)
 {
     CLRS_TRY(clrs__span_make(t));
     *made = t->span_kept;
+    if (*made && t->p->fused == CLRS_FUSED_FOLD)
+        t->low->cfg.fold = 1;
     return CLRS_SUCCESS;
 }
 

@@ -205,8 +205,12 @@ typedef struct clrs_problem {
     int has_x;                     /* backward max without index */
     struct clrs_tensor_desc x;     /* its forward input: shape of in */
     int64_t window_volume;         /* product of taps (pooling) */
-    int fused; /* a separable plan's passes as one kernel: the lowering
-                  takes the roll variant or fails (plan.c) */
+    /* A separable plan's passes as one kernel (plan.c), or 0: from the
+     * innermost slot outward (CLRS_FUSED_ROLL: the lowering takes the
+     * roll variant or fails) or, over two slots whose last is src's
+     * contiguous axis, the outer first (CLRS_FUSED_FOLD: the span
+     * variant with the outer slot's sums folded first, or fails). */
+    int fused;
     /* Slots (bit k) whose taps the kernel computes from the coordinate
      * instead of reading tables (clrs__calc_slot_ok; the plan sets it):
      * clrs__slot_taps leaves their lists empty. */
@@ -496,6 +500,9 @@ void clrs__ttaplist_free(clrs_ttaplist *tt);
  * the forward lists and, for a backward problem, their transposes (merged
  * unless window codes must tell duplicate taps apart). The lowering and
  * the tables read them. */
+#define CLRS_FUSED_ROLL 1
+#define CLRS_FUSED_FOLD 2
+
 typedef struct clrs_slot_taps {
     int n; /* slots */
     clrs_taplist tl[CLRS_MAX_RANK];

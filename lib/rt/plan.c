@@ -928,8 +928,10 @@ static int want_separable(const clrs_plan *plan, int *order)
     }
     /* Passes that run as one kernel (the roll variant) keep each
      * intermediate element in registers: the device class says what it
-     * costs then (a CPU as in memory, a GPU a tap). */
-    element = fusable(plan, order) ? r.roll_taps : CLRS_SEP_ELEMENT_TAPS;
+     * costs then (a CPU as in memory, a GPU a tap). The fold recomputes
+     * a span group's overlap, and counts as the passes. */
+    element = fusable(plan, order) == CLRS_FUSED_ROLL ? r.roll_taps
+                                                      : CLRS_SEP_ELEMENT_TAPS;
     for (i = 0; i < p->naxes; ++i) {
         double out = 1;
         size[order[i]] = (double)p->ax[order[i]].out;
@@ -1126,44 +1128,60 @@ static void drop_kernel(clrs_plan *plan)
     plan->build_log = NULL;
 }
 
-/* Whether plan's passes (order) can run as one kernel: forward, from
- * the innermost slot outward (the order the roll variant nests its sums
- * in), at most CLRS_ROLL_SLOTS_MAX of them, with 16 or more of src's
- * values inside the innermost one (C channels-last) unless CLRS_LAUNCH
- * says roll=1, never where it says roll=0. */
+/* Whether plan's passes (order) can run as one kernel, and how
+ * (clrs_problem.fused; 0: not): forward, never where CLRS_LAUNCH says
+ * roll=0. From the innermost slot outward (the order the roll variant
+ * nests its sums in), at most CLRS_ROLL_SLOTS_MAX of them, with 16 or
+ * more of src's values inside the innermost one (C channels-last)
+ * unless CLRS_LAUNCH says roll=1: CLRS_FUSED_ROLL. Two slots, the outer
+ * first, the inner one src's and dst's contiguous axis (channels-first),
+ * where CLRS_LAUNCH says roll=1 or the device class's fold says so:
+ * CLRS_FUSED_FOLD, the span variant summing the outer slot's taps of
+ * each span vector first (gen_span.c). */
 static int fusable(const clrs_plan *plan, const int *order)
 {
     const clrs_problem *p = &plan->problem;
     clrs_launch_text t = {NULL, CLRS_LAUNCH_FORCED};
     clrs_launch_request r;
-    int i;
+    int i, inward = 1, outward = 1;
 
     if (p->backward || p->naxes > CLRS_ROLL_SLOTS_MAX || p->fixed8 ||
         CLRS__CV8_PASSES(p))
         return 0;
-    for (i = 0; i < p->naxes; ++i)
-        if (order[i] != p->naxes - 1 - i)
-            return 0;
+    for (i = 0; i < p->naxes; ++i) {
+        inward &= order[i] == p->naxes - 1 - i;
+        outward &= order[i] == i;
+    }
     t.text = plan->ctx->env.launch;
     if (clrs__launch_request(&plan->ctx->dev, 0, &t, &r) < 0) {
         clrs__clear_error();
         return 0;
     }
+    if (r.roll == 0)
+        return 0;
+    if ((r.roll > 0 || r.fold > 0) && outward && p->naxes == 2 &&
+        p->in.block_axis < 0 && p->out.block_axis < 0 &&
+        p->in.strides[p->ax[1].axis] == 1 && p->out.strides[p->ax[1].axis] == 1)
+        return CLRS_FUSED_FOLD;
     /* By default not over fewer than 16 values a pixel: the roll
      * variant's work-item then holds a vector of C < 16 lanes, and the
      * passes won by far (channels-last bicubic 2x up, 1024^2 -> 2048^2,
      * f32 2 / 4 / 8 channels: 19-27 / 177-189 / 177-183 ms as one kernel
      * against 3.4-3.7 / 6.7-7.2 / 11.8-12.9 in passes; 16 and more
      * channels alike either way). */
-    return r.roll > 0 ||
-           (r.roll < 0 && elements_inside(p, innermost_slot(p), NULL) >= 16);
+    if (inward &&
+        (r.roll > 0 || elements_inside(p, innermost_slot(p), NULL) >= 16))
+        return CLRS_FUSED_ROLL;
+    return 0;
 }
 
-/* The passes as one kernel (the roll variant, variant_roll.c): the same
- * sums in the same order, so the same bytes, without the intermediates.
+/* The passes as one kernel (fusable's how: the roll variant,
+ * variant_roll.c, or the span variant folding the outer slot first,
+ * gen_span.c): the same sums in the same order, so the same bytes,
+ * without the intermediates.
  * Its launch is CLRS_LAUNCH's or the device's defaults. Fails (nothing
  * kept) where the variant does not apply: the caller runs the passes. */
-static clrs_status plan_fused(clrs_plan *plan)
+static clrs_status plan_fused(clrs_plan *plan, int how)
 {
     const char *env = plan->ctx->env.launch;
     clrs_launch_text t = {NULL, CLRS_LAUNCH_DEFAULT};
@@ -1173,7 +1191,7 @@ static clrs_status plan_fused(clrs_plan *plan)
         t.text = env;
         t.source = CLRS_LAUNCH_FORCED;
     }
-    plan->problem.fused = 1;
+    plan->problem.fused = how;
     st = clrs__plan_build_kernel(plan, &t);
     if (st < 0)
         drop_kernel(plan);
@@ -1185,7 +1203,9 @@ static clrs_status plan_fused(clrs_plan *plan)
 static clrs_status plan_split(clrs_plan *plan, const clrs_resample_desc *op,
                               const int *order)
 {
-    if (fusable(plan, order) && plan_fused(plan) >= 0)
+    const int how = fusable(plan, order);
+
+    if (how && plan_fused(plan, how) >= 0)
         return CLRS_SUCCESS;
     clrs__clear_error();
     return plan_separable(plan, op, order);
