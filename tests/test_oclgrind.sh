@@ -295,6 +295,31 @@ for prb in "--alg=cubic mb1ic2ih5iw7oh9ow12" \
     quiet "separable $prb" "$log"
 done
 
+# The fold (CLRS_LAUNCH roll=1: a channels-first plan's two passes, the
+# outer first, as one span kernel): span vectors summed over the outer
+# axis's rows, then the inner pattern over the sums; u8 antialiased, f16
+# with a post-op.
+for prb in "--alg=cubic mb1ic2ih16iw40oh32ow80" \
+    "--alg=linear --antialias=true --sdt=u8 --ddt=u8 mb1ic2ih64iw128oh24ow48" \
+    "--alg=cubic --sdt=f16 --ddt=f16 --attr-post-ops=relu mb1ic2ih12iw36oh20ow70"; do
+    log="$tmp/clresample-fold.log"
+    out="$tmp/clresample-fold.stdout"
+    CLRS_CACHE=0 CLRS_LAUNCH=v3=0,sep=1,roll=1 "$top_builddir/libtool" \
+        --mode=execute "$OCLGRIND" --uninitialized --data-races --check-api \
+        --log "$log" "$top_builddir/tools/clresample" --mode=CP \
+        --fix-times-per-prb=1 --perf-template=json --dir=FWD_D $prb >"$out" 2>&1
+    status=$?
+    n=$((n + 1))
+    if test "$status" -eq 0 && grep -q '^tests:1 passed:1 ' "$out" &&
+        grep -q '"kernels":1,"separable":true' "$out"; then
+        echo "ok $n - folded $prb passed under oclgrind"
+    else
+        echo "not ok $n - folded $prb under oclgrind: exit $status"
+        grep -v ':PASSED ' "$out" | sed -e 's/^/# /' | head -n 20
+    fi
+    quiet "folded $prb" "$log"
+done
+
 echo "1..$n"
 test "$keep" -eq 1 || rm -rf "$tmp"
 exit 0
