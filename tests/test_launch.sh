@@ -238,6 +238,15 @@ if [ "$(device_type)" != gpu ]; then
     rows_are 1 --dir=FWD_I --alg=avg_np mb1ic1ih40iw4200kh3kw3sh2sw2ph1pw1
     # Adaptive average pooling (no window coordinates) takes them too.
     rows_are 4 --dir=FWD_I --alg=avg_adaptive mb1ic1ih40iw4200oh20ow2100
+    # A forward sum on the axis path whose kernel axis 1 resamples rows
+    # of 1024 or more elements with overlapping taps (an antialiased
+    # downsample of H alone, channels-first) takes four rows; rows of 256
+    # elements, taps that do not overlap (bilinear 2x down), and
+    # channels-last pixels (C apart) one.
+    rows_are 4 --dir=FWD_I --alg=linear --antialias=true --axes=h mb1ic2ih64iw1024oh16ow1024
+    rows_are 1 --dir=FWD_I --alg=linear --antialias=true --axes=h mb1ic2ih64iw256oh16ow256
+    rows_are 1 --dir=FWD_I --alg=linear --axes=h mb1ic2ih64iw1024oh32ow1024
+    rows_are 1 --dir=FWD_I --alg=linear --antialias=true --tag=axb mb1ic64ih8iw64oh8ow16
     launch=rows=1
     rows_are 1 --alg=linear mb1ic1ih10iw1030oh20ow2060
     # A span kernel of one row a work-item (nearest 2x up of a

@@ -1067,6 +1067,30 @@ static int taps_overlap(const clrs_problem *p, const clrs_slot_taps *st, int s,
  * volume's 256 or fewer) measured slower in rows on PoCL. */
 #define ROWS_SPAN_MIN_ROW 2048
 
+/* src's elements between neighbouring entries of kernel axis 1 from
+ * which a forward sum on the axis variant whose rows' taps overlap takes
+ * the device class's rows_overlap (rows_overlap_applies). */
+#define ROWS_AXIS_MIN_STRIDE 1024
+
+/* Whether a forward weighted sum on the axis variant (a vector along
+ * src's contiguous axis, kernel axis 0) takes rows_overlap: kernel axis
+ * 1 is a resampled axis whose neighbouring outputs' taps overlap, its
+ * entries at least ROWS_AXIS_MIN_STRIDE elements apart (channels-first
+ * rows: the outer pass of a separable plan, an outer axis resampled
+ * alone). Four rows then read each tap row once for all four from the
+ * cache: on PoCL (AMD EPYC) the channels-first antialiased and bicubic
+ * separable plans over rows of 1024 to 8192 elements took 0.77-1.01x
+ * the time (their first pass 0.70-0.91x), while rows of 256 or 512
+ * took 0.98-1.22x, and channels-last pixels (C apart) measured up to 20
+ * times slower in rows (lib/README.md, "Rows per work-item"). */
+static int rows_overlap_applies(const clrs_gen_config *c, const clrs_problem *p,
+                                const kaxis *k, int m)
+{
+    return !c->backward && c->variant == CLRS_VARIANT_AXIS &&
+           c->cls == CLRS_GEN_WSUM && !c->raw && m > 1 && k[1].slot >= 0 &&
+           p->in.strides[k[1].axis] >= ROWS_AXIS_MIN_STRIDE;
+}
+
 /* Whether rows_span applies: a forward kernel on the span variant (not
  * walked) over two or more kernel axes, either max pooling of an
  * integer type compared as it is (c->raw: on PoCL u8, s8 and s32 3x3
@@ -1097,12 +1121,13 @@ static int rows_span_applies(const clrs_gen_config *c, const clrs_problem *p,
 
 /* Outputs of kernel axis 1 a work-item runs in turn: the request's
  * rows=, else its device class's default for a backward kernel, or
- * for a walked row (the walk variant) whose rows' taps overlap along
- * kernel axis 1 (rows_overlap: on PoCL an input row read by the next
- * output row is still in cache), or for a forward kernel on the span
- * variant where rows_span_applies (rows_span); at most the axis' extent rounded
- * down to a power of two. On the one-group variants of a kernel of two
- * or more axes whose dst is blocked nowhere (a padding lane's guard ends
+ * for a walked row (the walk variant) or a forward sum on the axis
+ * variant over channels-first rows (rows_overlap_applies) whose rows'
+ * taps overlap along kernel axis 1 (rows_overlap: on PoCL an input row
+ * read by the next output row is still in cache), or for a forward kernel on
+ * the span variant where rows_span_applies (rows_span); at most the axis'
+ * extent rounded down to a power of two. On the one-group variants of a kernel
+ * of two or more axes whose dst is blocked nowhere (a padding lane's guard ends
  * its work-item). */
 static int rows_of(const clrs_gen_config *c, const clrs_problem *p,
                    const clrs_slot_taps *st, const direction *d, const kaxis *k,
@@ -1110,7 +1135,8 @@ static int rows_of(const clrs_gen_config *c, const clrs_problem *p,
 {
     int rows = r->rows ? r->rows : c->backward ? r->rows_bwd : 1, q;
 
-    if (!r->rows && r->rows_overlap > rows && c->variant == CLRS_VARIANT_WALK &&
+    if (!r->rows && r->rows_overlap > rows &&
+        (c->variant == CLRS_VARIANT_WALK || rows_overlap_applies(c, p, k, m)) &&
         m > 1 && k[1].slot >= 0 && taps_overlap(p, st, k[1].slot, d->gather))
         rows = r->rows_overlap;
     if (!r->rows && r->rows_span > rows && rows_span_applies(c, p, k, m))
