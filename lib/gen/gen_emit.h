@@ -178,10 +178,10 @@ int clrs__gen_pick_used(const clrs_gen_config *c, const signed char *r);
 void clrs__gen_emit_span_reduce(sbuf *b, const clrs_gen_config *c,
                                 const char *so, int q);
 /* A fused plan's fold (clrs_gen_config.fold), pattern q: the span
- * vectors' sums hs0, hs1, ... declared at 0 (returns how many); inside
+ * vectors' sums hs0, hs1, ... declared at 0; inside
  * slot 0's loop, its row's span vectors weighed by w0 into them; after
  * it, the last slot's taps picked from them into acc. */
-int clrs__gen_emit_span_fold_open(sbuf *b, const clrs_gen_config *c, int q);
+void clrs__gen_emit_span_fold_open(sbuf *b, const clrs_gen_config *c, int q);
 void clrs__gen_emit_span_fold_row(sbuf *b, const clrs_gen_config *c, int q);
 void clrs__gen_emit_span_fold_taps(sbuf *b, const clrs_gen_config *c, int q);
 /* Backward: pattern q's entries of the last slot for a group (io: the

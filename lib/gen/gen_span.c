@@ -318,7 +318,7 @@ void clrs__gen_emit_span_reduce(sbuf *b, const clrs_gen_config *c,
  * vectors of src are the elements: each row of slot 0 loads them at its
  * offset and adds them, weighed, into hs0, hs1, ...; then pattern q
  * picks each tap's lanes from the sums. */
-int clrs__gen_emit_span_fold_open(sbuf *b, const clrs_gen_config *c, int q)
+void clrs__gen_emit_span_fold_open(sbuf *b, const clrs_gen_config *c, int q)
 {
     const int ns = pat_spans(c, q);
     char at[16];
@@ -327,7 +327,6 @@ int clrs__gen_emit_span_fold_open(sbuf *b, const clrs_gen_config *c, int q)
     clrs__gen_vtype(at, sizeof at, clrs__gen_val_type(c), c->vec);
     for (j = 0; j < ns; ++j)
         clrs__gen_sb_add(b, "%s hs%d = (%s)(0);\n", at, j, at);
-    return ns;
 }
 
 void clrs__gen_emit_span_fold_row(sbuf *b, const clrs_gen_config *c, int q)
