@@ -271,54 +271,49 @@ done
 # through the plan's intermediates), one problem a process: 2-D and 3-D
 # linear and cubic, antialiased, channels-last and blocked, half and u8
 # ends with the f32 intermediates, a post-op chain on the last pass.
-for prb in "--alg=cubic mb1ic2ih5iw7oh9ow12" \
+# grind_plan NAME LAUNCH WANT PRB...: each problem alone under Oclgrind
+# with CLRS_LAUNCH=LAUNCH, passing, its JSON line holding WANT.
+grind_plan() {
+    gname=$1
+    glaunch=$2
+    gwant=$3
+    shift 3
+    for prb in "$@"; do
+        log="$tmp/clresample-$gname.log"
+        out="$tmp/clresample-$gname.stdout"
+        CLRS_CACHE=0 CLRS_LAUNCH=$glaunch "$top_builddir/libtool" \
+            --mode=execute "$OCLGRIND" --uninitialized --data-races \
+            --check-api --log "$log" "$top_builddir/tools/clresample" \
+            --mode=CP --fix-times-per-prb=1 --perf-template=json \
+            --dir=FWD_D $prb >"$out" 2>&1
+        status=$?
+        n=$((n + 1))
+        if test "$status" -eq 0 && grep -q '^tests:1 passed:1 ' "$out" &&
+            grep -q "$gwant" "$out"; then
+            echo "ok $n - $gname $prb passed under oclgrind"
+        else
+            echo "not ok $n - $gname $prb under oclgrind: exit $status"
+            grep -v ':PASSED ' "$out" | sed -e 's/^/# /' | head -n 20
+        fi
+        quiet "$gname $prb" "$log"
+    done
+}
+grind_plan separable v3=0,sep=1 '"separable":true' \
+    "--alg=cubic mb1ic2ih5iw7oh9ow12" \
     "--alg=linear --tag=axb mb1ic3id3ih4iw5od5oh3ow8" \
     "--alg=linear --antialias=true mb1ic2ih17iw23oh6ow7" \
     "--alg=cubic --antialias=true --tag=axb --sdt=u8 --ddt=u8 mb1ic3ih16iw20oh5ow6" \
     "--alg=cubic --tag=aBx8b --sdt=f16 --ddt=f16 mb1ic11ih4iw6oh7ow9" \
-    "--alg=linear --attr-post-ops=sum+relu mb2ic2ih6iw6oh9ow4"; do
-    log="$tmp/clresample-sep.log"
-    out="$tmp/clresample-sep.stdout"
-    CLRS_CACHE=0 CLRS_LAUNCH=v3=0,sep=1 "$top_builddir/libtool" --mode=execute \
-        "$OCLGRIND" --uninitialized --data-races --check-api --log "$log" \
-        "$top_builddir/tools/clresample" --mode=CP --fix-times-per-prb=1 \
-        --perf-template=json --dir=FWD_D $prb >"$out" 2>&1
-    status=$?
-    n=$((n + 1))
-    if test "$status" -eq 0 && grep -q '^tests:1 passed:1 ' "$out" &&
-        grep -q '"separable":true' "$out"; then
-        echo "ok $n - separable $prb passed under oclgrind"
-    else
-        echo "not ok $n - separable $prb under oclgrind: exit $status"
-        grep -v ':PASSED ' "$out" | sed -e 's/^/# /' | head -n 20
-    fi
-    quiet "separable $prb" "$log"
-done
+    "--alg=linear --attr-post-ops=sum+relu mb2ic2ih6iw6oh9ow4"
 
 # The fold (CLRS_LAUNCH roll=1: a channels-first plan's two passes, the
 # outer first, as one span kernel): span vectors summed over the outer
 # axis's rows, then the inner pattern over the sums; u8 antialiased, f16
 # with a post-op.
-for prb in "--alg=cubic mb1ic2ih16iw40oh32ow80" \
+grind_plan folded v3=0,sep=1,roll=1 '"kernels":1,"separable":true' \
+    "--alg=cubic mb1ic2ih16iw40oh32ow80" \
     "--alg=linear --antialias=true --sdt=u8 --ddt=u8 mb1ic2ih64iw128oh24ow48" \
-    "--alg=cubic --sdt=f16 --ddt=f16 --attr-post-ops=relu mb1ic2ih12iw36oh20ow70"; do
-    log="$tmp/clresample-fold.log"
-    out="$tmp/clresample-fold.stdout"
-    CLRS_CACHE=0 CLRS_LAUNCH=v3=0,sep=1,roll=1 "$top_builddir/libtool" \
-        --mode=execute "$OCLGRIND" --uninitialized --data-races --check-api \
-        --log "$log" "$top_builddir/tools/clresample" --mode=CP \
-        --fix-times-per-prb=1 --perf-template=json --dir=FWD_D $prb >"$out" 2>&1
-    status=$?
-    n=$((n + 1))
-    if test "$status" -eq 0 && grep -q '^tests:1 passed:1 ' "$out" &&
-        grep -q '"kernels":1,"separable":true' "$out"; then
-        echo "ok $n - folded $prb passed under oclgrind"
-    else
-        echo "not ok $n - folded $prb under oclgrind: exit $status"
-        grep -v ':PASSED ' "$out" | sed -e 's/^/# /' | head -n 20
-    fi
-    quiet "folded $prb" "$log"
-done
+    "--alg=cubic --sdt=f16 --ddt=f16 --attr-post-ops=relu mb1ic2ih12iw36oh20ow70"
 
 echo "1..$n"
 test "$keep" -eq 1 || rm -rf "$tmp"

@@ -224,17 +224,22 @@ mb2ic32ih9iw11oh13ow6 mb1ic16ih8iw8oh16ow16 mb1ic16id4ih5iw6od8oh10ow12
 --sdt=f32 --ddt=u8 --attr-post-ops=relu mb1ic16ih9iw11oh18ow22
 EOF
 [ -n "$quick" ] && sed -i 's/^--sdt=f32,f16,bf16,f64,s8,u8$/--sdt=f32,f16,u8/' "$tmp/roll"
+# same_as_passes NAME WHAT COUNT: NAME1's digests (fused) are NAME0's (the
+# passes) and not empty; WHAT and COUNT name the fused plans.
+same_as_passes() {
+    digests "$tmp/${1}1.out" >"$tmp/${1}1.dig"
+    digests "$tmp/${1}0.out" >"$tmp/${1}0.dig"
+    if [ -s "$tmp/${1}1.dig" ] && cmp -s "$tmp/${1}1.dig" "$tmp/${1}0.dig"; then
+        ok "$2 ($3 plans) writes the bytes of the passes"
+    else
+        not_ok "$2: bytes differ from the passes'"
+        diff "$tmp/${1}0.dig" "$tmp/${1}1.dig" | head -10 | sed 's/^/# /'
+    fi
+}
 run roll1 sep=1 "$tmp/roll"
 run roll0 sep=1,roll=0 "$tmp/roll"
-digests "$tmp/roll1.out" >"$tmp/roll1.dig"
-digests "$tmp/roll0.out" >"$tmp/roll0.dig"
 nroll=$(grep -c '"variant":"roll"' "$tmp/roll1.out")
-if [ -s "$tmp/roll1.dig" ] && cmp -s "$tmp/roll1.dig" "$tmp/roll0.dig"; then
-    ok "one kernel (the roll variant, $nroll plans) writes the bytes of the passes"
-else
-    not_ok "the roll variant's bytes differ from the passes'"
-    diff "$tmp/roll0.dig" "$tmp/roll1.dig" | head -10 | sed 's/^/# /'
-fi
+same_as_passes roll "one kernel (the roll variant)" "$nroll"
 # Which plans took it: 2-D and trilinear 3-D ones whose inner axis goes
 # first, every type; not a 3-D bicubic one (16 taps a row), nor any
 # under roll=0.
@@ -270,15 +275,8 @@ EOF
 run fold1 sep=1,roll=1 "$tmp/fold"
 run fold0 sep=1,roll=0 "$tmp/fold"
 run foldd sep=1 "$tmp/fold"
-digests "$tmp/fold1.out" >"$tmp/fold1.dig"
-digests "$tmp/fold0.out" >"$tmp/fold0.dig"
 nfold=$(grep '"kernels":1,' "$tmp/fold1.out" | grep -c '"variant":"span"')
-if [ -s "$tmp/fold1.dig" ] && cmp -s "$tmp/fold1.dig" "$tmp/fold0.dig"; then
-    ok "one span kernel folding the outer pass first ($nfold plans) writes the bytes of the passes"
-else
-    not_ok "the fold's bytes differ from the passes'"
-    diff "$tmp/fold0.dig" "$tmp/fold1.dig" | head -10 | sed 's/^/# /'
-fi
+same_as_passes fold "one span kernel folding the outer pass first" "$nfold"
 if [ "$nfold" -gt 0 ] &&
     grep '"kernels":1,' "$tmp/fold1.out" | grep -q -e '--antialias=true' &&
     ! grep '"kernels":1,' "$tmp/fold1.out" | grep -q -e '--alg=avg_p' &&
