@@ -1080,7 +1080,7 @@ static int taps_overlap(const clrs_problem *p, const clrs_slot_taps *st, int s,
  * alone). Four rows then read each tap row once for all four from the
  * cache: on PoCL (AMD EPYC) the channels-first antialiased and bicubic
  * separable plans over rows of 1024 to 8192 elements took 0.77-1.01x
- * the time (their first pass 0.70-0.91x), while rows of 256 or 512
+ * the time (their first pass 0.70-0.98x), while rows of 256 or 512
  * took 0.98-1.22x, and channels-last pixels (C apart) measured up to 20
  * times slower in rows (lib/README.md, "Rows per work-item"). */
 static int rows_overlap_applies(const clrs_gen_config *c, const clrs_problem *p,
