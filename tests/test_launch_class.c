@@ -83,10 +83,10 @@ static void check_case(const device_case *c)
          * rows a backward work-item, passes for any taps; a CPU: its
          * lanes, four vectors, 5 taps (as in memory), passes only where
          * an axis reads more than 2 taps; neither folds channels-first
-         * passes by default (roll=1 does); a CPU: one row, four where a walked
-         * row's taps overlap or a span group's row is long, and span
-         * kernels of one row in work-groups of 512. Neither forces rows
-         * forward. */
+         * passes by default (roll=1 does); a CPU: one row, four where a
+         * walked row's taps overlap or a span group's row is long, and
+         * span kernels of one row in work-groups of 512. Neither forces
+         * rows forward. */
         const int gpu = strncmp(c->cls, "gpu", 3) == 0;
         tap_ok(
             r.load_bytes == (gpu ? 16 : 0) && r.mvec_fix == (gpu ? 1 : 4) &&

@@ -118,8 +118,9 @@ static const device_class device_classes[] = {
      * matrix's trilinear 2x up problems ran in 0.55-0.89x the time of
      * their passes or roll kernel in f32, f64, s8, channels-last f16 of
      * 64 channels and channels-last bf16 (1.02-1.10x in the other f16
-     * and the channels-first bf16), bilinear 4x up of 64 channels 0.46-0.98x, while every
-     * bicubic plan gained from its passes (lib/README.md). The fold of a
+     * and the channels-first bf16), bilinear 4x up of 64 channels
+     * 0.46-0.98x, while every bicubic plan gained from its passes
+     * (lib/README.md). The fold of a
      * channels-first plan's passes into one span kernel only under
      * roll=1: on PoCL (AMD EPYC) it ran the performance matrix's
      * channels-first separable problems in 0.74-1.33x the passes' time,

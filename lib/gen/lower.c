@@ -1124,11 +1124,11 @@ static int rows_span_applies(const clrs_gen_config *c, const clrs_problem *p,
  * for a walked row (the walk variant) or a forward sum on the axis
  * variant over channels-first rows (rows_overlap_applies) whose rows'
  * taps overlap along kernel axis 1 (rows_overlap: on PoCL an input row
- * read by the next output row is still in cache), or for a forward kernel on
- * the span variant where rows_span_applies (rows_span); at most the axis'
- * extent rounded down to a power of two. On the one-group variants of a kernel
- * of two or more axes whose dst is blocked nowhere (a padding lane's guard ends
- * its work-item). */
+ * read by the next output row is still in cache), or for a forward
+ * kernel on the span variant where rows_span_applies (rows_span); at
+ * most the axis' extent rounded down to a power of two. On the
+ * one-group variants of a kernel of two or more axes whose dst is
+ * blocked nowhere (a padding lane's guard ends its work-item). */
 static int rows_of(const clrs_gen_config *c, const clrs_problem *p,
                    const clrs_slot_taps *st, const direction *d, const kaxis *k,
                    int m, const clrs_launch_request *r)
