@@ -232,6 +232,31 @@ static void emit_span_gather_calc(sbuf *b, const clrs_gen_config *c,
     }
 }
 
+/* "const <at> wv = ...;": tap t's weights of the last slot for a group
+ * of c->vec outputs, the computed ones or the table's (tap-major where
+ * the count is fixed, else group-major: group, tap, lane), times the
+ * other slots' weight w<n - 2> where `outer` says (the whole problem's
+ * product; a fold weighs its sums by the last slot's weights alone). */
+static void emit_span_weight(sbuf *b, const clrs_gen_config *c, const char *at,
+                             int t, int outer)
+{
+    const int V = c->vec, n = c->nslots, k = n - 1, K = c->ntaps;
+    const char *acc = clrs__gen_acc_type(c);
+
+    clrs__gen_sb_add(b, "const %s wv = ", at);
+    if (outer && n > 1)
+        clrs__gen_sb_add(b, "w%d * ", n - 2);
+    if (c->calc & (1u << k))
+        clrs__gen_sb_add(b, "yg%d_%d;\n", k, t);
+    else if (c->fixed[k])
+        clrs__gen_sb_add(b, "CLRS_VLOAD(%s, %d, ftab, fw%d + %d * n0 + i0);\n",
+                         acc, V, k, t);
+    else
+        clrs__gen_sb_add(
+            b, "CLRS_VLOAD(%s, %d, ftab, fg + (gq * %d + %d) * %d);\n", acc, V,
+            K, t, V);
+}
+
 /* Span vector path, the taps of the last slot for a group of c->vec
  * outputs along kernel axis 0: the pattern's span vectors (pat_spans)
  * loaded from the group's base
@@ -242,8 +267,8 @@ static void emit_span_gather_calc(sbuf *b, const clrs_gen_config *c,
 void clrs__gen_emit_span_reduce(sbuf *b, const clrs_gen_config *c,
                                 const char *so, int q)
 {
-    const int V = c->vec, n = c->nslots, k = n - 1, K = c->ntaps;
-    const char *off = clrs__gen_off_type(c), *acc = clrs__gen_acc_type(c);
+    const int V = c->vec, n = c->nslots, K = c->ntaps;
+    const char *off = clrs__gen_off_type(c);
     char at[16], mt[16], ot[16];
     int t, l, ns, wsum = c->cls == CLRS_GEN_WSUM;
     int mask[CLRS_GEN_MAX_LANES];
@@ -266,21 +291,7 @@ void clrs__gen_emit_span_reduce(sbuf *b, const clrs_gen_config *c,
         } else if (c->raw && !c->has_index) { /* the integers themselves */
             clrs__gen_sb_add(b, "best = max(best, v);\n");
         } else if (wsum) {
-            clrs__gen_sb_add(b, "const %s wv = ", at);
-            if (n > 1)
-                clrs__gen_sb_add(b, "w%d * ", n - 2);
-            if (c->calc & (1u << k))
-                clrs__gen_sb_add(b, "yg%d_%d;\n", k, t);
-            else if (c->fixed[k])
-                clrs__gen_sb_add(
-                    b, "CLRS_VLOAD(%s, %d, ftab, fw%d + %d * n0 + i0);\n", acc,
-                    V, k, t);
-            else /* group-major: (group, tap, lane) */
-                clrs__gen_sb_add(
-                    b,
-                    "CLRS_VLOAD(%s, %d, ftab, fg + (gq * %d + %d) * "
-                    "%d);\n",
-                    acc, V, K, t, V);
+            emit_span_weight(b, c, at, t, 1);
             clrs__gen_sb_add(b, "CLRS_WSUM_STEP(acc, wv, v);\n");
         } else {
             clrs__gen_sb_add(b, "const %s cv = (%s)(", ot, ot);
@@ -343,25 +354,16 @@ void clrs__gen_emit_span_fold_row(sbuf *b, const clrs_gen_config *c, int q)
 
 void clrs__gen_emit_span_fold_taps(sbuf *b, const clrs_gen_config *c, int q)
 {
-    const int V = c->vec, k = c->nslots - 1, K = c->ntaps, ns = pat_spans(c, q);
-    const char *acc = clrs__gen_acc_type(c);
+    const int K = c->ntaps, ns = pat_spans(c, q);
     char at[16];
     int t;
 
-    clrs__gen_vtype(at, sizeof at, clrs__gen_val_type(c), V);
+    clrs__gen_vtype(at, sizeof at, clrs__gen_val_type(c), c->vec);
     for (t = 0; t < K; ++t) {
         const signed char *r = c->rel[q][t];
         clrs__gen_sb_open(b, "%s", "");
         emit_pick_as(b, c, r, "0", "v", "hs", at, c->acc_f64 ? 8 : 4, ns);
-        clrs__gen_sb_add(b, "const %s wv = ", at);
-        if (c->fixed[k])
-            clrs__gen_sb_add(b,
-                             "CLRS_VLOAD(%s, %d, ftab, fw%d + %d * n0 + i0);\n",
-                             acc, V, k, t);
-        else /* group-major: (group, tap, lane) */
-            clrs__gen_sb_add(
-                b, "CLRS_VLOAD(%s, %d, ftab, fg + (gq * %d + %d) * %d);\n", acc,
-                V, K, t, V);
+        emit_span_weight(b, c, at, t, 0);
         clrs__gen_sb_add(b, "CLRS_WSUM_STEP(acc, wv, v);\n");
         clrs__gen_sb_close(b);
     }
