@@ -287,7 +287,7 @@ out=$("$tool" --engine=ref --mode=CP --fix-times-per-prb=2 \
     --perf-template=json --alg=linear mb1ic2iw4ow8 2>/dev/null)
 missing=
 for k in prb dir alg sdt ddt tag status max_abs_diff max_rel_diff min_ms \
-    avg_ms bytes gbps roofline_pct build_ms cache vector lanes vectors \
+    avg_ms bytes gbps roofline_pct copy_gbps build_ms cache vector lanes vectors \
     kernels launch lws above_copy digest variant; do
     echo "$out" | grep -F "\"$k\":" >/dev/null || missing="$missing $k"
 done
@@ -329,6 +329,17 @@ if grep -Eq '^roofline: copy [1-9][0-9.]* GB/s plain stores, ([1-9][0-9.]* GB/s 
     "$tmp/roof" && grep -q ',roofline:!*[0-9.]*%,' "$tmp/roof"; then
     ok "--roofline: copy, read and write bandwidth, and a roof% per problem"
 else not_ok "--roofline"; sed 's/^/# /' "$tmp/roof"; fi
+# Each problem's percent is of the copy timed right after it: JSON gives
+# that copy, positive, and the percent is 100 gbps / copy_gbps.
+"$tool" --roofline --mode=P --fix-times-per-prb=2 --perf-template=json \
+    mb1ic16ih8iw32oh16ow64 mb1ic16ih32iw8oh64ow16 >"$tmp/roofj" 2>/dev/null
+if awk -F'"gbps":|,"roofline_pct":|,"copy_gbps":|,"build_ms"' '
+    /"copy_gbps"/ { n++; g = $2 + 0; p = $3 + 0; c = $4 + 0
+        if (c <= 0 || g <= 0) bad = 1
+        d = 100 * g / c - p; if (d < -0.06 || d > 0.06) bad = 1 }
+    END { exit !(n == 2 && !bad) }' "$tmp/roofj"; then
+    ok "--roofline: each problem's percent is of the copy timed beside it"
+else not_ok "--roofline's copy per problem"; sed 's/^/# /' "$tmp/roofj"; fi
 # --cold-cache=true: each timed run after a read of twice the device's
 # cache, which a line states; by default (false) no read, no line; any
 # other value is refused.

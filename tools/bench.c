@@ -83,6 +83,7 @@ static const size_t copy_local[] = {0, 64, 256};
 
 #define COPY_BYTES ((size_t)128 << 20)
 #define COPY_RUNS 10 /* per candidate: the best of many, as kernels get */
+#define PROBE_RUNS 3 /* the kept copy beside each problem */
 
 /* Where the roofline's kernels run: the device, its queue, and the cold
  * cache flushed before each timed run, as before each of a problem's
@@ -94,17 +95,17 @@ typedef struct roof_dev {
     cli_flush *flush;
 } roof_dev;
 
-/* Best of COPY_RUNS profiled copies of kernel k over `items` work-items
+/* Best of `runs` profiled copies of kernel k over `items` work-items
  * with local size `local` (0: the driver's), in ns; INFINITY when the
  * launch is refused (a local size the device cannot take). */
 static double best_ns(const roof_dev *r, cl_kernel k, size_t items,
-                      size_t local)
+                      size_t local, int runs)
 {
     cl_command_queue q = r->q;
     double best = INFINITY;
     int i;
 
-    for (i = 0; i < COPY_RUNS + 1; ++i) {
+    for (i = 0; i < runs + 1; ++i) {
         cl_event ev;
         cl_ulong s = 0, t = 0;
         cli_flush_run(r->flush, q);
@@ -151,13 +152,20 @@ static void report_log(cl_program prog, cl_device_id dev, const char *name,
     free(log);
 }
 
+/* The candidate a kernel's best run took: lanes of T and local size. */
+typedef struct best_at {
+    int lanes;
+    size_t local;
+} best_at;
+
 /* The best run of kernel `name` (built with -DT=floatN and `defs`, each
  * work-item over per_item vectors) over every candidate, in GB/s:
- * `moves` times the buffer's bytes (a copy reads and writes them: 2). */
+ * `moves` times the buffer's bytes (a copy reads and writes them: 2);
+ * at (NULL: not wanted) the candidate. */
 static int time_kernel(const roof_dev *r, const char *src, const char *name,
                        const char *defs, size_t per_item, cl_mem a, cl_mem b,
-                       size_t bytes, double moves, double *gbps, char *err,
-                       size_t errsz)
+                       size_t bytes, double moves, double *gbps, best_at *at,
+                       char *err, size_t errsz)
 {
     cl_device_id dev = r->dev;
     const char *srcs[1] = {src};
@@ -194,9 +202,14 @@ static int time_kernel(const roof_dev *r, const char *src, const char *name,
             clSetKernelArg(k, 0, sizeof a, &a);
             clSetKernelArg(k, 1, sizeof b, &b);
             for (l = 0; l < sizeof copy_local / sizeof copy_local[0]; ++l) {
-                double ns = best_ns(r, k, items, copy_local[l]);
-                if (ns < best)
+                double ns = best_ns(r, k, items, copy_local[l], COPY_RUNS);
+                if (ns < best) {
                     best = ns;
+                    if (at) {
+                        at->lanes = lanes;
+                        at->local = copy_local[l];
+                    }
+                }
             }
             clReleaseKernel(k);
         }
@@ -220,7 +233,7 @@ static double time_read(const roof_dev *r, cl_mem a, cl_mem b, size_t bytes)
     for (stream = 0; stream < 2; ++stream) {
         snprintf(defs, sizeof defs, " -DR=%d -DS=%d", READS, stream);
         if (time_kernel(r, read_src, "read_all", defs, READS, a, b, bytes, 1,
-                        &g, err, sizeof err) == 0 &&
+                        &g, NULL, err, sizeof err) == 0 &&
             g > best)
             best = g;
     }
@@ -339,9 +352,69 @@ void cli_flush_free(cli_flush *f)
     memset(f, 0, sizeof *f);
 }
 
-int cli_roofline(clrs_context *ctx, cli_bandwidth *bw, cli_flush *f, char *err,
-                 size_t errsz)
+/* Builds the kept copy: kernel `name` of src at the candidate `at`,
+ * over buffers a and b (which it then owns). Returns 0, or -1 (the
+ * probe left empty; the buffers still the caller's). */
+static int probe_make(const roof_dev *r, const char *src, const char *name,
+                      const best_at *at, cl_mem a, cl_mem b, size_t bytes,
+                      cli_probe *probe)
 {
+    const char *srcs[1] = {src};
+    char opts[32];
+    cl_int e;
+
+    memset(probe, 0, sizeof *probe);
+    snprintf(opts, sizeof opts, "-DT=float%d", at->lanes);
+    probe->prog = clCreateProgramWithSource(r->c, 1, srcs, NULL, &e);
+    if (!probe->prog)
+        return -1;
+    if (clBuildProgram(probe->prog, 1, &r->dev, opts, NULL, NULL) !=
+            CL_SUCCESS ||
+        (probe->k = clCreateKernel(probe->prog, name, &e)) == NULL) {
+        clReleaseProgram(probe->prog);
+        memset(probe, 0, sizeof *probe);
+        return -1;
+    }
+    clSetKernelArg(probe->k, 0, sizeof a, &a);
+    clSetKernelArg(probe->k, 1, sizeof b, &b);
+    probe->a = a;
+    probe->b = b;
+    probe->items = bytes / (4 * (size_t)at->lanes);
+    probe->local = at->local;
+    probe->bytes = bytes;
+    return 0;
+}
+
+double cli_probe_gbps(clrs_context *ctx, cli_probe *probe, cli_flush *f)
+{
+    roof_dev r;
+    double ns;
+
+    if (!probe || !probe->k)
+        return 0;
+    clrs_context_get_cl(ctx, &r.c, &r.dev, &r.q);
+    r.flush = f;
+    ns = best_ns(&r, probe->k, probe->items, probe->local, PROBE_RUNS);
+    return isfinite(ns) && ns > 0 ? 2.0 * (double)probe->bytes / ns : 0;
+}
+
+void cli_probe_free(cli_probe *probe)
+{
+    if (probe->k)
+        clReleaseKernel(probe->k);
+    if (probe->prog)
+        clReleaseProgram(probe->prog);
+    if (probe->a)
+        clReleaseMemObject(probe->a);
+    if (probe->b)
+        clReleaseMemObject(probe->b);
+    memset(probe, 0, sizeof *probe);
+}
+
+int cli_roofline(clrs_context *ctx, cli_bandwidth *bw, cli_flush *f,
+                 cli_probe *probe, char *err, size_t errsz)
+{
+    best_at plain_at = {0, 0}, nt_at = {0, 0};
     roof_dev r;
     cl_ulong max_alloc = 0;
     size_t bytes = COPY_BYTES;
@@ -382,22 +455,35 @@ int cli_roofline(clrs_context *ctx, cli_bandwidth *bw, cli_flush *f, char *err,
         }
     }
     if (time_kernel(&r, copy_src, "copy_plain", "", 1, a, b, bytes, 2,
-                    &bw->copy_plain, err, errsz) != 0)
+                    &bw->copy_plain, &plain_at, err, errsz) != 0)
         goto out;
     /* The others are not fatal: a device without non-temporal stores,
      * or a kernel it cannot run, leaves its figure 0 (time_kernel sets
      * it only on success). */
     (void)time_kernel(&r, copy_nt_src, "copy_nt", "", 1, a, b, bytes, 2,
-                      &bw->copy_nt, nterr, sizeof nterr);
+                      &bw->copy_nt, &nt_at, nterr, sizeof nterr);
     bw->read = time_read(&r, a, b, bytes);
     (void)time_kernel(&r, fill_src, "fill_plain", "", 1, a, b, bytes, 1,
-                      &bw->write, nterr, sizeof nterr);
+                      &bw->write, NULL, nterr, sizeof nterr);
     {
         double nt = 0;
         if (time_kernel(&r, fill_nt_src, "fill_nt", "", 1, a, b, bytes, 1, &nt,
-                        nterr, sizeof nterr) == 0 &&
+                        NULL, nterr, sizeof nterr) == 0 &&
             nt > bw->write)
             bw->write = nt;
+    }
+    /* The faster copy is kept, with its buffers, to be timed again beside
+     * each problem: a shared machine's memory bandwidth drifts (on a
+     * 2-core virtual machine the same copy measured 46 to 112 GB/s over
+     * an hour), so a percent of a copy timed once at the start says as
+     * much about the start as about the problem. The fill above left
+     * the buffers holding ones. */
+    if (probe) {
+        const int nt = bw->copy_nt > bw->copy_plain && nt_at.lanes > 0;
+        if (probe_make(&r, nt ? copy_nt_src : copy_src,
+                       nt ? "copy_nt" : "copy_plain", nt ? &nt_at : &plain_at,
+                       a, b, bytes, probe) == 0)
+            a = b = NULL; /* the probe's now */
     }
     rc = 0;
 out:

@@ -337,6 +337,9 @@ typedef struct cli_result {
     int tuned;          /* launches the tuner timed (launch "tuned") */
     size_t lws[3];      /* local size, all 0: the driver's */
     double gbps, roof_pct;
+    /* The copy's GB/s measured right after the problem's timed runs,
+     * which roof_pct is a percent of; NAN when none was. */
+    double copy_gbps;
     /* GB/s above what the device's measured bandwidth allows for the
      * bytes this problem reads and writes: a measurement error. */
     int above_copy;
@@ -363,9 +366,20 @@ typedef struct cli_flush {
     cl_uint v;
 } cli_flush;
 
+/* The roofline's copy kept for re-timing beside each problem: the
+ * faster of the plain and non-temporal copies at its best vector width
+ * and local size, over its own two buffers. k NULL: none. */
+typedef struct cli_probe {
+    cl_program prog;
+    cl_kernel k;
+    cl_mem a, b;
+    size_t items, local, bytes;
+} cli_probe;
+
 typedef struct cli_env {
     clrs_context *ctx; /* NULL with the reference engine */
     cli_flush flush;
+    cli_probe probe; /* the copy beside each problem (--roofline) */
     int digest; /* the JSON template prints digests: compute them */
     double copy_gbps;  /* 0 when no roofline was measured */
     double read_gbps, write_gbps; /* 0 when not measured */
@@ -414,9 +428,14 @@ typedef struct cli_bandwidth {
     double copy_plain, copy_nt, read, write;
 } cli_bandwidth;
 /* Measures them; returns 0, or -1 with err when not even the plain copy
- * could be. */
-int cli_roofline(clrs_context *ctx, cli_bandwidth *bw, cli_flush *f, char *err,
-                 size_t errsz);
+ * could be. probe (NULL: not wanted) keeps the faster copy for
+ * cli_probe_gbps. */
+int cli_roofline(clrs_context *ctx, cli_bandwidth *bw, cli_flush *f,
+                 cli_probe *probe, char *err, size_t errsz);
+/* The kept copy's GB/s now: the best of a few runs, each after the cold
+ * cache's flush where there is one; 0 when it could not run. */
+double cli_probe_gbps(clrs_context *ctx, cli_probe *probe, cli_flush *f);
+void cli_probe_free(cli_probe *probe);
 /* The cold cache's buffer and kernel (nothing where the device reports
  * no cache); returns 0, or -1 with err. */
 int cli_flush_init(clrs_context *ctx, double cache, cli_flush *f, char *err,

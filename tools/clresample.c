@@ -111,7 +111,8 @@ static void measure_roofline(const cli_run *run, cli_env *env)
     char err[256];
     FILE *f = run->tpl == TPL_DEF ? stdout : stderr;
 
-    if (cli_roofline(env->ctx, &bw, &env->flush, err, sizeof err) != 0) {
+    if (cli_roofline(env->ctx, &bw, &env->flush, &env->probe, err,
+                     sizeof err) != 0) {
         fprintf(stderr, "clresample: roofline: %s\n", err);
         return;
     }
@@ -217,6 +218,7 @@ static int run_problems(const cli_prb_list *prbs, cli_run *run)
     rep = cli_report_create(run->tpl, prbs->n, want_perf, run->verbose);
     if (!rep) {
         fprintf(stderr, "clresample: out of memory\n");
+        cli_probe_free(&env.probe);
         cli_flush_free(&env.flush);
         clrs_context_destroy(env.ctx);
         return CLI_EXIT_FAIL;
@@ -231,6 +233,7 @@ static int run_problems(const cli_prb_list *prbs, cli_run *run)
     if (run->plot && write_plot(run, &env, rep) != 0 && rc == CLI_EXIT_OK)
         rc = CLI_EXIT_FAIL;
     cli_report_destroy(rep);
+    cli_probe_free(&env.probe);
     cli_flush_free(&env.flush);
     clrs_context_destroy(env.ctx);
     return rc;

@@ -161,6 +161,8 @@ static void print_json(const cli_prb *p, const cli_result *r)
     num_json(r->gbps, "%.3f");
     printf(",\"roofline_pct\":");
     num_json(r->roof_pct, "%.1f");
+    printf(",\"copy_gbps\":");
+    num_json(r->copy_gbps, "%.2f");
     printf(",\"build_ms\":");
     num_json(r->build_ms, "%.3f");
     printf(

@@ -55,7 +55,7 @@ void cli_run_problem(const cli_prb *p, cli_env *env, cli_result *r)
     r->cache = "-";
     r->vector = "-";
     r->variant = "-";
-    r->min_ms = r->avg_ms = r->gbps = r->roof_pct = NAN;
+    r->min_ms = r->avg_ms = r->gbps = r->roof_pct = r->copy_gbps = NAN;
     r->build_ms = NAN;
     j.p = p;
     j.env = env;
@@ -113,9 +113,17 @@ void cli_run_problem(const cli_prb *p, cli_env *env, cli_result *r)
         if ((ref ? perf_reference(&j) : perf_device(&j)) != 0)
             goto out;
         if (r->min_ms > 0) {
+            /* The percent is of the copy timed right after the problem
+             * (cli_probe_gbps; the start's where it cannot run). */
+            double copy =
+                ref ? 0 : cli_probe_gbps(env->ctx, &env->probe, &env->flush);
+            if (copy <= 0)
+                copy = env->copy_gbps;
             r->gbps = r->bytes / (r->min_ms * 1e6);
-            if (env->copy_gbps > 0)
-                r->roof_pct = 100.0 * r->gbps / env->copy_gbps;
+            if (copy > 0) {
+                r->copy_gbps = copy;
+                r->roof_pct = 100.0 * r->gbps / copy;
+            }
             /* Faster than the device reads or writes memory: the timing
              * missed part of the work, it is no result. Above the copy
              * alone is not: a problem that mostly reads may beat it; nor
@@ -124,6 +132,8 @@ void cli_run_problem(const cli_prb *p, cli_env *env, cli_result *r)
              * MiB of L3: a bilinear 2x down of 84 MB read its input at
              * 40 GB/s, the read kernel over 256 MB at 39). */
             limit = gbps_limit(&j);
+            if (copy > limit)
+                limit = copy;
             r->above_copy = limit > 0 && r->gbps > limit &&
                             r->bytes >= 4.0 * env->cache_bytes;
         }
