@@ -260,6 +260,7 @@ static void emit_accumulators(sbuf *b, const clrs_gen_config *c, int w,
             clrs__gen_sb_add(b, "%s %s;\n", at, clrs__gen_acc_name(m));
     } else if (!c->backward && c->raw) {
         clrs__gen_sb_add(b, "%s best;\n", at);
+        clrs__gen_vtype(ot, sizeof ot, clrs__gen_win_type(c, w), w);
         if (c->has_index)
             clrs__gen_sb_add(b, "%s win;\n", ot);
     } else if (!c->backward) {

@@ -98,6 +98,16 @@ const char *clrs__gen_index_type(const clrs_gen_config *c);
 /* Values between load and store: the accumulator type, or a copy's
  * unsigned integer of the element's width (c->raw). */
 const char *clrs__gen_val_type(const clrs_gen_config *c);
+/* The type of a forward max's winner codes over w lanes (win): the offset
+ * type, or where the integers are compared as they are (c->raw) over
+ * vectors and the index has the elements' width, the signed integer of
+ * that width (a window code fits the index type): the compare's mask
+ * then selects the codes as it is. */
+const char *clrs__gen_win_type(const clrs_gen_config *c, int w);
+/* "(t0 | t1 | ...) == 0": true at the first tap of loops t0 .. t<n-1>,
+ * each over a fixed count from 0 (c->raw's windows); "1" without
+ * loops. */
+void clrs__gen_first_tap(char *buf, size_t size, int n);
 /* "uchar" .. "ulong" (is_unsigned) or "char" .. "long" for 1, 2, 4, 8
  * bytes. */
 const char *clrs__gen_uint_type(size_t bytes, int is_unsigned);
@@ -238,9 +248,12 @@ void clrs__gen_load_val(char *buf, size_t n, const clrs_gen_config *c,
 void clrs__gen_emit_post(sbuf *b, const clrs_gen_config *c, int w,
                          const char *dof, const char *val, int lane);
 /* Max of integers compared as they are (c->raw) with a window index:
- * value val (w lanes) and code `code` into best / win (-1: no tap yet). */
+ * value val (w lanes) and code `code` into best / win. first: the
+ * expression that is true at the window's first tap (NULL: never), which
+ * is taken whatever its value. */
 void clrs__gen_emit_raw_max_step(sbuf *b, const clrs_gen_config *c, int w,
-                                 const char *val, const char *code);
+                                 const char *val, const char *code,
+                                 const char *first);
 /* ---- bodies (gen_body.c) ----------------------------------------------- */
 
 /* The work-item's element offsets (dof, sob, ...) and tap ranges, from

@@ -35,9 +35,12 @@ static void emit_reduce_start(sbuf *b, const clrs_gen_config *c, int w,
                          c->dst == CLRS_S8    ? "-128"
                          : c->dst == CLRS_S32 ? "-2147483647 - 1"
                                               : "0");
-        /* No code yet: the first tap is taken whatever its value. */
-        if (c->has_index)
-            clrs__gen_sb_add(b, "win = (%s)(-1);\n", ot);
+        /* The first tap is taken whatever its value (the step's first):
+         * its code replaces this one. */
+        if (c->has_index) {
+            clrs__gen_vtype(ot, sizeof ot, clrs__gen_win_type(c, w), w);
+            clrs__gen_sb_add(b, "win = (%s)(0);\n", ot);
+        }
         if (none)
             clrs__gen_sb_open(b, "if (!%s)", none);
         return;
@@ -88,9 +91,11 @@ static void emit_reduce_step(sbuf *b, const clrs_gen_config *c, int w,
         snprintf(code, sizeof code, "c%d", n - 1);
     else
         snprintf(code, sizeof code, "0");
-    if (c->raw && c->has_index)
-        clrs__gen_emit_raw_max_step(b, c, w, v, code);
-    else if (c->raw)
+    if (c->raw && c->has_index) {
+        char first[8 * CLRS_MAX_RANK + 16];
+        clrs__gen_first_tap(first, sizeof first, n);
+        clrs__gen_emit_raw_max_step(b, c, w, v, code, first);
+    } else if (c->raw)
         clrs__gen_sb_add(b, "best = max(best, %s);\n", v);
     else
         clrs__gen_emit_max_step(b, c, w, "v", code);

@@ -64,28 +64,41 @@ void clrs__gen_emit_store(sbuf *b, const clrs_gen_config *c, int w,
  * window code: the first tap (win still -1) or a greater value takes the
  * output, so the first of equal values wins, as in the float step. */
 void clrs__gen_emit_raw_max_step(sbuf *b, const clrs_gen_config *c, int w,
-                                 const char *val, const char *code)
+                                 const char *val, const char *code,
+                                 const char *first)
 {
+    const char *wt = clrs__gen_win_type(c, w);
     char ot[16], mt[16];
 
-    clrs__gen_vtype(ot, sizeof ot, clrs__gen_off_type(c), w);
+    clrs__gen_vtype(ot, sizeof ot, wt, w);
     clrs__gen_vtype(mt, sizeof mt,
                     clrs__gen_uint_type(clrs_dtype_size(c->dst), 0), w);
-    if (w > 1) {
-        clrs__gen_sb_open(b, "%s", "");
-        clrs__gen_sb_add(b,
-                         "const %s take_ = (%s > best) | convert_%s(win < "
-                         "(%s)(0));\n",
-                         mt, val, mt, ot);
-        clrs__gen_sb_add(b, "best = select(best, %s, take_);\n", val);
-        clrs__gen_sb_add(b, "win = select(win, (%s)(%s), convert_%s(take_));\n",
-                         ot, code, ot);
-        clrs__gen_sb_close(b);
+    /* The first tap of the window: no compare, no "no tap yet" test at
+     * every tap after it (a uniform branch: the loop counters are the
+     * same in every lane, and constant where the loops unroll). */
+    if (first) {
+        clrs__gen_sb_open(b, "if (%s)", first);
+        clrs__gen_sb_add(b, "best = %s;\nwin = (%s)(%s);\n", val, ot, code);
+        clrs__gen_sb_else(b, "else");
     } else {
-        clrs__gen_sb_open(b, "if (win < 0 || %s > best)", val);
+        clrs__gen_sb_open(b, "%s", "");
+    }
+    if (w > 1) {
+        clrs__gen_sb_add(b, "const %s take_ = %s > best;\n", mt, val);
+        clrs__gen_sb_add(b, "best = select(best, %s, take_);\n", val);
+        if (strcmp(ot, mt) == 0)
+            clrs__gen_sb_add(b, "win = select(win, (%s)(%s), take_);\n", ot,
+                             code);
+        else
+            clrs__gen_sb_add(
+                b, "win = select(win, (%s)(%s), convert_%s(take_));\n", ot,
+                code, ot);
+    } else {
+        clrs__gen_sb_open(b, "if (%s > best)", val);
         clrs__gen_sb_add(b, "best = %s;\nwin = %s;\n", val, code);
         clrs__gen_sb_close(b);
     }
+    clrs__gen_sb_close(b);
 }
 
 /* A load of dtype row r at offset o, converted to the accumulator

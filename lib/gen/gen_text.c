@@ -159,6 +159,31 @@ const char *clrs__gen_val_type(const clrs_gen_config *c)
                                    (c->dst != CLRS_S8 && c->dst != CLRS_S32));
 }
 
+void clrs__gen_first_tap(char *buf, size_t size, int n)
+{
+    size_t at;
+    int k;
+
+    if (n <= 0) {
+        snprintf(buf, size, "1");
+        return;
+    }
+    at = (size_t)snprintf(buf, size, "(");
+    for (k = 0; k < n && at < size; ++k)
+        at += (size_t)snprintf(buf + at, size - at, "%st%d", k ? " | " : "", k);
+    if (at < size)
+        snprintf(buf + at, size - at, ") == 0");
+}
+
+const char *clrs__gen_win_type(const clrs_gen_config *c, int w)
+{
+    const size_t bytes = clrs_dtype_size(c->dst);
+
+    if (c->raw && w > 1 && clrs_dtype_size(c->index) == bytes)
+        return clrs__gen_uint_type(bytes, 0);
+    return clrs__gen_off_type(c);
+}
+
 /* The unsigned (or signed) integer type of `bytes` bytes: a value type
  * of a copy, or the lane and mask types of shuffles and selects. */
 const char *clrs__gen_uint_type(size_t bytes, int is_unsigned)
