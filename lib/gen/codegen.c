@@ -266,7 +266,7 @@ clrs_status clrs__gen_source(const clrs_gen_config *c, const char *key,
     CLRS_TRY(check_rows(c, &fp64));
     clrs__gen_sb_add(&k, "/* ---- kernel ---- */\n");
     if (c->raw && c->vec > 1) /* a copy's vector types */
-        clrs__gen_sb_add(&k, "CLRS_UTYPES(%s, %d)\n", clrs__gen_val_type(c),
+        clrs__gen_sb_add(&k, "CLRS_UTYPES(%s, %d)\n", clrs__gen_raw_type(c),
                          (int)clrs_dtype_size(c->dst));
     if (c->fix && c->vec > 1) /* the fixed-point weight tables' vectors */
         clrs__gen_sb_add(&k, "CLRS_UTYPES(ushort, 2)\n");

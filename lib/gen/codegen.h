@@ -168,6 +168,11 @@ typedef struct clrs_gen_config {
      * in the type itself (signed where it is), into best alone: no
      * index, no NaN to track. */
     int raw;
+    /* Max of one-byte integers with a window index whose windows read a
+     * pad below the type's range (-inf, the default): raw, compared as
+     * short, the pad one below the type's least value, so that it never
+     * wins and never ties (max_raw_config). */
+    int raw_wide;
     /* f16 tensors loaded and stored as the half type (the device has
      * cl_khr_fp16); otherwise through vload_half / vstore_half_rte. */
     int f16_native;

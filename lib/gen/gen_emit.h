@@ -98,10 +98,15 @@ const char *clrs__gen_index_type(const clrs_gen_config *c);
 /* Values between load and store: the accumulator type, or a copy's
  * unsigned integer of the element's width (c->raw). */
 const char *clrs__gen_val_type(const clrs_gen_config *c);
+/* c->raw: the element's own integer type (unsigned, but signed for max
+ * of s8 and s32), as loaded and stored, and the bytes of the values
+ * between (2 where c->raw_wide compares them as short). */
+const char *clrs__gen_raw_type(const clrs_gen_config *c);
+size_t clrs__gen_raw_bytes(const clrs_gen_config *c);
 /* The type of a forward max's winner codes over w lanes (win): the offset
  * type, or where the integers are compared as they are (c->raw) over
- * vectors and the index has the elements' width, the signed integer of
- * that width (a window code fits the index type): the compare's mask
+ * vectors and the index is no wider than the values, the signed integer
+ * of their width (a window code fits the index type): the compare's mask
  * then selects the codes as it is. */
 const char *clrs__gen_win_type(const clrs_gen_config *c, int w);
 /* "(t0 | t1 | ...) == 0": true at the first tap of loops t0 .. t<n-1>,

@@ -157,7 +157,7 @@ static void emit_pick_as(sbuf *b, const clrs_gen_config *c,
 static void emit_pick(sbuf *b, const clrs_gen_config *c, const signed char *r,
                       const char *padval, int ns)
 {
-    const size_t bytes = c->raw       ? clrs_dtype_size(c->dst)
+    const size_t bytes = c->raw       ? clrs__gen_raw_bytes(c)
                          : c->fix     ? 2
                          : c->acc_f64 ? 8
                                       : 4;
@@ -181,7 +181,7 @@ static void emit_span_gather_calc(sbuf *b, const clrs_gen_config *c,
     clrs__gen_vtype(at, sizeof at, clrs__gen_val_type(c), V);
     clrs__gen_vtype(ot, sizeof ot, off, V);
     clrs__gen_vtype(mt, sizeof mt,
-                    clrs__gen_uint_type(c->raw       ? clrs_dtype_size(c->dst)
+                    clrs__gen_uint_type(c->raw       ? clrs__gen_raw_bytes(c)
                                         : c->acc_f64 ? 8
                                                      : 4,
                                         0),

@@ -19,7 +19,7 @@ static void emit_block_zeros(sbuf *b, const clrs_gen_config *c, int w,
     clrs__gen_vtype(at, sizeof at, clrs__gen_val_type(c), w);
     clrs__gen_vtype(mt, sizeof mt, !c->raw && c->acc_f64 ? "long" : "int", w);
     clrs__gen_vtype(xt, sizeof xt,
-                    clrs__gen_uint_type(clrs_dtype_size(c->dst), 0), w);
+                    clrs__gen_uint_type(clrs__gen_raw_bytes(c), 0), w);
     if (c->raw)
         clrs__gen_sb_add(b, "%s = select(%s, (%s)(0), convert_%s(", val, val,
                          at, xt);
@@ -45,7 +45,17 @@ void clrs__gen_emit_store(sbuf *b, const clrs_gen_config *c, int w,
 
     if (w > 1 && c->ax[0].dst_block)
         emit_block_zeros(b, c, w, val);
-    if (c->raw && w > 1)
+    /* Saturated: a window of padding taps alone keeps the pad below the
+     * type, which then stores as the float path's -inf does. */
+    if (c->raw_wide && w > 1)
+        clrs__gen_sb_add(
+            b, "CLRS_STVR%s(%s, %d, dst, %s, convert_%s%d_sat(%s));\n", nt,
+            clrs__gen_raw_type(c), w, dof, clrs__gen_raw_type(c), w, val);
+    else if (c->raw_wide)
+        clrs__gen_sb_add(b, "CLRS_STR(%s, dst, %s, convert_%s_sat(%s));\n",
+                         clrs__gen_raw_type(c), dof, clrs__gen_raw_type(c),
+                         val);
+    else if (c->raw && w > 1)
         clrs__gen_sb_add(b, "CLRS_STVR%s(%s, %d, dst, %s, %s);\n", nt,
                          clrs__gen_val_type(c), w, dof, val);
     else if (c->raw) /* no non-temporal store narrower than 32 bits */
@@ -72,7 +82,7 @@ void clrs__gen_emit_raw_max_step(sbuf *b, const clrs_gen_config *c, int w,
 
     clrs__gen_vtype(ot, sizeof ot, wt, w);
     clrs__gen_vtype(mt, sizeof mt,
-                    clrs__gen_uint_type(clrs_dtype_size(c->dst), 0), w);
+                    clrs__gen_uint_type(clrs__gen_raw_bytes(c), 0), w);
     /* The first tap of the window: no compare, no "no tap yet" test at
      * every tap after it (a uniform branch: the loop counters are the
      * same in every lane, and constant where the loops unroll). */
@@ -131,6 +141,12 @@ void clrs__gen_load_val(char *buf, size_t n, const clrs_gen_config *c,
 {
     if (!c->raw)
         clrs__gen_load_acc(buf, n, c, clrs__gen_row_of(c->src), "src", o, w, 0);
+    else if (c->raw_wide && w > 1)
+        snprintf(buf, n, "convert_short%d(CLRS_LDVR(%s, %d, src, %s))", w,
+                 clrs__gen_raw_type(c), w, o);
+    else if (c->raw_wide)
+        snprintf(buf, n, "(short)CLRS_LDR(%s, src, %s)", clrs__gen_raw_type(c),
+                 o);
     else if (w > 1)
         snprintf(buf, n, "CLRS_LDVR(%s, %d, src, %s)", clrs__gen_val_type(c), w,
                  o);

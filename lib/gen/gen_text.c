@@ -154,9 +154,19 @@ const char *clrs__gen_val_type(const clrs_gen_config *c)
 {
     if (!c->raw)
         return clrs__gen_acc_type(c);
+    return c->raw_wide ? "short" : clrs__gen_raw_type(c);
+}
+
+const char *clrs__gen_raw_type(const clrs_gen_config *c)
+{
     return clrs__gen_uint_type(clrs_dtype_size(c->dst),
                                c->cls != CLRS_GEN_MAX ||
                                    (c->dst != CLRS_S8 && c->dst != CLRS_S32));
+}
+
+size_t clrs__gen_raw_bytes(const clrs_gen_config *c)
+{
+    return c->raw_wide ? 2 : clrs_dtype_size(c->dst);
 }
 
 void clrs__gen_first_tap(char *buf, size_t size, int n)
@@ -177,9 +187,9 @@ void clrs__gen_first_tap(char *buf, size_t size, int n)
 
 const char *clrs__gen_win_type(const clrs_gen_config *c, int w)
 {
-    const size_t bytes = clrs_dtype_size(c->dst);
+    const size_t bytes = clrs__gen_raw_bytes(c);
 
-    if (c->raw && w > 1 && clrs_dtype_size(c->index) == bytes)
+    if (c->raw && w > 1 && clrs_dtype_size(c->index) <= bytes)
         return clrs__gen_uint_type(bytes, 0);
     return clrs__gen_off_type(c);
 }

@@ -633,9 +633,20 @@ static int max_raw_config(clrs_gen_config *c, const clrs_problem *p,
         return 0;
     clrs__store(&cell, c->src, 0, q);
     q = clrs__load(&cell, c->src, 0);
-    if ((!c->acc_f64 && (double)(float)q != q) ||
-        (c->has_index && q != low->vals.pad && reads_padding(p, st)))
+    if (!c->acc_f64 && (double)(float)q != q)
         return 0;
+    if (c->has_index && q != low->vals.pad && reads_padding(p, st)) {
+        /* A pad below every value of a one-byte type (max pooling's
+         * default -inf): as short, one below the type's least value, it
+         * neither ties nor beats a value of the tensor; a window of
+         * padding alone keeps it, and its store saturates it as the
+         * float path's does (gen_store.c). */
+        const double least = c->src == CLRS_U8 ? 0 : -128;
+        if (c->src == CLRS_S32 || !(low->vals.pad < least))
+            return 0;
+        c->raw_wide = 1;
+        q = least - 1;
+    }
     low->vals.pad = q;
     return 1;
 }
@@ -1096,14 +1107,15 @@ static int rows_overlap_applies(const clrs_gen_config *c, const clrs_problem *p,
  * integer type compared as it is (c->raw: on PoCL u8, s8 and s32 3x3
  * stride-2 pooling of 1 to 64 channels in 0.45-1.04x the time in four
  * rows, 0.74x at the geometric mean, rows of 256 outputs too; float
- * types' 0.9-1.1x) or a weighted sum over a long row of a mode without
- * windows (interpolation, adaptive average pooling: 0.51-0.97x, 0.68x
- * at the geometric mean over 12 problems), not a copy (nearest's rows
- * measured 0.6-1.9x the time, by type and run, on PoCL), nor windowed
- * average pooling (0.67-1.69x, 1.04x at the geometric mean over 40
- * problems), nor an upsample along kernel axis 1 into a one-byte
- * type (u8 and s8 bilinear 2x up of 1 and 4 channels took 1.1-1.6x the
- * time in four rows on PoCL, 3 channels 0.7-1.0x). */
+ * types' 0.9-1.1x), but not as short (c->raw_wide: 1.2-2.6x the time in
+ * four rows, u8 and s8 with a window index, 3 and 64 channels) or a weighted
+ * sum over a long row of a mode without windows (interpolation, adaptive
+ * average pooling: 0.51-0.97x, 0.68x at the geometric mean over 12 problems),
+ * not a copy (nearest's rows measured 0.6-1.9x the time, by type and run, on
+ * PoCL), nor windowed average pooling (0.67-1.69x, 1.04x at the geometric mean
+ * over 40 problems), nor an upsample along kernel axis 1 into a one-byte type
+ * (u8 and s8 bilinear 2x up of 1 and 4 channels took 1.1-1.6x the time in four
+ * rows on PoCL, 3 channels 0.7-1.0x). */
 static int rows_span_applies(const clrs_gen_config *c, const clrs_problem *p,
                              const kaxis *k, int m)
 {
@@ -1113,7 +1125,7 @@ static int rows_span_applies(const clrs_gen_config *c, const clrs_problem *p,
     if (c->backward || c->variant != CLRS_VARIANT_SPAN || m < 2)
         return 0;
     if (c->cls == CLRS_GEN_MAX)
-        return c->raw;
+        return c->raw && !c->raw_wide;
     return c->cls == CLRS_GEN_WSUM && !c->raw &&
            !clrs__mode_pooling(p->mode) && k[0].n >= ROWS_SPAN_MIN_ROW &&
            !(up1 && clrs_dtype_size(c->dst) == 1);
