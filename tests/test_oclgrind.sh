@@ -315,6 +315,14 @@ grind_plan folded v3=0,sep=1,roll=1 '"kernels":1,"separable":true' \
     "--alg=linear --antialias=true --sdt=u8 --ddt=u8 mb1ic2ih64iw128oh24ow48" \
     "--alg=cubic --sdt=f16 --ddt=f16 --attr-post-ops=relu mb1ic2ih12iw36oh20ow70"
 
+# Max pooling of u8 and s8 with a window index under the default pad
+# (-inf) compares the values as short (raw_wide): the span path
+# channels-first, the axis path channels-last.
+grind_plan wide-span v3=0 '"variant":"span"' \
+    "--alg=max --sdt=u8 --ddt=u8 mb1ic2ih9iw80kh3kw3sh2sw2ph1pw1"
+grind_plan wide-axis v3=0 '"variant":"axis"' \
+    "--alg=max --tag=axb --sdt=s8 --ddt=s8 mb1ic16ih9iw20kh3kw3sh2sw2ph1pw1"
+
 echo "1..$n"
 test "$keep" -eq 1 || rm -rf "$tmp"
 exit 0
