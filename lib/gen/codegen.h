@@ -159,6 +159,12 @@ typedef struct clrs_gen_config {
      * at most 8 bits) and the one rounding is to nearest even. */
     int fix;
     int fix_k[CLRS_MAX_RANK];
+    /* Backward max pooling of u8 or s8 from a window index (lower.c,
+     * isum_config): each diff_src element's sum of the dy that reach it
+     * is an integer that fits 16 bits, so it is formed in ushort (u8) or
+     * short (s8), the index codes compared as short, and stored
+     * saturated: the float path's bytes exactly. */
+    int isum;
     /* Forward copy: every output has one tap of weight 1 on each slot
      * (nearest, a window of one), src and dst share a type, and no post-op
      * changes the value: values move as they are, loaded and stored as the

@@ -98,6 +98,9 @@ const char *clrs__gen_index_type(const clrs_gen_config *c);
 /* Values between load and store: the accumulator type, or a copy's
  * unsigned integer of the element's width (c->raw). */
 const char *clrs__gen_val_type(const clrs_gen_config *c);
+/* The mask type of selects on accumulator lanes: int (long beside a
+ * double accumulator, short beside c->isum's). */
+const char *clrs__gen_mask_type(const clrs_gen_config *c);
 /* c->raw: the element's own integer type (unsigned, but signed for max
  * of s8 and s32), as loaded and stored, and the bytes of the values
  * between (2 where c->raw_wide compares them as short). */

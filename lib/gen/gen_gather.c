@@ -113,7 +113,7 @@ static void emit_gather_max(sbuf *b, const clrs_gen_config *c, int w,
     const int n = c->nslots, window = c->has_index && !c->plane;
     char mt[16], ok[24], code[24];
 
-    clrs__gen_vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", w);
+    clrs__gen_vtype(mt, sizeof mt, clrs__gen_mask_type(c), w);
     clrs__gen_emit_value(b, c, clrs__gen_row_of(c->src), "src", "v", w, o, 0);
     if (c->recompute) {
         emit_argmax(b, c, w, xo);

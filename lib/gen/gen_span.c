@@ -157,10 +157,10 @@ static void emit_pick_as(sbuf *b, const clrs_gen_config *c,
 static void emit_pick(sbuf *b, const clrs_gen_config *c, const signed char *r,
                       const char *padval, int ns)
 {
-    const size_t bytes = c->raw       ? clrs__gen_raw_bytes(c)
-                         : c->fix     ? 2
-                         : c->acc_f64 ? 8
-                                      : 4;
+    const size_t bytes = c->raw              ? clrs__gen_raw_bytes(c)
+                         : c->fix || c->isum ? 2
+                         : c->acc_f64        ? 8
+                                             : 4;
     char at[16];
     clrs__gen_vtype(at, sizeof at, clrs__gen_val_type(c), c->vec);
     emit_pick_as(b, c, r, padval, "v", "s", at, bytes, ns);
@@ -408,7 +408,7 @@ void clrs__gen_emit_span_gather(sbuf *b, const clrs_gen_config *c,
     int t, j, l, lanes[CLRS_GEN_MAX_LANES];
 
     clrs__gen_vtype(at, sizeof at, clrs__gen_acc_type(c), V);
-    clrs__gen_vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", V);
+    clrs__gen_vtype(mt, sizeof mt, clrs__gen_mask_type(c), V);
     clrs__gen_vtype(xt, sizeof xt, ix, V);
     emit_span_base(b, c, so, at, 0, ns);
     if (c->cls == CLRS_GEN_MAX) {
@@ -437,7 +437,11 @@ void clrs__gen_emit_span_gather(sbuf *b, const clrs_gen_config *c,
                 clrs__gen_sb_add(b, "const %s wv = g%d;\n", at, t);
             clrs__gen_sb_add(b, "CLRS_WSUM_STEP(acc, wv, v);\n");
         } else {
-            emit_pick_as(b, c, r, "-1", "xv", "x", xt, wide_ix ? 8 : 4, ns);
+            emit_pick_as(b, c, r, "-1", "xv", "x", xt,
+                         wide_ix   ? 8
+                         : c->isum ? 2
+                                   : 4,
+                         ns);
             /* The code each lane's entry must find in the index. */
             clrs__gen_sb_add(b, "const %s want = (%s)(", xt, xt);
             if (c->plane)

@@ -45,6 +45,18 @@ void clrs__gen_emit_store(sbuf *b, const clrs_gen_config *c, int w,
 
     if (w > 1 && c->ax[0].dst_block)
         emit_block_zeros(b, c, w, val);
+    /* c->isum: an integer sum, saturated into the type. */
+    if (c->isum) {
+        const char *st = c->dst == CLRS_U8 ? "uchar" : "char";
+        if (w > 1)
+            clrs__gen_sb_add(
+                b, "CLRS_STVR%s(%s, %d, dst, %s, convert_%s%d_sat(%s));\n", nt,
+                st, w, dof, st, w, val);
+        else
+            clrs__gen_sb_add(b, "CLRS_STR(%s, dst, %s, convert_%s_sat(%s));\n",
+                             st, dof, st, val);
+        return;
+    }
     /* Saturated: a window of padding taps alone keeps the pad below the
      * type, which then stores as the float path's -inf does. */
     if (c->raw_wide && w > 1)

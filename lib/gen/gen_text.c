@@ -137,7 +137,14 @@ clrs_status clrs__gen_sb_finish(sbuf *b, char **out)
 
 const char *clrs__gen_acc_type(const clrs_gen_config *c)
 {
+    if (c->isum)
+        return c->dst == CLRS_U8 ? "ushort" : "short";
     return c->fix ? "ushort" : clrs__gen_real_type(c);
+}
+
+const char *clrs__gen_mask_type(const clrs_gen_config *c)
+{
+    return c->isum ? "short" : c->acc_f64 ? "long" : "int";
 }
 
 /* The floating type of scalar arguments (pad, empty) and post-op
@@ -211,6 +218,8 @@ const char *clrs__gen_off_type(const clrs_gen_config *c)
 
 const char *clrs__gen_index_type(const clrs_gen_config *c)
 {
+    if (c->isum)
+        return "short";
     return c->has_index && c->index == CLRS_S64 ? "long" : "int";
 }
 

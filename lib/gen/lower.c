@@ -700,6 +700,38 @@ static void fix_config(clrs_gen_config *c, const clrs_problem *p,
     c->fix = K;
 }
 
+/* The integer sums of backward max pooling (clrs_gen_config.isum): u8
+ * or s8 diff_dst and diff_src, a window index read (not recomputed, not
+ * a plane index), where every diff_src element's sum (its entries' dy,
+ * at most the product of the slots' longest lists, plus the old value
+ * under accumulation) fits ushort (u8) or short (s8): 255 times the
+ * count at most 32767. CLRS_LAUNCH fix=0 keeps the float sums. */
+static void isum_config(clrs_gen_config *c, const clrs_problem *p,
+                        const clrs_slot_taps *st, const clrs_launch_request *r)
+{
+    int64_t count = c->accumulate ? 1 : 0, most = 1;
+    int k;
+
+    c->isum = 0;
+    if (r->fix == 0 || r->generic || !c->backward || c->cls != CLRS_GEN_MAX ||
+        !c->has_index || c->plane || c->recompute || c->acc_f64 ||
+        c->src != c->dst || (c->src != CLRS_U8 && c->src != CLRS_S8))
+        return;
+    for (k = 0; k < p->naxes; ++k) {
+        clrs_lists l;
+        int64_t i, len = 0;
+        clrs__lists_of(p, st, k, 1, &l);
+        for (i = 0; i < l.npos; ++i)
+            if (l.start[i + 1] - l.start[i] > len)
+                len = l.start[i + 1] - l.start[i];
+        most *= len;
+        if (most > 256)
+            return;
+    }
+    count += most;
+    c->isum = count * 255 <= 32767;
+}
+
 /* Fused post-ops: their rows, values and operand blocks (forward). */
 static void config_posts(clrs_lowered *low, const clrs_problem *p,
                          const kaxis *k, int m)
@@ -1021,6 +1053,7 @@ static clrs_status lower_setup(const clrs_device *dev, const clrs_problem *p,
     copy = copy_config(c, p, st);
     c->raw = copy || max_raw_config(c, p, st, low);
     fix_config(c, p, st, w->k, w->m, &w->req, low->vals.pad);
+    isum_config(c, p, st, &w->req);
     /* A copy moves bits of its storage type: where the device class
      * loads a number of bytes at once (a GPU's 16), that many bytes of
      * it, not as many lanes as a float accumulator takes (u8 nearest
