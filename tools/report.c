@@ -13,7 +13,7 @@ typedef struct row {
     int index;
     cli_status status;
     char alg[16], dir[8], dt[16], tag[12], prb[96];
-    double min_ms, avg_ms, gbps, roof;
+    double min_ms, avg_ms, gbps, roof, copy;
     int above_copy;
 } row;
 
@@ -302,6 +302,7 @@ static void keep_row(cli_report *rep, const cli_prb *p, const cli_result *r)
     w->avg_ms = r->avg_ms;
     w->gbps = r->gbps;
     w->roof = r->roof_pct;
+    w->copy = r->copy_gbps;
     w->above_copy = r->above_copy;
 }
 
@@ -451,6 +452,18 @@ static void print_summary(const cli_report *rep)
             print_cell(n, all_med, all_least);
             printf("\n");
         }
+    }
+    /* The copies the percents are of: a shared machine's bandwidth
+     * drifts between them, which a percent alone would hide. */
+    for (r = 0, i = 0; r < rep->nrows; ++r)
+        if (isfinite(rep->rows[r].roof) && isfinite(rep->rows[r].copy))
+            v[i++] = rep->rows[r].copy;
+    if (i > 0) {
+        qsort(v, (size_t)i, sizeof *v, cmp_double);
+        printf("\nthe copy timed beside each problem: least %.1f, median "
+               "%.1f, most %.1f GB/s\n",
+               v[0], i % 2 ? v[i / 2] : (v[i / 2 - 1] + v[i / 2]) / 2,
+               v[i - 1]);
     }
     free(v);
 }
