@@ -101,9 +101,10 @@ const char *clrs__gen_val_type(const clrs_gen_config *c);
 /* The mask type of selects on accumulator lanes: int (long beside a
  * double accumulator, short beside c->isum's). */
 const char *clrs__gen_mask_type(const clrs_gen_config *c);
-/* c->raw: the element's own integer type (unsigned, but signed for max
- * of s8 and s32), as loaded and stored, and the bytes of the values
- * between (2 where c->raw_wide compares them as short). */
+/* The element's own integer type, as c->raw loads and stores it and as
+ * c->isum stores its sums (unsigned, but signed for max of s8 and s32),
+ * and the bytes of c->raw's values between (2 where c->raw_wide compares
+ * them as short). */
 const char *clrs__gen_raw_type(const clrs_gen_config *c);
 size_t clrs__gen_raw_bytes(const clrs_gen_config *c);
 /* The type of a forward max's winner codes over w lanes (win): the offset
@@ -112,10 +113,6 @@ size_t clrs__gen_raw_bytes(const clrs_gen_config *c);
  * of their width (a window code fits the index type): the compare's mask
  * then selects the codes as it is. */
 const char *clrs__gen_win_type(const clrs_gen_config *c, int w);
-/* "(t0 | t1 | ...) == 0": true at the first tap of loops t0 .. t<n-1>,
- * each over a fixed count from 0 (c->raw's windows); "1" without
- * loops. */
-void clrs__gen_first_tap(char *buf, size_t size, int n);
 /* "uchar" .. "ulong" (is_unsigned) or "char" .. "long" for 1, 2, 4, 8
  * bytes. */
 const char *clrs__gen_uint_type(size_t bytes, int is_unsigned);
@@ -256,12 +253,13 @@ void clrs__gen_load_val(char *buf, size_t n, const clrs_gen_config *c,
 void clrs__gen_emit_post(sbuf *b, const clrs_gen_config *c, int w,
                          const char *dof, const char *val, int lane);
 /* Max of integers compared as they are (c->raw) with a window index:
- * value val (w lanes) and code `code` into best / win. first: the
- * expression that is true at the window's first tap (NULL: never), which
- * is taken whatever its value. */
+ * value val (w lanes) and code `code` into best / win. first_loops: the
+ * loops t0 .. t<first_loops - 1> (fixed counts from 0) around the tap,
+ * whose counters are all 0 at the window's first tap, which is then
+ * taken whatever its value; -1 for a tap that is never the first. */
 void clrs__gen_emit_raw_max_step(sbuf *b, const clrs_gen_config *c, int w,
                                  const char *val, const char *code,
-                                 const char *first);
+                                 int first_loops);
 /* ---- bodies (gen_body.c) ----------------------------------------------- */
 
 /* The work-item's element offsets (dof, sob, ...) and tap ranges, from

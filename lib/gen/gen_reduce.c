@@ -91,11 +91,9 @@ static void emit_reduce_step(sbuf *b, const clrs_gen_config *c, int w,
         snprintf(code, sizeof code, "c%d", n - 1);
     else
         snprintf(code, sizeof code, "0");
-    if (c->raw && c->has_index) {
-        char first[8 * CLRS_MAX_RANK + 16];
-        clrs__gen_first_tap(first, sizeof first, n);
-        clrs__gen_emit_raw_max_step(b, c, w, v, code, first);
-    } else if (c->raw)
+    if (c->raw && c->has_index)
+        clrs__gen_emit_raw_max_step(b, c, w, v, code, n);
+    else if (c->raw)
         clrs__gen_sb_add(b, "best = max(best, %s);\n", v);
     else
         clrs__gen_emit_max_step(b, c, w, "v", code);

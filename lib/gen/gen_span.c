@@ -275,7 +275,9 @@ void clrs__gen_emit_span_reduce(sbuf *b, const clrs_gen_config *c,
 
     clrs__gen_vtype(at, sizeof at, clrs__gen_val_type(c), V);
     clrs__gen_vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", V);
-    clrs__gen_vtype(ot, sizeof ot, off, V);
+    /* max: the codes' type (the winner's) */
+    clrs__gen_vtype(ot, sizeof ot,
+                    c->has_index ? clrs__gen_win_type(c, V) : off, V);
     if (q == c->npat) { /* computed taps, no pattern: no c->rel[q] */
         emit_span_gather_calc(b, c, so);
         return;
@@ -294,8 +296,6 @@ void clrs__gen_emit_span_reduce(sbuf *b, const clrs_gen_config *c,
             emit_span_weight(b, c, at, t, 1);
             clrs__gen_sb_add(b, "CLRS_WSUM_STEP(acc, wv, v);\n");
         } else {
-            if (c->has_index)
-                clrs__gen_vtype(ot, sizeof ot, clrs__gen_win_type(c, V), V);
             clrs__gen_sb_add(b, "const %s cv = (%s)(", ot, ot);
             if (c->has_index && n > 1)
                 clrs__gen_sb_add(b, "c%d", n - 2);
@@ -311,12 +311,10 @@ void clrs__gen_emit_span_reduce(sbuf *b, const clrs_gen_config *c,
                 clrs__gen_emit_lanes(b, ot, mask, V);
             }
             clrs__gen_sb_add(b, ";\n");
-            if (c->raw) {
-                char first[8 * CLRS_MAX_RANK + 16];
-                clrs__gen_first_tap(first, sizeof first, n - 1);
+            if (c->raw)
                 clrs__gen_emit_raw_max_step(b, c, V, "v", "cv",
-                                            t == 0 ? first : NULL);
-            } else
+                                            t == 0 ? n - 1 : -1);
+            else
                 clrs__gen_sb_add(
                     b,
                     "CLRS_MAX_STEPV(%s, convert_%s, v, best, have, stop, "

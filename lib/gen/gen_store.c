@@ -45,25 +45,14 @@ void clrs__gen_emit_store(sbuf *b, const clrs_gen_config *c, int w,
 
     if (w > 1 && c->ax[0].dst_block)
         emit_block_zeros(b, c, w, val);
-    /* c->isum: an integer sum, saturated into the type. */
-    if (c->isum) {
-        const char *st = c->dst == CLRS_U8 ? "uchar" : "char";
-        if (w > 1)
-            clrs__gen_sb_add(
-                b, "CLRS_STVR%s(%s, %d, dst, %s, convert_%s%d_sat(%s));\n", nt,
-                st, w, dof, st, w, val);
-        else
-            clrs__gen_sb_add(b, "CLRS_STR(%s, dst, %s, convert_%s_sat(%s));\n",
-                             st, dof, st, val);
-        return;
-    }
-    /* Saturated: a window of padding taps alone keeps the pad below the
-     * type, which then stores as the float path's -inf does. */
-    if (c->raw_wide && w > 1)
+    /* 16-bit integers into a one-byte type, saturated: c->isum's sums,
+     * and c->raw_wide's maxima, where a window of padding taps alone
+     * keeps the pad below the type (stored as the float path's -inf). */
+    if ((c->isum || c->raw_wide) && w > 1)
         clrs__gen_sb_add(
             b, "CLRS_STVR%s(%s, %d, dst, %s, convert_%s%d_sat(%s));\n", nt,
             clrs__gen_raw_type(c), w, dof, clrs__gen_raw_type(c), w, val);
-    else if (c->raw_wide)
+    else if (c->isum || c->raw_wide)
         clrs__gen_sb_add(b, "CLRS_STR(%s, dst, %s, convert_%s_sat(%s));\n",
                          clrs__gen_raw_type(c), dof, clrs__gen_raw_type(c),
                          val);
@@ -83,22 +72,34 @@ void clrs__gen_emit_store(sbuf *b, const clrs_gen_config *c, int w,
 }
 
 /* Max of integers compared as they are (c->raw) with the winner's
- * window code: the first tap (win still -1) or a greater value takes the
- * output, so the first of equal values wins, as in the float step. */
+ * window code: the window's first tap sets the output, a greater value
+ * after it takes it, so the first of equal values wins, as in the float
+ * step. */
 void clrs__gen_emit_raw_max_step(sbuf *b, const clrs_gen_config *c, int w,
                                  const char *val, const char *code,
-                                 const char *first)
+                                 int first_loops)
 {
     const char *wt = clrs__gen_win_type(c, w);
-    char ot[16], mt[16];
+    char ot[16], mt[16], first[8 * CLRS_MAX_RANK + 16];
+    int k;
 
     clrs__gen_vtype(ot, sizeof ot, wt, w);
     clrs__gen_vtype(mt, sizeof mt,
                     clrs__gen_uint_type(clrs__gen_raw_bytes(c), 0), w);
     /* The first tap of the window: no compare, no "no tap yet" test at
      * every tap after it (a uniform branch: the loop counters are the
-     * same in every lane, and constant where the loops unroll). */
-    if (first) {
+     * same in every lane, and constant where the loops unroll). It is
+     * where loops t0 .. t<first_loops - 1> (each over a fixed count from
+     * 0) are all at 0: "(t0 | t1 | ...) == 0", "1" without loops. */
+    if (first_loops >= 0) {
+        size_t at = 0;
+        if (first_loops == 0)
+            snprintf(first, sizeof first, "1");
+        for (k = 0; k < first_loops && k < CLRS_MAX_RANK; ++k)
+            at += (size_t)snprintf(first + at, sizeof first - at, "%st%d",
+                                   k ? " | " : "(", k);
+        if (first_loops > 0)
+            snprintf(first + at, sizeof first - at, ") == 0");
         clrs__gen_sb_open(b, "if (%s)", first);
         clrs__gen_sb_add(b, "best = %s;\nwin = (%s)(%s);\n", val, ot, code);
         clrs__gen_sb_else(b, "else");

@@ -176,22 +176,6 @@ size_t clrs__gen_raw_bytes(const clrs_gen_config *c)
     return c->raw_wide ? 2 : clrs_dtype_size(c->dst);
 }
 
-void clrs__gen_first_tap(char *buf, size_t size, int n)
-{
-    size_t at;
-    int k;
-
-    if (n <= 0) {
-        snprintf(buf, size, "1");
-        return;
-    }
-    at = (size_t)snprintf(buf, size, "(");
-    for (k = 0; k < n && at < size; ++k)
-        at += (size_t)snprintf(buf + at, size - at, "%st%d", k ? " | " : "", k);
-    if (at < size)
-        snprintf(buf + at, size - at, ") == 0");
-}
-
 const char *clrs__gen_win_type(const clrs_gen_config *c, int w)
 {
     const size_t bytes = clrs__gen_raw_bytes(c);

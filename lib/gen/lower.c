@@ -719,12 +719,8 @@ static void isum_config(clrs_gen_config *c, const clrs_problem *p,
         return;
     for (k = 0; k < p->naxes; ++k) {
         clrs_lists l;
-        int64_t i, len = 0;
         clrs__lists_of(p, st, k, 1, &l);
-        for (i = 0; i < l.npos; ++i)
-            if (l.start[i + 1] - l.start[i] > len)
-                len = l.start[i + 1] - l.start[i];
-        most *= len;
+        most *= clrs__lists_max(&l);
         if (most > 256)
             return;
     }

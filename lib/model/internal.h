@@ -534,6 +534,8 @@ typedef struct clrs_lists {
 /* The forward lists of slot k (transposed = 0) or its transposed ones. */
 void clrs__lists_of(const clrs_problem *p, const clrs_slot_taps *st, int k,
                     int transposed, clrs_lists *l);
+/* The most entries one position of l has (0 for none). */
+int64_t clrs__lists_max(const clrs_lists *l);
 
 static inline int64_t clrs__lists_read(const clrs_lists *l, size_t e)
 {

@@ -629,13 +629,19 @@ void clrs__taplist_free(clrs_taplist *tl)
     memset(tl, 0, sizeof *tl);
 }
 
-int64_t clrs__taplist_max(const clrs_taplist *tl, int64_t n)
+/* The longest of n lists given by their starts (start[o] .. start[o + 1]). */
+static int64_t starts_max(const int64_t *start, int64_t n)
 {
     int64_t o, most = 0;
     for (o = 0; o < n; ++o)
-        if (tl->start[o + 1] - tl->start[o] > most)
-            most = tl->start[o + 1] - tl->start[o];
+        if (start[o + 1] - start[o] > most)
+            most = start[o + 1] - start[o];
     return most;
+}
+
+int64_t clrs__taplist_max(const clrs_taplist *tl, int64_t n)
+{
+    return starts_max(tl->start, n);
 }
 
 int clrs__taplist_dyadic(const clrs_taplist *tl, int64_t n, int pad_ok,
@@ -1113,6 +1119,11 @@ void clrs__lists_of(const clrs_problem *p, const clrs_slot_taps *st, int k,
         l->nread = ax->in;
         l->n = st->tl[k].n;
     }
+}
+
+int64_t clrs__lists_max(const clrs_lists *l)
+{
+    return starts_max(l->start, l->npos);
 }
 
 int clrs__calc_count(const clrs_problem *p)
