@@ -25,7 +25,7 @@ settings="vec=1 vec=2 vec=4 vec=8 vec=16 span=0 nt=1 nt=0 local=1 \
     local=7x3 local=16x16x1 local=5x5x5 vec=4,local=16x16x1 \
     vec=2,span=0,nt=1,local=64x2 vec=8,local=driver mv=1 mv=2 mv=4 \
     vec=4,mv=4 vec=8,mv=2,local=7x3 vec=16,mv=4,local=16x16x1 spanv=4 \
-    spanv=8 vec=4,spanv=8,local=16x16x1 walk=0 walk=1 vec=4,walk=1,local=7x3 \
+    spanv=8 spanv=16 vec=4,spanv=8,local=16x16x1 walk=0 walk=1 vec=4,walk=1,local=7x3 \
     vec=8,walk=1,local=16x16x1 rows=2 rows=4,local=7x3 vec=4,rows=8 \
     vec=1,rows=2,local=16x16x1 vec=8,walk=1,rows=4 span=0,rows=2"
 # The quick tier: each knob moved at least once (vector widths 2 and 8
@@ -133,6 +133,11 @@ path_is "" axis/ --sdt=u8 --ddt=f32 --tag=aBx8b $blk
 aa4="--alg=linear --antialias=true mb1ic2ih8iw256oh2ow64"
 path_is spanv=8,vec=16 span/ $aa4
 path_is spanv=4,vec=16 none/ $aa4
+# Antialiased 8x down (17 taps over 9 vectors) with spanv=16 (a CPU's
+# default) and not with spanv=8.
+aa8="--alg=linear --antialias=true mb1ic2ih8iw512oh1ow64"
+path_is spanv=16,vec=16 span/ $aa8
+path_is spanv=8,vec=16 none/ $aa8
 # Walked rows: a channels-first bilinear downsample's row of 62 outputs
 # is one work-item's under walk=1 and by default where the device is no
 # GPU (a GPU's neighbouring work-items read neighbouring addresses: no
@@ -295,7 +300,7 @@ else
 fi
 
 for bad in vec=3 vec=16x span=2 nt= local=0 local=4x4x4x4 local=x4 \
-    local=70000 speed=1 vec mv=3 mv=8 mv= spanv=16 spanv= walk=2 walk= rows=3 rows=16 rows= \
+    local=70000 speed=1 vec mv=3 mv=8 mv= spanv=2 spanv=32 spanv=16x spanv= walk=2 walk= rows=3 rows=16 rows= \
     ,,,, vec=1,,local=driver , vec=4, ,vec=4; do
     CLRS_LAUNCH=$bad "$tool" --mode=C mb1ic3ih4iw4oh8ow8 >"$tmp/out" 2>&1
     rc=$?

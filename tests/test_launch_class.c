@@ -186,14 +186,14 @@ int main(void)
          4, 2, 1, 4, 0, {128, 1, 1}, {64, 2, 1}, {32, 4, 1}},
         {"GPU, work-groups of at most 48", GPU, 0x1234, 32, 48, "gpu", 4, 2,
          1, 4, 0, {32, 1, 1}, {32, 1, 1}, {16, 2, 1}},
-        {"CPU (PoCL, AVX2)", CPU, 0x8086, 0, 4096, "cpu", 8, 4, 4, 8, -1,
+        {"CPU (PoCL, AVX2)", CPU, 0x8086, 0, 4096, "cpu", 8, 4, 4, 16, -1,
          {0}, {0}, {0}},
         {"CPU of NVIDIA's vendor id", CPU, 0x10de, 32, 4096, "cpu", 8, 4, 4,
-         8, -1, {0}, {0}, {0}},
+         16, -1, {0}, {0}, {0}},
         {"every type at once (Oclgrind)",
          CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU |
              CL_DEVICE_TYPE_ACCELERATOR,
-         0x10de, 32, 4096, "cpu", 8, 4, 4, 8, -1, {0}, {0}, {0}},
+         0x10de, 32, 4096, "cpu", 8, 4, 4, 16, -1, {0}, {0}, {0}},
     };
     static const size_t intel[] = {8, 16, 32}, intel_rev[] = {32, 8, 16};
     size_t i;

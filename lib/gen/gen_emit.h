@@ -187,7 +187,7 @@ void clrs__gen_emit_max_step(sbuf *b, const clrs_gen_config *c, int w,
 /* ---- span path (gen_span.c) ---------------------------------------------- */
 
 /* Whether pattern row r (one tap, c->vec lanes) names any lane. */
-int clrs__gen_pick_used(const clrs_gen_config *c, const signed char *r);
+int clrs__gen_pick_used(const clrs_gen_config *c, const short *r);
 /* Forward: pattern q's taps of the last slot for a group (after the
  * loops over the other slots; so: src offset when there are none). */
 void clrs__gen_emit_span_reduce(sbuf *b, const clrs_gen_config *c,

@@ -66,7 +66,7 @@ static void emit_span_base(sbuf *b, const clrs_gen_config *c, const char *so,
 }
 
 /* Whether pattern row r (one tap, c->vec lanes) names any lane. */
-int clrs__gen_pick_used(const clrs_gen_config *c, const signed char *r)
+int clrs__gen_pick_used(const clrs_gen_config *c, const short *r)
 {
     int l, used = 0;
     for (l = 0; l < c->vec; ++l)
@@ -78,10 +78,9 @@ int clrs__gen_pick_used(const clrs_gen_config *c, const signed char *r)
  * span vectors sp0, sp1, ... at r[l], picked with constant shuffles
  * (shuffle2 over pairs of span vectors, joined by select); lanes with
  * r[l] == -1 get padval, lanes with r[l] <= -2 (no such tap) 0. */
-static void emit_pick_as(sbuf *b, const clrs_gen_config *c,
-                         const signed char *r, const char *padval,
-                         const char *name, const char *sp, const char *vt,
-                         size_t bytes, int ns)
+static void emit_pick_as(sbuf *b, const clrs_gen_config *c, const short *r,
+                         const char *padval, const char *name, const char *sp,
+                         const char *vt, size_t bytes, int ns)
 {
     const int V = c->vec;
     char ut[16], mt[16];
@@ -154,7 +153,7 @@ static void emit_pick_as(sbuf *b, const clrs_gen_config *c,
 }
 
 /* "v" (the value type) from the value spans s0, s1, .... */
-static void emit_pick(sbuf *b, const clrs_gen_config *c, const signed char *r,
+static void emit_pick(sbuf *b, const clrs_gen_config *c, const short *r,
                       const char *padval, int ns)
 {
     const size_t bytes = c->raw              ? clrs__gen_raw_bytes(c)
@@ -285,7 +284,7 @@ void clrs__gen_emit_span_reduce(sbuf *b, const clrs_gen_config *c,
     ns = pat_spans(c, q);
     emit_span_base(b, c, so, at, c->pad_taps, ns);
     for (t = 0; t < K; ++t) {
-        const signed char *r = c->rel[q][t];
+        const short *r = c->rel[q][t];
         clrs__gen_sb_open(b, "%s", "");
         emit_pick(b, c, r, "pad", ns);
         if (c->raw && wsum) { /* a copy: the one tap's value */
@@ -363,7 +362,7 @@ void clrs__gen_emit_span_fold_taps(sbuf *b, const clrs_gen_config *c, int q)
 
     clrs__gen_vtype(at, sizeof at, clrs__gen_val_type(c), c->vec);
     for (t = 0; t < K; ++t) {
-        const signed char *r = c->rel[q][t];
+        const short *r = c->rel[q][t];
         clrs__gen_sb_open(b, "%s", "");
         emit_pick_as(b, c, r, "0", "v", "hs", at, c->acc_f64 ? 8 : 4, ns);
         emit_span_weight(b, c, at, t, 0);
@@ -423,7 +422,7 @@ void clrs__gen_emit_span_gather(sbuf *b, const clrs_gen_config *c,
                 xt, j, xt, V, j * V);
     }
     for (t = 0; t < T; ++t) {
-        const signed char *r = c->rel[q][t];
+        const short *r = c->rel[q][t];
         if (!clrs__gen_pick_used(c, r))
             continue;
         clrs__gen_sb_open(b, "%s", "");

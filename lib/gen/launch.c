@@ -93,8 +93,13 @@ static const device_class device_classes[] = {
     /* Any other device, a CPU first: its preferred width, several
      * vectors and wide span groups per work-item (four for fixed-point
      * sums, whose taps' loads weigh), rows walked front to back for its
-     * prefetcher, the driver's local sizes. A rolled intermediate costs
-     * as one in memory (5 taps, plan.c's CLRS_SEP_ELEMENT_TAPS): on PoCL
+     * prefetcher, the driver's local sizes. Span groups of up to 16
+     * vectors (32 taps a lane): on PoCL (AMD EPYC) channels-first
+     * antialiased 8x downsampling of rows, 14x plain downsampling,
+     * 12x12 average pooling and 12x-up backward, which took the scalar
+     * or the axis kernel under 8, ran in 0.1-0.8x the time, the bytes
+     * unchanged (lib/README.md, "Span vector path"). A rolled intermediate
+     * costs as one in memory (5 taps, plan.c's CLRS_SEP_ELEMENT_TAPS): on PoCL
      * channels-last bilinear 2x up took 1.3-1.6x the single pass's time
      * as the roll kernel. Four rows of kernel axis 1 a walked work-item
      * where the rows' taps overlap: on PoCL (AMD EPYC) such problems of
@@ -126,7 +131,7 @@ static const device_class device_classes[] = {
      * channels-first separable problems in 0.74-1.33x the passes' time,
      * 1.00x at the geometric mean (lib/README.md). A GPU's default waits
      * for a measurement there. */
-    {"cpu", 0, 0, 0, 4, 4, 5, 2, 0, 8, -1, 1, 4, 4, 512, 0, 0},
+    {"cpu", 0, 0, 0, 4, 4, 5, 2, 0, 16, -1, 1, 4, 4, 512, 0, 0},
 };
 
 /* The first row whose type and vendor are the device's (the last row
@@ -259,7 +264,6 @@ static clrs_status parse_item(const char *item, int acc_f64,
         const char *key, *digits, *choices;
         int *field;
     } digit[] = {{"mv", "124", "1, 2 or 4", &r->mvec},
-                 {"spanv", "48", "4 or 8", &r->span_vectors},
                  {"walk", "01", "0 or 1", &r->walk},
                  {"rows", "1248", "1, 2, 4 or 8", &r->rows},
                  {"span", "01", "0 or 1", &r->span},
@@ -282,7 +286,14 @@ static clrs_status parse_item(const char *item, int acc_f64,
             return CLRS_SUCCESS;
         }
 
-    if (klen == 3 && strncmp(item, "vec", 3) == 0) {
+    if (klen == 5 && strncmp(item, "spanv", 5) == 0) {
+        const int n = atoi(v);
+        CLRS_CHECK((n == 4 || n == 8 || n == 16) &&
+                       strspn(v, "0123456789") == strlen(v),
+                   CLRS_ERR_INVALID_VALUE, "CLRS_LAUNCH: spanv=%s (4, 8 or 16)",
+                   v);
+        r->span_vectors = n;
+    } else if (klen == 3 && strncmp(item, "vec", 3) == 0) {
         int n = atoi(v);
         CLRS_CHECK((n == 1 || n == 2 || n == 4 || n == 8 || n == 16) &&
                        strspn(v, "0123456789") == strlen(v),

@@ -45,8 +45,8 @@ typedef struct clrs_launch_request {
                          takes that many bytes of its storage type
                          (lower.c), not vmax lanes of its accumulator */
     int span;         /* 0: the span path is off */
-    int span_vectors; /* most vectors a span group reads (4 or 8; taps a
-                         lane: twice that) */
+    int span_vectors; /* most vectors a span group reads (4, 8 or 16;
+                         taps a lane: twice that) */
     int walk;         /* a weighted sum on the span path over two or more
                          slots walks each row of groups in one work-item
                          (lower.c): 1 yes, 0 no, -1 where the rows it

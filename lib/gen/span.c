@@ -16,7 +16,7 @@
  * few patterns, which the generator compiles into constant shuffles. */
 
 typedef struct span_pat {
-    signed char rel[CLRS_GEN_MAX_FIXED][CLRS_GEN_MAX_LANES];
+    short rel[CLRS_GEN_MAX_FIXED][CLRS_GEN_MAX_LANES];
     signed char code[CLRS_GEN_MAX_FIXED][CLRS_GEN_MAX_LANES];
 } span_pat;
 
@@ -26,18 +26,20 @@ typedef struct span_pat {
 /* How one direction's lists become patterns. */
 typedef struct span_rules {
     int fixed;          /* K: every position has K taps (ntaps = K) */
-    signed char absent; /* rel past a lane's last entry */
+    short absent;       /* rel past a lane's last entry */
     int empty_ok;       /* a lane without entries can take a pattern */
     int pad_stops;      /* a padding entry keeps its group off */
     int codes;          /* patterns carry the window codes */
     int codes_used;     /* ... which the kernel reads as constants */
     int weights;        /* the tables hold group-major weights */
-    /* A group reads at most this many vectors of V elements (4 or 8,
-     * the launch request's; 8 * 16 - 1 = 127 keeps a pattern's offsets
-     * in a signed char) and a lane has at most twice as many taps. Eight
-     * and 16 (were 4 and 8, today's GPU default) bring 4x antialiased
+    /* A group reads at most this many vectors of V elements (4, 8 or
+     * 16, the launch request's; a pattern's offsets, below 16 * 16, are
+     * shorts) and a lane has at most twice as many taps. Eight and 16
+     * (were 4 and 8, today's GPU default) brought 4x antialiased
      * downsampling and 4x-up backward onto the path, several times
-     * faster there on a CPU. */
+     * faster there on a CPU; 16 and 32 (a CPU's default) bring 8x
+     * antialiased downsampling, 8-16x plain downsampling, 12x-up
+     * backward and windows of 9-16 (lib/README.md, "Span vector path"). */
     int vectors;
     int max_pat; /* patterns kept, at most CLRS_GEN_MAX_PAT */
 } span_rules;
@@ -94,12 +96,13 @@ static void span_pattern(const clrs_lists *s, const span_rules *r, int V,
 {
     int l, e;
     memset(cur, 0, sizeof *cur);
-    memset(cur->rel, r->absent, sizeof cur->rel);
+    for (l = 0; l < CLRS_GEN_MAX_FIXED * CLRS_GEN_MAX_LANES; ++l)
+        cur->rel[l / CLRS_GEN_MAX_LANES][l % CLRS_GEN_MAX_LANES] = r->absent;
     for (l = 0; l < V; ++l) {
         int64_t b = s->start[g * V + l], n = s->start[g * V + l + 1] - b;
         for (e = 0; e < (int)n; ++e) {
             int64_t idx = clrs__lists_read(s, (size_t)(b + e));
-            cur->rel[e][l] = (signed char)(idx < 0 ? -1 : idx - base);
+            cur->rel[e][l] = (short)(idx < 0 ? -1 : idx - base);
             if (r->codes)
                 cur->code[e][l] =
                     (signed char)clrs__lists_code(s, (size_t)(b + e));
@@ -316,7 +319,7 @@ clrs_status clrs__span_try(clrs_lowered *low, const clrs_problem *p,
 
     *kept = 0;
     memset(&r, 0, sizeof r);
-    r.vectors = vectors == 8 ? 8 : 4;
+    r.vectors = vectors == 16 || vectors == 8 ? vectors : 4;
     r.max_pat = 4;
     if (p->calc & (1u << k))
         return span_try_calc(low, p, k, V, &r, kept);

@@ -35,7 +35,7 @@ static const tune_knob tune_local = {
  * most vectors a span group reads, and walked rows. */
 static const tune_knob tune_more[] = {
     {CLRS_KNOB_MV, {"mv=1", "mv=2", "mv=4"}},
-    {CLRS_KNOB_SPANV, {"spanv=4", "spanv=8"}},
+    {CLRS_KNOB_SPANV, {"spanv=4", "spanv=8", "spanv=16"}},
     {CLRS_KNOB_WALK, {"walk=0", "walk=1"}}};
 #define TUNE_NMORE ((int)(sizeof tune_more / sizeof tune_more[0]))
 /* Last, rows of kernel axis 1 per work-item with each vector width,
