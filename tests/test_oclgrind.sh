@@ -323,6 +323,14 @@ grind_plan wide-span v3=0 '"variant":"span"' \
 grind_plan wide-axis v3=0 '"variant":"axis"' \
     "--alg=max --tag=axb --sdt=s8 --ddt=s8 mb1ic16ih9iw20kh3kw3sh2sw2ph1pw1"
 
+# Span groups of up to 16 vectors and 32 taps a lane (spanv=16, a CPU's
+# default): antialiased 8x downsampling of rows, forward (f32 linear,
+# u8 cubic), and a 12x upsample's backward (24 entries a lane).
+grind_plan wide-groups v3=0,spanv=16 '"variant":"span"' \
+    "--alg=linear --antialias=true --axes=w mb1ic2ih2iw512oh2ow64" \
+    "--alg=cubic --antialias=true --axes=w --sdt=u8 --ddt=u8 mb1ic1ih2iw256oh2ow32" \
+    "--dir=BWD_D --alg=linear --axes=w mb1ic2ih2iw20oh2ow240"
+
 echo "1..$n"
 test "$keep" -eq 1 || rm -rf "$tmp"
 exit 0
