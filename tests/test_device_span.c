@@ -225,6 +225,17 @@ static const scase cases[] = {
     {.name = "max k2 s2 W 128->64 index=plane", .mode = CLRS_MODE_MAX, F32,
      NCHW(2, 2, 4, 128), .hk = 2, .hs = 2, .wk = 2, .ws = 2,
      .index = IX_PLANE, .want = EX_SPAN},
+    /* Windows wider than 8 along W: a max's count is fixed up to 32. */
+    {.name = "max k2x12 s2x12 W 384->32 (12 taps)", .mode = CLRS_MODE_MAX,
+     F32, NCHW(1, 2, 4, 384), .hk = 2, .hs = 2, .wk = 12, .ws = 12,
+     .want = EX_SPAN, .launch = "spanv=16"},
+    {.name = "max k1x10 s1x10 W 320->32 NaN/inf propagate index=window",
+     .mode = CLRS_MODE_MAX, F32, NCHW(1, 2, 3, 320), .hk = 1, .hs = 1,
+     .wk = 10, .ws = 10, .index = IX_WINDOW, .nan = NAN_PROPAGATE,
+     .want = EX_SPAN, .launch = "spanv=16"},
+    {.name = "u8 max k1x16 s1x16 W 512->32 (16 taps)", .mode = CLRS_MODE_MAX,
+     .sdt = CLRS_U8, .ddt = CLRS_U8, NCHW(1, 2, 3, 512), .hk = 1, .hs = 1,
+     .wk = 16, .ws = 16, .want = EX_SPAN, .launch = "spanv=16"},
     /* 12: NaN and infinities in src. */
     {.name = "max k3 s2 pad 1 W 128->64 NaN/inf propagate index=window",
      .mode = CLRS_MODE_MAX, F32, NCHW(2, 2, 6, 128), .hk = 3, .hs = 2,
