@@ -693,6 +693,45 @@ static clrs_status slot_taps_max(const clrs_problem *p, int k, int64_t *n,
  * (a CPU's device class keeps it whole instead: sep_taps). */
 #define CLRS_SEP_ELEMENT_TAPS 5
 
+/* What a tap of one kernel over the whole problem costs, in taps of the
+ * passes, where that kernel takes no vector path and gathers lane by
+ * lane (want_separable, whole_vectorizes): on PoCL (AVX-512, 2 cores)
+ * a scalar kernel of 16x16 max pooling read 1.3 taps a nanosecond, the
+ * vectorized pass over H 6.7 (lib/README.md, "Separable plans"). */
+#define CLRS_SEP_SCALAR_TAPS 4
+/* ... over at least this many taps in all (every plane): a smaller one
+ * runs in about a millisecond lane by lane, where a second launch and
+ * an intermediate weigh, and keeps its one kernel. */
+#define CLRS_SEP_SCALAR_MIN_TAPS (1 << 20)
+
+/* Whether one kernel over plan's whole problem takes a vector path:
+ * its lowering under CLRS_LAUNCH's launch or the device's defaults,
+ * with the computed slots the build would take, not built. */
+static int whole_vectorizes(const clrs_plan *plan)
+{
+    const char *env = plan->ctx->env.launch;
+    clrs_launch_text t = {NULL, CLRS_LAUNCH_DEFAULT};
+    clrs_problem q = plan->problem;
+    clrs_slot_taps taps;
+    clrs_lowered low;
+    int vec = 1;
+
+    if (env && *env) {
+        t.text = env;
+        t.source = CLRS_LAUNCH_FORCED;
+    }
+    memset(&low, 0, sizeof low);
+    q.calc = calc_slots(plan, &t);
+    if (clrs__slot_taps(&q, &taps) >= 0 &&
+        clrs__lower(&plan->ctx->dev, &q, &taps, plan->index_only, &t, &low) >=
+            0)
+        vec = low.cfg.vec;
+    clrs__lowered_free(&low);
+    clrs__slot_taps_free(&taps);
+    clrs__clear_error(); /* the build reports it */
+    return vec > 1;
+}
+
 /* Whether a weighted sum runs as one 1-D pass per resampled axis, and in
  * which order (order[i]: the slot of forward pass i; a backward plan
  * takes the passes' gradients in reverse): the modes that factorise
@@ -861,6 +900,19 @@ static void order_by_lanes(const clrs_problem *p, const double *taps,
     memcpy(order, best, (size_t)p->naxes * sizeof *order);
 }
 
+/* src's elements over the product of its resampled axes' sizes: the
+ * planes (N x C) a plan's per-axis counts repeat over. */
+static double planes(const clrs_problem *p)
+{
+    double n = 1;
+    int d;
+
+    for (d = 0; d < p->in.rank; ++d)
+        if (p->slot[d] < 0)
+            n *= (double)p->in.dims[d];
+    return n;
+}
+
 static int want_separable(const clrs_plan *plan, int *order)
 {
     const clrs_problem *p = &plan->problem;
@@ -954,6 +1006,18 @@ static int want_separable(const clrs_plan *plan, int *order)
      * against 7.25). */
     if (widest <= r.sep_taps)
         single = 0;
+    /* Channels-first, one kernel whose taps along src's contiguous axis
+     * fit no span group gathers lane by lane, where the passes' outer
+     * ones run on vectors: adaptive average pooling of 16 x 1024^2 to
+     * 7x7 took 7.1 ms whole, 1.4 in passes, its backward 13.1 and 0.9
+     * (PoCL, AVX-512). Its lowering decides, probed only where the
+     * weight would change the choice. */
+    if (r.sep != 1 && single > 0 && sep >= single &&
+        sep < single * CLRS_SEP_SCALAR_TAPS && !inner_first &&
+        p->in.block_axis < 0 &&
+        single * planes(p) >= CLRS_SEP_SCALAR_MIN_TAPS &&
+        !whole_vectorizes(plan))
+        single *= CLRS_SEP_SCALAR_TAPS;
     sep_or = r.sep == 1 ? 1 : sep_by_tuning(plan, sep < single);
     if (sep_or)
         order_by_lanes(p, taps, order);
