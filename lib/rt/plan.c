@@ -1010,14 +1010,24 @@ static int want_separable(const clrs_plan *plan, int *order)
      * fit no span group gathers lane by lane, where the passes' outer
      * ones run on vectors: adaptive average pooling of 16 x 1024^2 to
      * 7x7 took 7.1 ms whole, 1.4 in passes, its backward 13.1 and 0.9
-     * (PoCL, AVX-512). Its lowering decides, probed only where the
-     * weight would change the choice. */
-    if (r.sep != 1 && single > 0 && sep >= single &&
-        sep < single * CLRS_SEP_SCALAR_TAPS && !inner_first &&
-        p->in.block_axis < 0 &&
-        single * planes(p) >= CLRS_SEP_SCALAR_MIN_TAPS &&
-        !whole_vectorizes(plan))
-        single *= CLRS_SEP_SCALAR_TAPS;
+     * (PoCL, AVX-512). Backward, each diff_src element costs at least a
+     * tap then, whether or not an output reads it: a bicubic 8.5x
+     * downsample's backward took 6.0 ms whole, 1.8 in passes. Its
+     * lowering decides, probed only where the weight would change the
+     * choice. */
+    {
+        double written = 1, scalar = single;
+        for (k = 0; k < p->naxes; ++k)
+            written *= (double)p->ax[k].in;
+        if (p->backward && written > scalar)
+            scalar = written;
+        scalar *= CLRS_SEP_SCALAR_TAPS;
+        if (r.sep != 1 && single > 0 && sep >= single && sep < scalar &&
+            !inner_first && p->in.block_axis < 0 &&
+            single * planes(p) >= CLRS_SEP_SCALAR_MIN_TAPS &&
+            !whole_vectorizes(plan))
+            single = scalar;
+    }
     sep_or = r.sep == 1 ? 1 : sep_by_tuning(plan, sep < single);
     if (sep_or)
         order_by_lanes(p, taps, order);
