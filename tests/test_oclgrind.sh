@@ -325,9 +325,12 @@ grind_plan wide-axis v3=0 '"variant":"axis"' \
 
 # Span groups of up to 16 vectors and 32 taps a lane (spanv=16, a CPU's
 # default): antialiased 8x downsampling of rows, forward (f32 linear,
-# u8 cubic), and a 12x upsample's backward (24 entries a lane).
+# u8 cubic), a 12x upsample's backward (24 entries a lane), and a
+# forward group reaching past 16 vectors (f16 bicubic 16x down, 64
+# taps).
 grind_plan wide-groups v3=0,spanv=16 '"variant":"span"' \
     "--alg=linear --antialias=true --axes=w mb1ic2ih2iw512oh2ow64" \
+    "--alg=cubic --antialias=true --axes=w --sdt=f16 --ddt=f16 mb1ic1ih2iw1024oh2ow64" \
     "--alg=cubic --antialias=true --axes=w --sdt=u8 --ddt=u8 mb1ic1ih2iw256oh2ow32" \
     "--dir=BWD_D --alg=linear --axes=w mb1ic2ih2iw20oh2ow240"
 

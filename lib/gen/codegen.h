@@ -60,7 +60,7 @@ typedef struct clrs_gen_post {
 /* Span patterns a kernel holds: 4 over tap tables (span.c), 8 over
  * computed taps, whose groups without one are costlier. */
 #define CLRS_GEN_MAX_PAT 8
-#define CLRS_GEN_MAX_FIXED 32
+#define CLRS_GEN_MAX_FIXED 64
 #define CLRS_GEN_MAX_LANES 16
 /* The most taps an output of antialiased computed slots may unroll to
  * (the product of clrs_gen_config.calc_nt over them). */
@@ -237,7 +237,7 @@ typedef struct clrs_gen_config {
      * base, -1 past the lane's last entry. Weights come from a group-major
      * table (vals.fg). */
     int span;
-    int nspan; /* 1..16: the launch's span_vectors (span.c) */
+    int nspan; /* 1..64: the vectors a group reads (span.c's rules) */
     int npat;  /* 1..CLRS_GEN_MAX_PAT */
     /* Taps per lane in a pattern, 1..CLRS_GEN_MAX_FIXED: forward the
      * slot's fixed count; backward the most transposed entries a lane of

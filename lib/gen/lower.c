@@ -539,7 +539,7 @@ static void config_basics(clrs_lowered *low, const clrs_device *dev,
 
 /* Per forward slot: K when every output has exactly K taps, K <= 8 (the
  * kernel then computes the starts; see gen_loops.c), else 0. Max
- * pooling's last slot up to CLRS_GEN_MAX_FIXED: the span path picks a
+ * pooling's last slot up to 32: the span path picks a
  * max's taps only where their count is fixed (a weighted sum's may
  * vary), and a 12-wide window along src's contiguous axis took the
  * scalar kernel, 11x the time of the span kernel (PoCL, AVX-512). */
@@ -556,9 +556,7 @@ static void fixed_counts(clrs_gen_config *c, const clrs_problem *p,
             continue;
         }
         if (r->generic || s[1] <= 0 ||
-            s[1] > (c->cls == CLRS_GEN_MAX && k == p->naxes - 1
-                        ? CLRS_GEN_MAX_FIXED
-                        : 8))
+            s[1] > (c->cls == CLRS_GEN_MAX && k == p->naxes - 1 ? 32 : 8))
             continue;
         c->fixed[k] = (int)s[1];
         for (o = 0; o < p->ax[k].out; ++o)

@@ -32,17 +32,27 @@ typedef struct span_rules {
     int codes;          /* patterns carry the window codes */
     int codes_used;     /* ... which the kernel reads as constants */
     int weights;        /* the tables hold group-major weights */
-    /* A group reads at most this many vectors of V elements (4, 8 or
-     * 16, the launch request's; a pattern's offsets, below 16 * 16, are
-     * shorts) and a lane has at most twice as many taps. Eight and 16
-     * (were 4 and 8, today's GPU default) brought 4x antialiased
-     * downsampling and 4x-up backward onto the path, several times
-     * faster there on a CPU; 16 and 32 (a CPU's default) bring 8x
-     * antialiased downsampling, 8-16x plain downsampling, 12x-up
-     * backward and windows of 9-16 (lib/README.md, "Span vector path"). */
+    /* A tap's lanes lie within this many vectors of V elements (4, 8 or
+     * 16, the launch request's), a group's reads within `reach` vectors
+     * (a pattern's offsets are shorts) and a lane has at most `taps`
+     * taps: twice the vectors, both, for 4 and 8. Eight and 16 (were 4
+     * and 8, today's GPU default) brought 4x antialiased downsampling
+     * and 4x-up backward onto the path, several times faster there on a
+     * CPU; 16 and 32 (a CPU's default) 8x antialiased downsampling,
+     * 8-16x plain downsampling, 12x-up backward and windows of 9-16; a
+     * forward group of 16 reaching over 64 vectors, its taps picked from
+     * the 16 each spans, 64 taps a lane: 16x antialiased bilinear and
+     * bicubic, and antialiased bicubic past 8x (lib/README.md, "Span
+     * vector path"). */
     int vectors;
+    int reach;
+    int taps;
     int max_pat; /* patterns kept, at most CLRS_GEN_MAX_PAT */
 } span_rules;
+
+/* A forward group's reach and taps where a tap's lanes lie within 16
+ * vectors (span_rules). */
+#define SPAN_REACH_WIDE 64
 
 /* Pass 1: each whole group's range on src's axis: base[g] its lowest
  * read index, ok[g] 0 when it has no pattern; returns the widest
@@ -50,8 +60,8 @@ typedef struct span_rules {
 static int64_t span_ranges(const clrs_lists *s, const span_rules *r, int V,
                            int64_t G, int64_t *base, int *ok)
 {
-    int64_t g, maxr = 0;
-    int l, e;
+    int64_t g, maxr = 0, tlo[CLRS_GEN_MAX_FIXED], thi[CLRS_GEN_MAX_FIXED];
+    int l, e, wide = r->reach > r->vectors;
 
     for (g = 0; g < G; ++g) {
         int64_t lo = INT64_MAX, hi = -1;
@@ -59,9 +69,13 @@ static int64_t span_ranges(const clrs_lists *s, const span_rules *r, int V,
         base[g] = -1;
         if ((g + 1) * V > s->npos)
             continue;
+        for (e = 0; e < r->taps && wide; ++e) {
+            tlo[e] = INT64_MAX;
+            thi[e] = -1;
+        }
         for (l = 0; l < V; ++l) {
             int64_t b = s->start[g * V + l], n = s->start[g * V + l + 1] - b;
-            if ((n < 1 && !r->empty_ok) || n > 2 * r->vectors)
+            if ((n < 1 && !r->empty_ok) || n > r->taps)
                 lo = -2; /* no taps (the empty value), or too many */
             for (e = 0; e < (int)n && lo != -2; ++e) {
                 int64_t idx = clrs__lists_read(s, (size_t)(b + e));
@@ -74,13 +88,23 @@ static int64_t span_ranges(const clrs_lists *s, const span_rules *r, int V,
                     lo = idx;
                 if (idx > hi)
                     hi = idx;
+                if (wide && idx >= 0 && idx < tlo[e])
+                    tlo[e] = idx;
+                if (wide && idx > thi[e])
+                    thi[e] = idx;
             }
         }
         if (lo == -2)
             continue;
         if (hi < 0)
             lo = hi = 0; /* padding only, or no entries at all */
-        if (hi - lo + 1 > r->vectors * (int64_t)V)
+        if (hi - lo + 1 > r->reach * (int64_t)V)
+            continue;
+        /* each tap's lanes within r->vectors of the group's vectors */
+        for (e = 0; e < r->taps && wide && lo != -2; ++e)
+            if (thi[e] >= 0 && thi[e] - tlo[e] + 1 > r->vectors * (int64_t)V)
+                lo = -2;
+        if (lo == -2)
             continue;
         base[g] = lo;
         ok[g] = 1;
@@ -251,8 +275,7 @@ static clrs_status span_try_calc(clrs_lowered *low, const clrs_problem *p,
     clrs_lists s;
     clrs_status st;
 
-    if (p->backward || low->cfg.fixed[k] < 1 ||
-        low->cfg.fixed[k] > 2 * r->vectors)
+    if (p->backward || low->cfg.fixed[k] < 1 || low->cfg.fixed[k] > r->taps)
         return CLRS_SUCCESS;
     r->fixed = low->cfg.fixed[k];
     r->absent = -2;
@@ -320,11 +343,17 @@ clrs_status clrs__span_try(clrs_lowered *low, const clrs_problem *p,
     *kept = 0;
     memset(&r, 0, sizeof r);
     r.vectors = vectors == 16 || vectors == 8 ? vectors : 4;
+    r.reach = r.vectors;
+    r.taps = 2 * r.vectors;
     r.max_pat = 4;
     if (p->calc & (1u << k))
         return span_try_calc(low, p, k, V, &r, kept);
     if (!p->backward) {
-        if ((K == 0 && c->cls != CLRS_GEN_WSUM) || K > 2 * r.vectors)
+        if (r.vectors == 16) { /* loads as the taps go (gen_span.c) */
+            r.reach = SPAN_REACH_WIDE;
+            r.taps = CLRS_GEN_MAX_FIXED;
+        }
+        if ((K == 0 && c->cls != CLRS_GEN_WSUM) || K > r.taps)
             return CLRS_SUCCESS;
         r.fixed = K;
         r.absent = -2;

@@ -47,7 +47,9 @@ int clrs__variant_applies_SPAN(const vtry *t)
 clrs_status clrs__variant_make_SPAN(vtry *t, int *made)
 {
     CLRS_TRY(clrs__span_make(t));
-    *made = t->span_kept;
+    /* A fold holds a sum per span vector: 16 at most. */
+    *made = t->span_kept &&
+            (t->p->fused != CLRS_FUSED_FOLD || t->low->cfg.nspan <= 16);
     if (*made && t->p->fused == CLRS_FUSED_FOLD)
         t->low->cfg.fold = 1;
     return CLRS_SUCCESS;
