@@ -349,7 +349,7 @@ clrs_status clrs__span_try(clrs_lowered *low, const clrs_problem *p,
     if (p->calc & (1u << k))
         return span_try_calc(low, p, k, V, &r, kept);
     if (!p->backward) {
-        if (r.vectors == 16) { /* loads as the taps go (gen_span.c) */
+        if (r.vectors == 16) { /* each tap picks from 16 (gen_span.c) */
             r.reach = SPAN_REACH_WIDE;
             r.taps = CLRS_GEN_MAX_FIXED;
         }
