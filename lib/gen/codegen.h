@@ -61,6 +61,9 @@ typedef struct clrs_gen_post {
  * computed taps, whose groups without one are costlier. */
 #define CLRS_GEN_MAX_PAT 8
 #define CLRS_GEN_MAX_FIXED 64
+/* The most vectors one span tap's lanes lie across (spanv's widest); a
+ * forward group under it may reach past them (span.c's rules). */
+#define CLRS_GEN_SPAN_TAP_VECTORS 16
 #define CLRS_GEN_MAX_LANES 16
 /* The most taps an output of antialiased computed slots may unroll to
  * (the product of clrs_gen_config.calc_nt over them). */

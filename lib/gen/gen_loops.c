@@ -648,7 +648,7 @@ void clrs__gen_emit_loops_from(sbuf *b, const clrs_gen_config *c,
          * wraps around the kernel innermost, so it can vectorise it; not
          * around a span group reaching past 16 vectors, whose body PoCL's
          * LLVM declined to unroll (a warning: "loop not unrolled"). */
-        if (c->fixed[k] && !(c->span && c->nspan > 16))
+        if (c->fixed[k] && !(c->span && c->nspan > CLRS_GEN_SPAN_TAP_VECTORS))
             clrs__gen_sb_add(b, "#pragma unroll\n");
         /* x: the tap's table position. Fixed-count tables are stored
          * tap-major (position t * O + o), so consecutive work-items read

@@ -349,7 +349,8 @@ clrs_status clrs__span_try(clrs_lowered *low, const clrs_problem *p,
     if (p->calc & (1u << k))
         return span_try_calc(low, p, k, V, &r, kept);
     if (!p->backward) {
-        if (r.vectors == 16) { /* each tap picks from 16 (gen_span.c) */
+        /* each tap still picks from 16 vectors, the group reaching on */
+        if (r.vectors == CLRS_GEN_SPAN_TAP_VECTORS) {
             r.reach = SPAN_REACH_WIDE;
             r.taps = CLRS_GEN_MAX_FIXED;
         }

@@ -48,8 +48,8 @@ clrs_status clrs__variant_make_SPAN(vtry *t, int *made)
 {
     CLRS_TRY(clrs__span_make(t));
     /* A fold holds a sum per span vector: 16 at most. */
-    *made = t->span_kept &&
-            (t->p->fused != CLRS_FUSED_FOLD || t->low->cfg.nspan <= 16);
+    *made = t->span_kept && (t->p->fused != CLRS_FUSED_FOLD ||
+                             t->low->cfg.nspan <= CLRS_GEN_SPAN_TAP_VECTORS);
     if (*made && t->p->fused == CLRS_FUSED_FOLD)
         t->low->cfg.fold = 1;
     return CLRS_SUCCESS;

@@ -465,23 +465,33 @@ static clrs_launch_source db_line(const clrs_plan *plan, const clrs_tune_key *k,
     return CLRS_LAUNCH_DEFAULT;
 }
 
+/* CLRS_LAUNCH's launch where it is set (forced), else the device's
+ * defaults. */
+static clrs_launch_text env_launch(const clrs_plan *plan)
+{
+    const char *env = plan->ctx->env.launch;
+    clrs_launch_text t = {NULL, CLRS_LAUNCH_DEFAULT};
+
+    if (env && *env) {
+        t.text = env;
+        t.source = CLRS_LAUNCH_FORCED;
+    }
+    return t;
+}
+
 /* Where the launch comes from: CLRS_LAUNCH; else, unless tuning is off,
  * the user's database's entry, then the shipped database's; else in run
  * mode the tuner; else the device's defaults. */
 static clrs_status build_launched(clrs_plan *plan)
 {
-    const char *env = plan->ctx->env.launch;
-    clrs_launch_text t = {NULL, CLRS_LAUNCH_DEFAULT};
+    clrs_launch_text t = env_launch(plan);
     clrs_tune_mode mode;
     clrs_tune_key k;
     double budget;
     char db[128];
 
-    if (env && *env) {
-        t.text = env;
-        t.source = CLRS_LAUNCH_FORCED;
+    if (t.source == CLRS_LAUNCH_FORCED)
         return clrs__plan_build_kernel(plan, &t);
-    }
     pthread_mutex_lock(&plan->ctx->lock);
     mode = plan->ctx->tune_mode;
     budget = plan->ctx->tune_budget_ms;
@@ -709,17 +719,12 @@ static clrs_status slot_taps_max(const clrs_problem *p, int k, int64_t *n,
  * with the computed slots the build would take, not built. */
 static int whole_vectorizes(const clrs_plan *plan)
 {
-    const char *env = plan->ctx->env.launch;
-    clrs_launch_text t = {NULL, CLRS_LAUNCH_DEFAULT};
+    const clrs_launch_text t = env_launch(plan);
     clrs_problem q = plan->problem;
     clrs_slot_taps taps;
     clrs_lowered low;
     int vec = 1;
 
-    if (env && *env) {
-        t.text = env;
-        t.source = CLRS_LAUNCH_FORCED;
-    }
     memset(&low, 0, sizeof low);
     q.calc = calc_slots(plan, &t);
     if (clrs__slot_taps(&q, &taps) >= 0 &&
@@ -1257,14 +1262,9 @@ static int fusable(const clrs_plan *plan, const int *order)
  * kept) where the variant does not apply: the caller runs the passes. */
 static clrs_status plan_fused(clrs_plan *plan, int how)
 {
-    const char *env = plan->ctx->env.launch;
-    clrs_launch_text t = {NULL, CLRS_LAUNCH_DEFAULT};
+    const clrs_launch_text t = env_launch(plan);
     clrs_status st;
 
-    if (env && *env) {
-        t.text = env;
-        t.source = CLRS_LAUNCH_FORCED;
-    }
     plan->problem.fused = how;
     st = clrs__plan_build_kernel(plan, &t);
     if (st < 0)
