@@ -120,10 +120,12 @@ fi
 # u8 or s8, nChw8c of 16 channels) fuse a block's lanes into the row and
 # take the span path, forward and backward; not with padding lanes (12
 # channels), blocks of 16 bytes (16 lanes of u8, 8 of f32) nor an f32
-# dst.
+# dst. The backward gather's group spans 6 vectors of 4 lanes (each
+# lane's taps lie 8 fused lanes apart): span groups of 8 vectors, more
+# than a GPU's default 4 (there the unfused axis kernel runs it).
 blk="--alg=linear mb1ic16ih5iw40oh9ow77"
 path_is "" span/ --sdt=u8 --ddt=u8 --tag=aBx8b $blk
-path_is "" span/ --dir=BWD_D --sdt=s8 --ddt=s8 --tag=aBx8b $blk
+path_is spanv=8 span/ --dir=BWD_D --sdt=s8 --ddt=s8 --tag=aBx8b $blk
 path_is "" block/ --sdt=u8 --ddt=u8 --tag=aBx8b --alg=linear mb1ic12ih5iw40oh9ow77
 path_is "" axis/ --sdt=u8 --ddt=u8 --tag=aBx16b $blk
 path_is "" axis/ --tag=aBx8b $blk
