@@ -76,6 +76,17 @@ CLRS_UTYPES(double, 8)
 #define CLRS_STVRNT(T, n, p, i, v)                                         \
     CLRS_NT_STORE((v), (__global T##n *)((__global T *)(p) + (i)))
 
+//@ aligned
+/* Vector loads and stores at the vector's own alignment, where the plan
+ * proves every such access aligned (lower.c's want_va): a vector
+ * pointer's dereference is one access on every compiler, where vloadN /
+ * vstoreN at element alignment may become one access per element (a
+ * GPU's vector loads need their natural alignment). */
+#define CLRS_VLOADA(T, n, p, i) (*(__global const T##n *)((p) + (i)))
+#define CLRS_VSTOREA(T, n, p, i, v) (*(__global T##n *)((p) + (i)) = (v))
+#define CLRS_LDVRA(T, n, p, i) CLRS_VLOADA(T, n, (__global const T *)(p), i)
+#define CLRS_STVRA(T, n, p, i, v) CLRS_VSTOREA(T, n, (__global T *)(p), i, v)
+
 //@ shuffle
 /* Constant-lane shuffles of the span path: CLRS_SHUF(a, T, lanes...)
  * is shuffle(a, (T)(lanes...)), CLRS_SHUF2(a, b, T, lanes...) is

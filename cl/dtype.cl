@@ -18,6 +18,10 @@
  * only asks for this store when every vector's offset is a multiple of n. */
 #define CLRS_STVNT_f32(n, p, i, v) \
     CLRS_NT_STORE(convert_float##n(v), (__global float##n *)((p) + (i)))
+//@ f32 aligned
+/* Vectors the plan proves aligned to their size (clrs_gen_config.va). */
+#define CLRS_LDVA_f32(n, p, i) CLRS_VLOADA(float, n, p, i)
+#define CLRS_STVA_f32(n, p, i, v) CLRS_VSTOREA(float, n, p, i, convert_float##n(v))
 
 //@ f64
 #define CLRS_LD_f64(p, i) ((p)[i])
@@ -29,6 +33,10 @@
 #define CLRS_STNT_f64(p, i, v) CLRS_NT_STORE((double)(v), (p) + (i))
 #define CLRS_STVNT_f64(n, p, i, v) \
     CLRS_NT_STORE(convert_double##n(v), (__global double##n *)((p) + (i)))
+//@ f64 aligned
+#define CLRS_LDVA_f64(n, p, i) CLRS_VLOADA(double, n, p, i)
+#define CLRS_STVA_f64(n, p, i, v) \
+    CLRS_VSTOREA(double, n, p, i, convert_double##n(v))
 
 //@ f16
 /* f16: where the device has cl_khr_fp16 (CLRS_F16_NATIVE), loads and
@@ -57,6 +65,12 @@ CLRS_UTYPES(half, 2)
 //@ f16 nt
 #define CLRS_STNT_f16(p, i, v) CLRS_ST_f16(p, i, v)
 #define CLRS_STVNT_f16(n, p, i, v) CLRS_STV_f16(n, p, i, v)
+//@ f16 aligned
+/* The half type's vectors, where the device has cl_khr_fp16 (the
+ * generator asks for them only then). */
+#define CLRS_LDVA_f16(n, p, i) convert_float##n(CLRS_VLOADA(half, n, p, i))
+#define CLRS_STVA_f16(n, p, i, v) \
+    CLRS_VSTOREA(half, n, p, i, convert_half##n##_rte(v))
 
 //@ bf16
 /* bf16 is the top half of an f32. Rounding to nearest even adds 0x7fff
@@ -114,6 +128,11 @@ CLRS_UTYPES(ushort, 2)
 //@ bf16 nt
 #define CLRS_STNT_bf16(p, i, v) CLRS_ST_bf16(p, i, v)
 #define CLRS_STVNT_bf16(n, p, i, v) CLRS_STV_bf16(n, p, i, v)
+//@ bf16 aligned
+#define CLRS_LDVA_bf16(n, p, i) \
+    as_float##n(convert_uint##n(CLRS_VLOADA(ushort, n, p, i)) << 16)
+#define CLRS_STVA_bf16(n, p, i, v) \
+    CLRS_VSTOREA(ushort, n, p, i, CLRS_BF16V(n, v))
 
 //@ s32
 /* Integers: convert_<t>_sat_rte rounds half to even, saturates, and maps
@@ -160,6 +179,8 @@ CLRS_UTYPES(int, 4)
 //@ s32 nt
 #define CLRS_STNT_s32(p, i, v) CLRS_ST_s32(p, i, v)
 #define CLRS_STVNT_s32(n, p, i, v) CLRS_STV_s32(n, p, i, v)
+//@ s32 aligned
+#define CLRS_LDVA_s32(n, p, i) CLRS_VLOADA(int, n, p, i)
 
 //@ sat8
 /* The vector stores of the 8-bit types spell the integer rule out,
@@ -264,3 +285,5 @@ CLRS_UTYPES(uchar, 1)
 //@ u8 nt
 #define CLRS_STNT_u8(p, i, v) CLRS_ST_u8(p, i, v)
 #define CLRS_STVNT_u8(n, p, i, v) CLRS_STV_u8(n, p, i, v)
+//@ u8 aligned
+#define CLRS_LDVA_u8(n, p, i) CLRS_VLOADA(uchar, n, p, i)

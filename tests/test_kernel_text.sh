@@ -28,6 +28,7 @@ fi
 dump walk=1 launch_subset
 dump vec=1 launch_subset
 dump calc=1 launch_subset
+dump va=1 launch_subset
 dump "" test_backward_ci
 dump "" test_pooling_ci
 count=$(ls "$tmp/src" | wc -l)

@@ -27,16 +27,18 @@ settings="vec=1 vec=2 vec=4 vec=8 vec=16 span=0 nt=1 nt=0 local=1 \
     vec=4,mv=4 vec=8,mv=2,local=7x3 vec=16,mv=4,local=16x16x1 spanv=4 \
     spanv=8 spanv=16 vec=4,spanv=8,local=16x16x1 walk=0 walk=1 vec=4,walk=1,local=7x3 \
     vec=8,walk=1,local=16x16x1 rows=2 rows=4,local=7x3 vec=4,rows=8 \
-    vec=1,rows=2,local=16x16x1 vec=8,walk=1,rows=4 span=0,rows=2"
+    vec=1,rows=2,local=16x16x1 vec=8,walk=1,rows=4 span=0,rows=2 va=1 va=0 \
+    vec=4,nt=0,va=1"
 # The quick tier: each knob moved at least once (vector widths 2 and 8
 # beside the default, the span path off and its groups of 8, local
 # sizes that do and do not divide, vectors per work-item, walked rows,
-# non-temporal stores, rows of kernel axis 1 per work-item); one lane,
+# non-temporal stores, rows of kernel axis 1 per work-item, aligned
+# vector accesses on and off: a GPU's default is on, a CPU's off); one lane,
 # the scalar variant, is the default of the problems no vector path
 # takes and the generic kernels' (test_device_*), and the full tier runs
 # vec=1 and vec=4 here too.
-[ -n "$quick" ] && settings="vec=2,span=0,nt=1,local=64x2,rows=2 \
-    vec=8,spanv=8,mv=4,walk=1,local=7x3,rows=4"
+[ -n "$quick" ] && settings="vec=2,span=0,nt=1,local=64x2,rows=2,va=1 \
+    vec=8,spanv=8,mv=4,walk=1,local=7x3,rows=4,va=0"
 for setting in $settings; do
     CLRS_LAUNCH=$setting "$tool" --mode=C --perf-template=json \
         --batch="$batch" >"$tmp/out" 2>&1
@@ -135,6 +137,34 @@ path_is "" axis/ --sdt=u8 --ddt=f32 --tag=aBx8b $blk
 aa4="--alg=linear --antialias=true mb1ic2ih8iw256oh2ow64"
 path_is spanv=8,vec=16 span/ $aa4
 path_is spanv=4,vec=16 none/ $aa4
+# Aligned vector accesses (va=1, a GPU's default): the kernel's
+# configuration names va=3 (src's loads and dst's stores) on the axis
+# path over 64 channels-last channels, forward, backward and a copy;
+# va=2 (dst's stores alone) on a channels-first span kernel, whose loads
+# start anywhere; nothing where six fused channels make rows of no
+# multiple of the width, nor under va=0.
+va_is() { # LAUNCH WANT ARGS...
+    launch=$1
+    want=$2
+    shift 2
+    rm -rf "$tmp/va"
+    mkdir -p "$tmp/va"
+    CLRS_LAUNCH=$launch CLRS_CACHE=0 CLRS_DUMP_SOURCE="$tmp/va" "$tool" \
+        --mode=C "$@" >"$tmp/out" 2>&1
+    got=$(grep -ho ' va=[0-9]' "$tmp/va"/*.cl | sort -u | tr -d ' \n')
+    if grep -q PASSED "$tmp/out" && [ "${got:--}" = "$want" ]; then
+        ok "CLRS_LAUNCH=$launch $*: ${got:-no va}"
+    else
+        not_ok "CLRS_LAUNCH=$launch $*: '$got', want $want"
+        sed 's/^/# /' "$tmp/out" | tail -3
+    fi
+}
+va_is va=1,vec=4 va=3 $axb64
+va_is va=1,vec=4 va=3 --dir=BWD_D $axb64
+va_is va=1,vec=4 va=3 --alg=nearest --sdt=u8 --ddt=u8 --tag=axb mb1ic64ih5iw6oh9ow11
+va_is va=1,vec=4 va=2 --alg=linear mb1ic2ih8iw64oh16ow128
+va_is va=1,vec=4 - --alg=linear --tag=axb mb1ic6ih5iw6oh9ow11
+va_is va=0,vec=4 - $axb64
 # Antialiased 8x down (17 taps over 9 vectors) with spanv=16 (a CPU's
 # default) and not with spanv=8.
 aa8="--alg=linear --antialias=true mb1ic2ih8iw512oh1ow64"

@@ -260,7 +260,9 @@ fi
 # to u8 plan with a post-op. Not where a tap pads (average pooling's),
 # never by default (the device classes' fold is 0), never under roll=0
 # (a GPU's default may fuse the passes in the roll kernel instead: one
-# kernel, not a span one).
+# kernel, not a span one). Span groups of 16 vectors (a CPU's default),
+# which an antialiased row's group needs where the vectors hold 4 lanes
+# (a GPU's float vectors).
 cat >"$tmp/fold" <<'EOF'
 --reset --dir=FWD_D --tag=abx
 --alg=linear,cubic
@@ -274,7 +276,7 @@ mb1ic2ih33iw64oh47ow100
 --sdt=f32 --ddt=f32 --alg=avg_p --attr-post-ops= mb1ic3ih64iw96oh32ow48kh3kw3sh2sw2ph1pw1
 EOF
 [ -n "$quick" ] && sed -i 's/^--sdt=f32,f16,bf16,f64,s8,u8$/--sdt=f32,f16,u8/' "$tmp/fold"
-run fold1 sep=1,roll=1 "$tmp/fold"
+run fold1 sep=1,roll=1,spanv=16 "$tmp/fold"
 run fold0 sep=1,roll=0 "$tmp/fold"
 run foldd sep=1 "$tmp/fold"
 nfold=$(grep '"kernels":1,' "$tmp/fold1.out" | grep -c '"variant":"span"')

@@ -65,6 +65,9 @@ typedef struct clrs_gen_post {
  * forward group under it may reach past them (span.c's rules). */
 #define CLRS_GEN_SPAN_TAP_VECTORS 16
 #define CLRS_GEN_MAX_LANES 16
+/* clrs_gen_config.va's bits. */
+#define CLRS_VA_SRC 1
+#define CLRS_VA_DST 2
 /* The most taps an output of antialiased computed slots may unroll to
  * (the product of clrs_gen_config.calc_nt over them). */
 #define CLRS_GEN_AA_UNROLL 64
@@ -201,6 +204,11 @@ typedef struct clrs_gen_config {
     int mvec;       /* vectors per work-item (>= 1): a weighted sum on the
                      * axis path, acc, acc1, ... at i0, i0 + vec, ... */
     int nt;         /* non-temporal stores of dst */
+    /* Vector accesses the lowering proves aligned to the vector's size
+     * (lower.c's want_va): CLRS_VA_SRC src's loads, CLRS_VA_DST dst's
+     * stores, each then a vector pointer's dereference (CLRS_LDVA_<dt>,
+     * CLRS_STVA_<dt>, CLRS_LDVRA, CLRS_STVRA) where the type has one. */
+    int va;
     /* Weighted sums on the span path over two or more slots: span
      * groups per work-item (> 1: a walked row, whose work-item reads each
      * row the outer slots name once for all its groups; the walk

@@ -133,6 +133,8 @@ clrs_status clrs__gen_key(const clrs_gen_config *c, char **key)
         clrs__gen_sb_add(&b, " fold");
     if (c->rows > 1)
         clrs__gen_sb_add(&b, " rows=%d", c->rows);
+    if (c->va)
+        clrs__gen_sb_add(&b, " va=%d", c->va);
     if (c->calc_fuse)
         clrs__gen_sb_add(&b, " calcfuse=%d", c->calc_fuse);
     if (c->calc)

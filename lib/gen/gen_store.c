@@ -35,13 +35,36 @@ static void emit_block_zeros(sbuf *b, const clrs_gen_config *c, int w,
         clrs__gen_sb_add(b, ") ? (%s)(0) : %s;\n", at, val);
 }
 
+/* Whether dtype row r has vector macros at the vector's own alignment
+ * (CLRS_LDVA_<dt>; store: CLRS_STVA_<dt>) under configuration c. */
+static int has_aligned(const clrs_gen_config *c, const dtype_row *r, int store)
+{
+    if (strcmp(r->name, "f16") == 0)
+        return c->f16_native;
+    return strcmp(r->name, "f32") == 0 || strcmp(r->name, "f64") == 0 ||
+           strcmp(r->name, "bf16") == 0 ||
+           (!store &&
+            (strcmp(r->name, "u8") == 0 || strcmp(r->name, "s32") == 0));
+}
+
 /* The store of `val` (w lanes) at dst offset dof, rounded once to dst's
  * type (a copy's bits as they are); non-temporal where the configuration
- * says. */
+ * says, else at the vector's alignment where the lowering proved it
+ * (c->va). A non-temporal vector store of a copy, f32 or f64 is aligned
+ * too (a vector pointer's); the other types' are not, and take the
+ * aligned one instead where there is one. */
 void clrs__gen_emit_store(sbuf *b, const clrs_gen_config *c, int w,
                           const char *dof, const char *val)
 {
     const char *nt = c->nt ? "NT" : "";
+    const dtype_row *r = clrs__gen_row_of(c->dst);
+    const int va = w > 1 && (c->va & CLRS_VA_DST);
+    const char *vr = c->nt ? "NT" : va ? "A" : ""; /* a copy's vectors */
+    const char *vs =
+        va && has_aligned(c, r, 1) &&
+                !(c->nt && (c->dst == CLRS_F32 || c->dst == CLRS_F64))
+            ? "A"
+            : nt;
 
     if (w > 1 && c->ax[0].dst_block)
         emit_block_zeros(b, c, w, val);
@@ -50,22 +73,22 @@ void clrs__gen_emit_store(sbuf *b, const clrs_gen_config *c, int w,
      * keeps the pad below the type (stored as the float path's -inf). */
     if ((c->isum || c->raw_wide) && w > 1)
         clrs__gen_sb_add(
-            b, "CLRS_STVR%s(%s, %d, dst, %s, convert_%s%d_sat(%s));\n", nt,
+            b, "CLRS_STVR%s(%s, %d, dst, %s, convert_%s%d_sat(%s));\n", vr,
             clrs__gen_raw_type(c), w, dof, clrs__gen_raw_type(c), w, val);
     else if (c->isum || c->raw_wide)
         clrs__gen_sb_add(b, "CLRS_STR(%s, dst, %s, convert_%s_sat(%s));\n",
                          clrs__gen_raw_type(c), dof, clrs__gen_raw_type(c),
                          val);
     else if (c->raw && w > 1)
-        clrs__gen_sb_add(b, "CLRS_STVR%s(%s, %d, dst, %s, %s);\n", nt,
+        clrs__gen_sb_add(b, "CLRS_STVR%s(%s, %d, dst, %s, %s);\n", vr,
                          clrs__gen_val_type(c), w, dof, val);
     else if (c->raw) /* no non-temporal store narrower than 32 bits */
         clrs__gen_sb_add(b, "CLRS_STR%s(%s, dst, %s, %s);\n",
                          clrs_dtype_size(c->dst) >= 4 ? nt : "",
                          clrs__gen_val_type(c), dof, val);
     else if (w > 1)
-        clrs__gen_sb_add(b, "CLRS_STV%s_%s(%d, dst, %s, %s);\n", nt,
-                         clrs__gen_row_of(c->dst)->name, w, dof, val);
+        clrs__gen_sb_add(b, "CLRS_STV%s_%s(%d, dst, %s, %s);\n", vs, r->name, w,
+                         dof, val);
     else
         clrs__gen_sb_add(b, "CLRS_ST%s_%s(dst, %s, %s);\n", nt,
                          clrs__gen_row_of(c->dst)->name, dof, val);
@@ -140,8 +163,12 @@ void clrs__gen_load_acc(char *buf, size_t n, const clrs_gen_config *c,
     if (!same)
         snprintf(conv, sizeof conv, "convert_%s(", w > 1 && !bcast ? at : acc);
     if (w > 1 && !bcast)
-        snprintf(buf, n, "%sCLRS_LDV_%s(%d, %s, %s)%s", conv, r->name, w, p, o,
-                 close);
+        snprintf(buf, n, "%sCLRS_LDV%s_%s(%d, %s, %s)%s", conv,
+                 (c->va & CLRS_VA_SRC) && strcmp(p, "src") == 0 &&
+                         has_aligned(c, r, 0)
+                     ? "A"
+                     : "",
+                 r->name, w, p, o, close);
     else if (w > 1)
         snprintf(buf, n, "(%s)(%sCLRS_LD_%s(%s, %s)%s)", at, conv, r->name, p,
                  o, close);
@@ -155,14 +182,14 @@ void clrs__gen_load_val(char *buf, size_t n, const clrs_gen_config *c,
     if (!c->raw)
         clrs__gen_load_acc(buf, n, c, clrs__gen_row_of(c->src), "src", o, w, 0);
     else if (c->raw_wide && w > 1)
-        snprintf(buf, n, "convert_short%d(CLRS_LDVR(%s, %d, src, %s))", w,
-                 clrs__gen_raw_type(c), w, o);
+        snprintf(buf, n, "convert_short%d(CLRS_LDVR%s(%s, %d, src, %s))", w,
+                 c->va & CLRS_VA_SRC ? "A" : "", clrs__gen_raw_type(c), w, o);
     else if (c->raw_wide)
         snprintf(buf, n, "(short)CLRS_LDR(%s, src, %s)", clrs__gen_raw_type(c),
                  o);
     else if (w > 1)
-        snprintf(buf, n, "CLRS_LDVR(%s, %d, src, %s)", clrs__gen_val_type(c), w,
-                 o);
+        snprintf(buf, n, "CLRS_LDVR%s(%s, %d, src, %s)",
+                 c->va & CLRS_VA_SRC ? "A" : "", clrs__gen_val_type(c), w, o);
     else
         snprintf(buf, n, "CLRS_LDR(%s, src, %s)", clrs__gen_val_type(c), o);
 }

@@ -85,6 +85,11 @@ typedef struct clrs_launch_request {
     int v3;           /* three lanes (vload3 / vstore3) on the axis path
                          where no power of two from 4 divides its length
                          (variant_axis.c): -1 or 1 yes, 0 no */
+    /* Vector loads of src and stores of dst that the lowering proves
+     * aligned to the vector's own size (lower.c's want_va) through a
+     * vector pointer, one access, instead of vloadN / vstoreN at element
+     * alignment: 1 yes, 0 no (the device class's default). */
+    int va;
     size_t local[3];  /* forced local size; all 0: the device default */
     int local_driver; /* local=driver: the driver chooses, on any device */
     clrs_launch_source source;

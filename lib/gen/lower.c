@@ -377,6 +377,45 @@ static int want_nt(const clrs_device *dev, const direction *d, size_t bytes,
     return want && nt_aligned(dev, d, k, m, vec);
 }
 
+/* Which of src's vector loads and dst's vector stores are aligned to
+ * the vector's size, where the request wants aligned accesses (va):
+ * dst's wherever non-temporal stores could be (nt_aligned); src's on
+ * the variants whose vector runs along src's unit-stride axis 0, not
+ * resampled (axis, roll), where every other axis's src stride (and so
+ * every tap table's offset, a coordinate times the stride of its tensor
+ * axis) is a multiple of the width and src is not blocked: a load's
+ * offset is then i0 plus multiples of the width, i0 itself one. A
+ * padding tap's negative offset is never loaded. */
+static int want_va(const clrs_device *dev, const direction *d, const kaxis *k,
+                   int m, const clrs_gen_config *c,
+                   const clrs_launch_request *r)
+{
+    const int vec = c->vec;
+    int va = 0, i, src_ok;
+
+    if (!r->va || vec < 2 || (vec & (vec - 1)))
+        return 0;
+    if (nt_aligned(dev, d, k, m, vec))
+        va |= CLRS_VA_DST;
+    src_ok =
+        (c->variant == CLRS_VARIANT_AXIS || c->variant == CLRS_VARIANT_ROLL) &&
+        k[0].slot < 0 && k[0].ss == 1 &&
+        (size_t)dev->facts.base_align_bits >=
+            (size_t)vec * clrs_dtype_size(d->src->dtype) * 8;
+    if (d->src->block_axis >= 0)
+        src_ok = 0;
+    /* A resampled axis's offsets come from its tables (or computed
+     * taps): multiples of src's stride along it, at any output extent. */
+    for (i = 1; i < m && src_ok; ++i)
+        if (k[i].slot >= 0 ? d->src->dims[k[i].axis] > 1 &&
+                                 d->src->strides[k[i].axis] % vec != 0
+                           : k[i].n > 1 && k[i].ss % vec != 0)
+            src_ok = 0;
+    if (src_ok)
+        va |= CLRS_VA_SRC;
+    return va;
+}
+
 /* Native half loads and stores where a tensor is f16 and the device has
  * cl_khr_fp16. CLRS_FP16=storage forces vload_half / vstore_half, and
  * CLRS_FP16=native the half type even on a device that does not report
@@ -1217,6 +1256,7 @@ static clrs_status lower_once(const clrs_device *dev, const clrs_problem *p,
                              clrs_dtype_size(w.d.dst->dtype);
     c->nt =
         want_nt(dev, &w.d, bytes, w.k, w.m, c->vec, c->raw, c->calc, &w.req);
+    c->va = index_only ? 0 : want_va(dev, &w.d, w.k, w.m, c, &w.req);
     config_posts(low, p, w.k, w.m);
     layout_tables(low, p, st, &w.d);
     launch_shape(low, dev, &w.req);
