@@ -63,8 +63,21 @@ CLRS_UTYPES(half, 2)
 #define CLRS_STV_f16(n, p, i, v) vstore_half##n##_rte((v), 0, (p) + (i))
 #endif
 //@ f16 nt
+/* Vectors: one non-temporal store of the halves' bits, which the plan
+ * asks for only where the vector is aligned (as CLRS_STVNT_f32); without
+ * the half type, vstore_half's bits through a private vector. */
 #define CLRS_STNT_f16(p, i, v) CLRS_ST_f16(p, i, v)
-#define CLRS_STVNT_f16(n, p, i, v) CLRS_STV_f16(n, p, i, v)
+#ifdef CLRS_F16_NATIVE
+#define CLRS_STVNT_f16(n, p, i, v) \
+    CLRS_NT_STORE(convert_half##n##_rte(v), (__global half##n *)((p) + (i)))
+#else
+#define CLRS_STVNT_f16(n, p, i, v)                                         \
+    do {                                                                   \
+        ushort##n h_;                                                      \
+        vstore_half##n##_rte((v), 0, (__private half *)&h_);               \
+        CLRS_NT_STORE(h_, (__global ushort##n *)((p) + (i)));              \
+    } while (0)
+#endif
 //@ f16 aligned
 /* The half type's vectors, where the device has cl_khr_fp16 (the
  * generator asks for them only then). */

@@ -334,6 +334,15 @@ grind_plan wide-groups v3=0,spanv=16 '"variant":"span"' \
     "--alg=cubic --antialias=true --axes=w --sdt=u8 --ddt=u8 mb1ic1ih2iw256oh2ow32" \
     "--dir=BWD_D --alg=linear --axes=w mb1ic2ih2iw20oh2ow240"
 
+# Non-temporal and aligned vector stores and loads (CLRS_LAUNCH nt=1 and
+# va=1, a GPU's aligned accesses): f16 vectors stored as their bits,
+# aligned loads and stores on the axis path in f32, bf16 and a u8 copy.
+grind_plan stores v3=0,nt=1,va=1 '"status":"PASSED"' \
+    "--alg=linear --sdt=f16 --ddt=f16 mb1ic2ih6iw64oh12ow128" \
+    "--alg=linear --tag=axb mb1ic64ih5iw6oh9ow11" \
+    "--alg=cubic --tag=axb --sdt=bf16 --ddt=bf16 mb1ic32ih4iw5oh7ow9" \
+    "--alg=nearest --tag=axb --sdt=u8 --ddt=u8 mb1ic64ih4iw4oh8ow8"
+
 echo "1..$n"
 test "$keep" -eq 1 || rm -rf "$tmp"
 exit 0

@@ -364,7 +364,12 @@ static int want_nt(const clrs_device *dev, const direction *d, size_t bytes,
      * 8-byte vectors) and 1.3-3x (f32, u8 aBx8b), against 0.7x on 16-
      * and 32-byte vectors of consecutive work-items (u8, f16 nchw).
      * (The dtype macros of the types narrower than f32 store ordinarily
-     * at any width.) */
+     * at any width, but f16's vectors: on PoCL (AMD EPYC, AVX-512) the
+     * performance matrix's 52 forward f16 problems other than copies
+     * ran in 0.92x the time with them at the geometric mean, against
+     * the previous build and against nt=0 alike, its 16 backward ones
+     * in 0.96-1.08x; bf16's, whose rounding is spelt out, measured
+     * 1.01-1.07x and store ordinarily.) */
     if (r->nt < 0 && raw && vec > 1 &&
         ((size_t)vec * clrs_dtype_size(d->dst->dtype) < 16 || k[0].dblk))
         want = 0;
