@@ -64,15 +64,18 @@ CLRS_UTYPES(double, 8)
 //@ raw
 /* A copy's loads and stores (nearest and the like, one type in and out,
  * no post-op): T is the unsigned integer of the element's width and the
- * bits move as they are, no conversion, no rounding. The vectors go
- * through CLRS_VLOAD / CLRS_VSTORE, whose types the kernel declares with
- * CLRS_UTYPES(T, element bytes). The non-temporal vector store needs
- * the vector's own alignment, as CLRS_STVNT_<dt> does. */
-#define CLRS_LDVR(T, n, p, i) CLRS_VLOAD(T, n, (__global const T *)(p), i)
-#define CLRS_STVR(T, n, p, i, v) CLRS_VSTORE(T, n, (__global T *)(p), i, v)
+ * bits move as they are, no conversion, no rounding. */
 #define CLRS_LDR(T, p, i) (((__global const T *)(p))[i])
 #define CLRS_STR(T, p, i, v) (((__global T *)(p))[i] = (v))
 #define CLRS_STRNT(T, p, i, v) CLRS_NT_STORE((v), (__global T *)(p) + (i))
+//@ raw vector
+/* A copy's vectors go through CLRS_VLOAD / CLRS_VSTORE, whose types the
+ * kernel declares with CLRS_UTYPES(T, element bytes) (where va proves
+ * them aligned, through CLRS_LDVRA / CLRS_STVRA instead). The
+ * non-temporal vector store needs the vector's own alignment, as
+ * CLRS_STVNT_<dt> does. */
+#define CLRS_LDVR(T, n, p, i) CLRS_VLOAD(T, n, (__global const T *)(p), i)
+#define CLRS_STVR(T, n, p, i, v) CLRS_VSTORE(T, n, (__global T *)(p), i, v)
 #define CLRS_STVRNT(T, n, p, i, v)                                         \
     CLRS_NT_STORE((v), (__global T##n *)((__global T *)(p) + (i)))
 

@@ -265,7 +265,9 @@ clrs_status clrs__gen_source(const clrs_gen_config *c, const char *key,
     *source = NULL;
     CLRS_TRY(check_rows(c, &fp64));
     clrs__gen_sb_add(&k, "/* ---- kernel ---- */\n");
-    if (c->raw && c->vec > 1) /* a copy's vector types */
+    /* a copy's vector types, unless va proves every access aligned */
+    if (c->raw && c->vec > 1 &&
+        (c->va & (CLRS_VA_SRC | CLRS_VA_DST)) != (CLRS_VA_SRC | CLRS_VA_DST))
         clrs__gen_sb_add(&k, "CLRS_UTYPES(%s, %d)\n", clrs__gen_raw_type(c),
                          (int)clrs_dtype_size(c->dst));
     if (c->fix && c->vec > 1) /* the fixed-point weight tables' vectors */
