@@ -241,22 +241,27 @@ CLRS_UTYPES(int, 4)
 #define CLRS_LD_s8(p, i) ((p)[i])
 #define CLRS_ST_s8(p, i, v) ((p)[i] = convert_char_sat_rte(isnan(v) ? 0 : (v)))
 #endif
+//@ s8 round
+/* CLRS_S8V(n, v): the n lanes of v rounded to s8 for the vector stores. */
+#ifdef CLRS_FIX
+#define CLRS_S8V(n, v) \
+    as_char##n(convert_uchar##n(CLRS_FIXR(v)) ^ (uchar##n)(0x80))
+#else
+#define CLRS_S8V(n, v) CLRS_SAT8V(char, n, v, -128.0f, 127.0f)
+#endif
 //@ s8 vector
 CLRS_UTYPES(char, 1)
 #ifdef CLRS_FIX
 #define CLRS_LDV_s8(n, p, i) \
     (as_uchar##n(CLRS_VLOAD(char, n, p, i)) ^ (uchar##n)(0x80))
-#define CLRS_STV_s8(n, p, i, v) \
-    CLRS_VSTORE(char, n, p, i,  \
-                as_char##n(convert_uchar##n(CLRS_FIXR(v)) ^ (uchar##n)(0x80)))
 #else
 #define CLRS_LDV_s8(n, p, i) CLRS_VLOAD(char, n, p, i)
-#define CLRS_STV_s8(n, p, i, v) \
-    CLRS_VSTORE(char, n, p, i, CLRS_SAT8V(char, n, v, -128.0f, 127.0f))
 #endif
+#define CLRS_STV_s8(n, p, i, v) CLRS_VSTORE(char, n, p, i, CLRS_S8V(n, v))
 //@ s8 nt
 #define CLRS_STNT_s8(p, i, v) CLRS_ST_s8(p, i, v)
-#define CLRS_STVNT_s8(n, p, i, v) CLRS_STV_s8(n, p, i, v)
+#define CLRS_STVNT_s8(n, p, i, v) \
+    CLRS_NT_STORE(CLRS_S8V(n, v), (__global char##n *)((p) + (i)))
 
 //@ u8
 #define CLRS_LD_u8(p, i) ((p)[i])
@@ -278,25 +283,27 @@ CLRS_UTYPES(char, 1)
 #else
 #define CLRS_ST_u8(p, i, v) ((p)[i] = convert_uchar_sat_rte(isnan(v) ? 0 : (v)))
 #endif
+//@ u8 round
+/* CLRS_U8V(n, v): the n lanes of v rounded to u8 by the configuration's
+ * rule, for the vector stores. */
+#ifdef CLRS_FIX
+#define CLRS_U8V(n, v) convert_uchar##n(CLRS_FIXR(v))
+#elif defined(CLRS_CV8_FROUND)
+#define CLRS_U8V(n, v) convert_uchar##n##_sat_rte(convert_float##n(v))
+#elif defined(CLRS_HALF_UP)
+#define CLRS_U8V(n, v) CLRS_SAT8V(uchar, n, floor((v) + 0.5f), 0.0f, 255.0f)
+#else
+#define CLRS_U8V(n, v) CLRS_SAT8V(uchar, n, v, 0.0f, 255.0f)
+#endif
 //@ u8 vector
 CLRS_UTYPES(uchar, 1)
 #define CLRS_LDV_u8(n, p, i) CLRS_VLOAD(uchar, n, p, i)
-#ifdef CLRS_FIX
-#define CLRS_STV_u8(n, p, i, v) \
-    CLRS_VSTORE(uchar, n, p, i, convert_uchar##n(CLRS_FIXR(v)))
-#elif defined(CLRS_CV8_FROUND)
-#define CLRS_STV_u8(n, p, i, v) \
-    CLRS_VSTORE(uchar, n, p, i, convert_uchar##n##_sat_rte(convert_float##n(v)))
-#elif defined(CLRS_HALF_UP)
-#define CLRS_STV_u8(n, p, i, v)                                      \
-    CLRS_VSTORE(uchar, n, p, i,                                      \
-                CLRS_SAT8V(uchar, n, floor((v) + 0.5f), 0.0f, 255.0f))
-#else
-#define CLRS_STV_u8(n, p, i, v) \
-    CLRS_VSTORE(uchar, n, p, i, CLRS_SAT8V(uchar, n, v, 0.0f, 255.0f))
-#endif
+#define CLRS_STV_u8(n, p, i, v) CLRS_VSTORE(uchar, n, p, i, CLRS_U8V(n, v))
 //@ u8 nt
+/* Vectors: one non-temporal store where the plan asks for it (aligned,
+ * 16 bytes or more). */
 #define CLRS_STNT_u8(p, i, v) CLRS_ST_u8(p, i, v)
-#define CLRS_STVNT_u8(n, p, i, v) CLRS_STV_u8(n, p, i, v)
+#define CLRS_STVNT_u8(n, p, i, v) \
+    CLRS_NT_STORE(CLRS_U8V(n, v), (__global uchar##n *)((p) + (i)))
 //@ u8 aligned
 #define CLRS_LDVA_u8(n, p, i) CLRS_VLOADA(uchar, n, p, i)

@@ -335,10 +335,13 @@ grind_plan wide-groups v3=0,spanv=16 '"variant":"span"' \
     "--dir=BWD_D --alg=linear --axes=w mb1ic2ih2iw20oh2ow240"
 
 # Non-temporal and aligned vector stores and loads (CLRS_LAUNCH nt=1 and
-# va=1, a GPU's aligned accesses): f16 vectors stored as their bits,
-# aligned loads and stores on the axis path in f32, bf16 and a u8 copy.
+# va=1, a GPU's aligned accesses): f16 vectors stored as their bits, u8
+# and s8 vectors as rounded, aligned loads and stores on the axis path in
+# f32, bf16 and a u8 copy.
 grind_plan stores v3=0,nt=1,va=1 '"status":"PASSED"' \
     "--alg=linear --sdt=f16 --ddt=f16 mb1ic2ih6iw64oh12ow128" \
+    "--alg=linear --tag=axb --sdt=u8 --ddt=u8 mb1ic64ih5iw6oh9ow11" \
+    "--alg=cubic --sdt=s8 --ddt=s8 mb1ic2ih6iw64oh12ow128" \
     "--alg=linear --tag=axb mb1ic64ih5iw6oh9ow11" \
     "--alg=cubic --tag=axb --sdt=bf16 --ddt=bf16 mb1ic32ih4iw5oh7ow9" \
     "--alg=nearest --tag=axb --sdt=u8 --ddt=u8 mb1ic64ih4iw4oh8ow8"

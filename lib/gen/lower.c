@@ -373,6 +373,14 @@ static int want_nt(const clrs_device *dev, const direction *d, size_t bytes,
     if (r->nt < 0 && raw && vec > 1 &&
         ((size_t)vec * clrs_dtype_size(d->dst->dtype) < 16 || k[0].dblk))
         want = 0;
+    /* The one-byte types' rounded vectors likewise under 16 lanes; of
+     * 16, non-temporal stores ran the performance matrix's forward u8
+     * and s8 rows other than copies and max pooling in 0.95x and 0.97x
+     * the time at the geometric mean (three interleaved runs against
+     * nt=0 on PoCL), backward 0.98x and 1.03x. */
+    if (r->nt < 0 && vec > 1 && clrs_dtype_size(d->dst->dtype) == 1 &&
+        (size_t)vec < 16)
+        want = 0;
     /* A scalar work-item computing its taps (clrs_gen_config.calc)
      * stores ordinarily: LLVM does not vectorise a work-item loop with a
      * non-temporal store, and the taps' arithmetic needs the vectors
