@@ -50,9 +50,9 @@ static int has_aligned(const clrs_gen_config *c, const dtype_row *r, int store)
 /* The store of `val` (w lanes) at dst offset dof, rounded once to dst's
  * type (a copy's bits as they are); non-temporal where the configuration
  * says, else at the vector's alignment where the lowering proved it
- * (c->va). A non-temporal vector store of a copy, f32 or f64 is aligned
- * too (a vector pointer's); the other types' are not, and take the
- * aligned one instead where there is one. */
+ * (c->va). A non-temporal vector store of a copy, f32 or f64 stays one
+ * there (a vector pointer's too); the other types with an aligned store
+ * (bf16, native f16) take the aligned one instead. */
 void clrs__gen_emit_store(sbuf *b, const clrs_gen_config *c, int w,
                           const char *dof, const char *val)
 {
@@ -90,8 +90,8 @@ void clrs__gen_emit_store(sbuf *b, const clrs_gen_config *c, int w,
         clrs__gen_sb_add(b, "CLRS_STV%s_%s(%d, dst, %s, %s);\n", vs, r->name, w,
                          dof, val);
     else
-        clrs__gen_sb_add(b, "CLRS_ST%s_%s(dst, %s, %s);\n", nt,
-                         clrs__gen_row_of(c->dst)->name, dof, val);
+        clrs__gen_sb_add(b, "CLRS_ST%s_%s(dst, %s, %s);\n", nt, r->name, dof,
+                         val);
 }
 
 /* Max of integers compared as they are (c->raw) with the winner's

@@ -356,30 +356,25 @@ static int want_nt(const clrs_device *dev, const direction *d, size_t bytes,
                    const kaxis *k, int m, int vec, int raw, unsigned calc,
                    const clrs_launch_request *r)
 {
+    const size_t size = clrs_dtype_size(d->dst->dtype);
     int want = r->nt >= 0 ? r->nt : !r->generic && bytes >= CLRS_NT_MIN_BYTES;
-    /* A copy's vectors store ordinarily by default where they are
-     * narrower than 16 bytes or blocks of a blocked dst (neighbouring
+    /* A copy's vectors, and the one-byte types' rounded ones, store
+     * ordinarily by default where they are narrower than 16 bytes, and a
+     * copy's where they are blocks of a blocked dst (neighbouring
      * work-items then write a block stride apart): measured on PoCL,
      * nearest 2x up, a non-temporal store took 1.2x as long (s8 aBx8b,
      * 8-byte vectors) and 1.3-3x (f32, u8 aBx8b), against 0.7x on 16-
-     * and 32-byte vectors of consecutive work-items (u8, f16 nchw).
-     * (The dtype macros of the types narrower than f32 store ordinarily
-     * at any width, but f16's vectors: on PoCL (AMD EPYC, AVX-512) the
-     * performance matrix's 52 forward f16 problems other than copies
-     * ran in 0.92x the time with them at the geometric mean, against
-     * the previous build and against nt=0 alike, its 16 backward ones
-     * in 0.96-1.08x; bf16's, whose rounding is spelt out, measured
-     * 1.01-1.07x and store ordinarily.) */
-    if (r->nt < 0 && raw && vec > 1 &&
-        ((size_t)vec * clrs_dtype_size(d->dst->dtype) < 16 || k[0].dblk))
-        want = 0;
-    /* The one-byte types' rounded vectors likewise under 16 lanes; of
-     * 16, non-temporal stores ran the performance matrix's forward u8
-     * and s8 rows other than copies and max pooling in 0.95x and 0.97x
-     * the time at the geometric mean (three interleaved runs against
-     * nt=0 on PoCL), backward 0.98x and 1.03x. */
-    if (r->nt < 0 && vec > 1 && clrs_dtype_size(d->dst->dtype) == 1 &&
-        (size_t)vec < 16)
+     * and 32-byte vectors of consecutive work-items (u8, f16 nchw). Of
+     * 16 lanes, non-temporal stores ran the performance matrix's forward
+     * u8 and s8 rows other than copies and max pooling in 0.95x and
+     * 0.97x the time at the geometric mean (three interleaved runs
+     * against nt=0 on PoCL), backward 0.98x and 1.03x; its 52 forward
+     * f16 problems other than copies in 0.92x (against the previous
+     * build and against nt=0 alike), the 16 backward ones in 0.96-1.08x.
+     * (bf16's vectors, whose rounding is spelt out, measured 1.01-1.07x
+     * and store ordinarily at any width, as do s32's.) */
+    if (r->nt < 0 && vec > 1 &&
+        (((raw || size == 1) && (size_t)vec * size < 16) || (raw && k[0].dblk)))
         want = 0;
     /* A scalar work-item computing its taps (clrs_gen_config.calc)
      * stores ordinarily: LLVM does not vectorise a work-item loop with a
