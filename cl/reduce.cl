@@ -39,46 +39,55 @@
 
 //@ max
 /* Max: the first tap in row-major window order wins ties (strict >). NaN
- * propagate: the first NaN wins and later taps change nothing (stop).
- * NaN ignore (CLRS_NAN_IGNORE 1): NaNs are skipped; a window of NaNs only
- * keeps NaN and the first tap's code, set before the loop. */
+ * propagate: the first NaN wins and later taps change nothing. NaN
+ * ignore (CLRS_NAN_IGNORE 1): NaNs are skipped; a window of NaNs only
+ * keeps NaN and the first tap's code, set before the loop.
+ *
+ * best starts as NaN. Under ignore it holds a number exactly when a tap
+ * was taken, so a number v is taken where !(v <= best): greater, or best
+ * still NaN. Under propagate the first tap is taken whatever it is
+ * (have: a tap was taken); after it, v is taken where !(v <= best)
+ * (greater, or v NaN) and best is still a number (a NaN taken stops the
+ * window). Two compares a tap, the unordered one in a single compare:
+ * the same choices as testing isnan and a "stopped" flag at every tap. */
 #if CLRS_NAN_IGNORE
-#define CLRS_MAX_TAKE(v, best, have, stop) \
-    (!isnan(v) && (!(have) || (v) > (best)))
+#define CLRS_MAX_TAKE(v, best, have) (!((v) <= (best)) && (v) == (v))
+#define CLRS_MAX_TOOK(have) ((void)0)
 #else
-#define CLRS_MAX_TAKE(v, best, have, stop) \
-    (!(stop) && (isnan(v) || !(have) || (v) > (best)))
+#define CLRS_MAX_TAKE(v, best, have) \
+    (!(have) || (!((v) <= (best)) && (best) == (best)))
+#define CLRS_MAX_TOOK(have) ((have) = 1)
 #endif
 
-/* Scalar step: have / stop are int flags, win the winner's code. */
-#define CLRS_MAX_STEP(v, best, have, stop, win, code)                      \
+/* Scalar step: have an int flag (propagate only), win the winner's
+ * code. */
+#define CLRS_MAX_STEP(v, best, have, win, code)                            \
     do {                                                                   \
-        if (CLRS_MAX_TAKE(v, best, have, stop)) {                          \
+        if (CLRS_MAX_TAKE(v, best, have)) {                                \
             (best) = (v);                                                  \
             (win) = (code);                                                \
-            (have) = 1;                                                    \
-            (stop) = isnan(v);                                             \
+            CLRS_MAX_TOOK(have);                                           \
         }                                                                  \
     } while (0)
 
 //@ max vector
 /* The same take rule lane by lane (masks of all ones or zeros). */
 #if CLRS_NAN_IGNORE
-#define CLRS_MAX_TAKEV(v, best, have, stop) \
-    (~isnan(v) & (~(have) | ((v) > (best))))
+#define CLRS_MAX_TAKEV(v, best, have) (~((v) <= (best)) & ((v) == (v)))
+#define CLRS_MAX_TOOKV(have, take) ((void)0)
 #else
-#define CLRS_MAX_TAKEV(v, best, have, stop) \
-    (~(stop) & (isnan(v) | ~(have) | ((v) > (best))))
+#define CLRS_MAX_TAKEV(v, best, have) \
+    (~(have) | (~((v) <= (best)) & ((best) == (best))))
+#define CLRS_MAX_TOOKV(have, take) ((have) |= (take))
 #endif
 
 /* Vector step, lane by lane: M is the mask type of the value vector
  * (intN for float, longN for double), CONVW converts a mask to the code
  * vector's type, code is the (broadcast) code vector. */
-#define CLRS_MAX_STEPV(M, CONVW, v, best, have, stop, win, code)            \
+#define CLRS_MAX_STEPV(M, CONVW, v, best, have, win, code)                 \
     do {                                                                   \
-        const M take_ = CLRS_MAX_TAKEV(v, best, have, stop);               \
+        const M take_ = CLRS_MAX_TAKEV(v, best, have);                     \
         (best) = select((best), (v), take_);                               \
         (win) = select((win), (code), CONVW(take_));                       \
-        (have) |= take_;                                                   \
-        (stop) |= take_ & isnan(v);                                        \
+        CLRS_MAX_TOOKV(have, take_);                                       \
     } while (0)

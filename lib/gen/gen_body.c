@@ -265,7 +265,8 @@ static void emit_accumulators(sbuf *b, const clrs_gen_config *c, int w,
             clrs__gen_sb_add(b, "%s win;\n", ot);
     } else if (!c->backward) {
         clrs__gen_sb_add(b, "%s best;\n%s win;\n", at, ot);
-        clrs__gen_sb_add(b, "%s have, stop;\n", w > 1 ? mt : "int");
+        if (!c->nan_ignore) /* no tap taken yet (cl/reduce.cl) */
+            clrs__gen_sb_add(b, "%s have;\n", w > 1 ? mt : "int");
     } else if (c->accumulate) {
         int m;
         char o[48], ld[192];

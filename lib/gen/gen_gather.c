@@ -25,10 +25,12 @@ static void emit_argmax(sbuf *b, const clrs_gen_config *c, int w,
     for (k = 0; k < n; ++k)
         clrs__gen_sb_add(b, " + itab[fcd%d + itab[fst%d + u%d]]", k, k, k);
     clrs__gen_sb_add(b, ");\n");
-    if (w > 1)
-        clrs__gen_sb_add(b, "%s have = (%s)(0), stop = (%s)(0);\n", mt, mt, mt);
+    if (c->nan_ignore)
+        ; /* a number in best says a tap was taken (cl/reduce.cl) */
+    else if (w > 1)
+        clrs__gen_sb_add(b, "%s have = (%s)(0);\n", mt, mt);
     else
-        clrs__gen_sb_add(b, "int have = 0, stop = 0;\n");
+        clrs__gen_sb_add(b, "int have = 0;\n");
     for (k = 0; k < n; ++k) {
         clrs__gen_sb_open(
             b,

@@ -794,10 +794,10 @@ void clrs__gen_emit_max_step(sbuf *b, const clrs_gen_config *c, int w,
     clrs__gen_vtype(mt, sizeof mt, c->acc_f64 ? "long" : "int", w);
     if (w > 1)
         clrs__gen_sb_add(b,
-                         "CLRS_MAX_STEPV(%s, convert_%s, %s, best, have, stop, "
+                         "CLRS_MAX_STEPV(%s, convert_%s, %s, best, have, "
                          "win, (%s)(%s));\n",
                          mt, ot, val, ot, code);
     else
-        clrs__gen_sb_add(b, "CLRS_MAX_STEP(%s, best, have, stop, win, %s);\n",
-                         val, code);
+        clrs__gen_sb_add(b, "CLRS_MAX_STEP(%s, best, have, win, %s);\n", val,
+                         code);
 }

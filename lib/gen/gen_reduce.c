@@ -47,10 +47,12 @@ static void emit_reduce_start(sbuf *b, const clrs_gen_config *c, int w,
     }
     clrs__gen_sb_add(b, "best = (%s)(NAN);\n", at);
     clrs__gen_sb_add(b, "win = (%s)(%d);\n", ot, c->plane ? -1 : 0);
-    if (w > 1)
-        clrs__gen_sb_add(b, "have = (%s)(0);\nstop = (%s)(0);\n", mt, mt);
+    if (c->nan_ignore)
+        ; /* a number in best says a tap was taken (cl/reduce.cl) */
+    else if (w > 1)
+        clrs__gen_sb_add(b, "have = (%s)(0);\n", mt);
     else
-        clrs__gen_sb_add(b, "have = 0;\nstop = 0;\n");
+        clrs__gen_sb_add(b, "have = 0;\n");
     if (none)
         clrs__gen_sb_open(b, "if (!%s)", none);
     if (!c->has_index || n == 0)

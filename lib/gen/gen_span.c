@@ -316,8 +316,8 @@ void clrs__gen_emit_span_reduce(sbuf *b, const clrs_gen_config *c,
             else
                 clrs__gen_sb_add(
                     b,
-                    "CLRS_MAX_STEPV(%s, convert_%s, v, best, have, stop, "
-                    "win, cv);\n",
+                    "CLRS_MAX_STEPV(%s, convert_%s, v, best, have, win, "
+                    "cv);\n",
                     mt, ot);
         }
         clrs__gen_sb_close(b);
