@@ -9,6 +9,8 @@
 #   - no line ends in white space;
 #   - the preamble holds a helper family of cl/ only where the kernel
 #     uses it (a vector kernel's shuffles, a max kernel's steps, ...).
+#   - a kernel whose weights are all 1 (key " unit") reads no weight
+#     table.
 # TAP, run by make check; writes only under the build tree.
 
 tap_name=kernel-text
@@ -98,5 +100,19 @@ for family in CLRS_VLOAD CLRS_SHUF CLRS_BLK CLRS_NT_STORE CLRS_WSUM_STEP \
         ok "$family is defined only in kernels that use it"
     fi
 done
+
+# Weights of 1 (key " unit": the backward batch's nearest problems) are
+# the constant 1: such a kernel reads no weight table.
+units=$(grep -l '^ \* clrs[0-9]* .* unit ' "$tmp/src"/*.cl | wc -l)
+: >"$tmp/unitw"
+for f in $(grep -l '^ \* clrs[0-9]* .* unit ' "$tmp/src"/*.cl); do
+    grep -q 'ftab\[\|ftab, ' "$f" && basename "$f" >>"$tmp/unitw"
+done
+if [ "$units" -gt 0 ] && [ ! -s "$tmp/unitw" ]; then
+    ok "$units kernels of weights 1 read no weight table"
+else
+    not_ok "kernels of weights 1 ($units) read no weight table"
+    sed 's/^/# reads ftab: /' "$tmp/unitw" | head -n 5
+fi
 echo "1..$n"
 exit $failed

@@ -171,6 +171,12 @@ typedef struct clrs_gen_config {
      * short (s8), the index codes compared as short, and stored
      * saturated: the float path's bytes exactly. */
     int isum;
+    /* A weighted sum whose every weight on every slot is exactly 1
+     * (nearest where it is no copy: a backward, a type conversion, a
+     * post-op; lower.c, unit_config): the kernel weighs by the constant 1
+     * instead of the weight tables' 1s, which the compiler folds away
+     * (x * 1 is x exactly): the same bytes, no weight loads or products. */
+    int unitw;
     /* Forward copy: every output has one tap of weight 1 on each slot
      * (nearest, a window of one), src and dst share a type, and no post-op
      * changes the value: values move as they are, loaded and stored as the

@@ -119,6 +119,8 @@ clrs_status clrs__gen_key(const clrs_gen_config *c, char **key)
         clrs__gen_sb_add(&b, " wide");
     if (c->isum)
         clrs__gen_sb_add(&b, " isum");
+    if (c->unitw)
+        clrs__gen_sb_add(&b, " unit");
     if (c->cls == CLRS_GEN_MAX && (!c->backward || c->recompute))
         clrs__gen_sb_add(&b, " nan=%s", c->nan_ignore ? "ignore" : "propagate");
     clrs__gen_sb_add(&b, " pad=%d off=%s vec=%d tail=%d nt=%d", c->pad_taps,

@@ -695,7 +695,9 @@ void clrs__gen_emit_loops_from(sbuf *b, const clrs_gen_config *c,
         if (!c->fixed[k] && !bwd)
             clrs__gen_sb_add(b, "const %s x%d = t%d;\n", off, k, k);
         emit_entry(b, 'o', off, k, "itab", "of", so, x);
-        if (wsum && !c->raw) /* a copy's weights are all 1 */
+        if (wsum && !c->raw && c->unitw) /* every weight 1 */
+            clrs__gen_sb_add(b, "const %s w%d = (%s)(1);\n", acc, k, acc);
+        else if (wsum && !c->raw) /* a copy's weights are all 1 */
             emit_entry(b, 'w', acc, k, "ftab", "fw", NULL, x);
         if (bwd && c->has_index)
             emit_entry(b, 'q', off, k, "itab", "ix", io, 't');

@@ -131,7 +131,10 @@ static void emit_fold(sbuf *b, const clrs_gen_config *c, int w, const char *so,
         clrs__gen_sb_add(b, "const %s x1 = t1;\n", off);
     }
     clrs__gen_sb_add(b, "const %s o1 = itab[of1 + x1];\n", off);
-    clrs__gen_sb_add(b, "const %s w1 = ftab[fw1 + x1];\n", acc);
+    if (c->unitw)
+        clrs__gen_sb_add(b, "const %s w1 = (%s)(1);\n", acc, acc);
+    else
+        clrs__gen_sb_add(b, "const %s w1 = ftab[fw1 + x1];\n", acc);
     clrs__gen_sb_add(b, "%s h = (%s)(0);\n", vt, vt);
     clrs__gen_emit_loops(b, c, so, NULL, 1, i0name);
     clrs__gen_emit_value(b, c, clrs__gen_row_of(c->src), "src", "v", 1,

@@ -247,6 +247,8 @@ static void emit_span_weight(sbuf *b, const clrs_gen_config *c, const char *at,
         clrs__gen_sb_add(b, "w%d * ", n - 2);
     if (c->calc & (1u << k))
         clrs__gen_sb_add(b, "yg%d_%d;\n", k, t);
+    else if (c->unitw)
+        clrs__gen_sb_add(b, "(%s)(1);\n", at);
     else if (c->fixed[k])
         clrs__gen_sb_add(b, "CLRS_VLOAD(%s, %d, ftab, fw%d + %d * n0 + i0);\n",
                          acc, V, k, t);

@@ -780,6 +780,30 @@ static void isum_config(clrs_gen_config *c, const clrs_problem *p,
     c->isum = count * 255 <= 32767;
 }
 
+/* Weights all exactly 1 (clrs_gen_config.unitw): a weighted sum from
+ * the tables (not computed taps, not a fixed-point or a vendor's 8-bit
+ * rule, whose tables hold other numbers), every tap of every slot of
+ * weight 1. */
+static void unit_config(clrs_gen_config *c, const clrs_problem *p,
+                        const clrs_slot_taps *st, const clrs_launch_request *r)
+{
+    int k;
+    int64_t j;
+
+    c->unitw = 0;
+    if (r->generic || c->cls != CLRS_GEN_WSUM || c->raw || c->fix || p->calc ||
+        p->cv8 || p->fixed8 || p->exact8 || c->half_up || c->cv8lin ||
+        c->cv8cub || c->cv8fr)
+        return;
+    for (k = 0; k < p->naxes; ++k) {
+        const clrs_taplist *tl = &st->tl[k];
+        for (j = 0; j < tl->start[p->ax[k].out]; ++j)
+            if (tl->t[j].w != 1.0)
+                return;
+    }
+    c->unitw = 1;
+}
+
 /* Fused post-ops: their rows, values and operand blocks (forward). */
 static void config_posts(clrs_lowered *low, const clrs_problem *p,
                          const kaxis *k, int m)
@@ -1102,6 +1126,7 @@ static clrs_status lower_setup(const clrs_device *dev, const clrs_problem *p,
     c->raw = copy || max_raw_config(c, p, st, low);
     fix_config(c, p, st, w->k, w->m, &w->req, low->vals.pad);
     isum_config(c, p, st, &w->req);
+    unit_config(c, p, st, &w->req);
     /* A copy moves bits of its storage type: where the device class
      * loads a number of bytes at once (a GPU's 16), that many bytes of
      * it, not as many lanes as a float accumulator takes (u8 nearest
