@@ -180,9 +180,15 @@ void clrs__gen_emit_value(sbuf *b, const clrs_gen_config *c, const dtype_row *r,
                           const char *o, int pad);
 
 /* Max: value `val` (w lanes) with window or plane code `code` into
- * best / have / stop / win (cl/reduce.cl's tie and NaN rules). */
+ * best / have / win (cl/reduce.cl's tie and NaN rules; have under NaN
+ * propagate only). */
 void clrs__gen_emit_max_step(sbuf *b, const clrs_gen_config *c, int w,
                              const char *val, const char *code);
+
+/* "const <acc> w<k> = ..." for slot k's weight alone at table position
+ * x<k> (no product with the other slots'): the constant 1 where every
+ * weight is (c->unitw). */
+void clrs__gen_emit_slot_weight(sbuf *b, const clrs_gen_config *c, int k);
 
 /* ---- span path (gen_span.c) ---------------------------------------------- */
 
@@ -211,7 +217,7 @@ void clrs__gen_emit_pattern_case(sbuf *b, int q, int npat);
 
 /* Forward: the reduction of one output (w == 1) or w consecutive outputs
  * along kernel axis 0 into the declared acc (weighted sum) or best / win
- * / have / stop (max); q: the span path's pattern. */
+ * / have (max); q: the span path's pattern. */
 void clrs__gen_emit_reduce(sbuf *b, const clrs_gen_config *c, int w,
                            const char *so, const char *i0name, int q,
                            const char *none);

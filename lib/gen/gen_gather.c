@@ -70,9 +70,11 @@ void clrs__gen_emit_span_weights(sbuf *b, const clrs_gen_config *c, int q)
 
     clrs__gen_vtype(at, sizeof at, acc, c->vec);
     for (t = 0; t < c->ntaps; ++t)
-        if (clrs__gen_pick_used(c, c->rel[q][t]) && c->unitw)
+        if (!clrs__gen_pick_used(c, c->rel[q][t]))
+            continue;
+        else if (c->unitw)
             clrs__gen_sb_add(b, "const %s g%d = (%s)(1);\n", at, t, at);
-        else if (clrs__gen_pick_used(c, c->rel[q][t]))
+        else
             clrs__gen_sb_add(b,
                              "const %s g%d = CLRS_VLOAD(%s, %d, ftab, fg + "
                              "(gq * %d + %d) * %d);\n",

@@ -695,7 +695,7 @@ void clrs__gen_emit_loops_from(sbuf *b, const clrs_gen_config *c,
         if (!c->fixed[k] && !bwd)
             clrs__gen_sb_add(b, "const %s x%d = t%d;\n", off, k, k);
         emit_entry(b, 'o', off, k, "itab", "of", so, x);
-        if (wsum && !c->raw && c->unitw) /* every weight 1 */
+        if (wsum && c->unitw) /* every weight 1 (never a copy) */
             clrs__gen_sb_add(b, "const %s w%d = (%s)(1);\n", acc, k, acc);
         else if (wsum && !c->raw) /* a copy's weights are all 1 */
             emit_entry(b, 'w', acc, k, "ftab", "fw", NULL, x);
@@ -785,6 +785,16 @@ void clrs__gen_emit_value(sbuf *b, const clrs_gen_config *c, const dtype_row *r,
     } else {
         clrs__gen_sb_add(b, "const %s %s = %s;\n", at, name, ld);
     }
+}
+
+void clrs__gen_emit_slot_weight(sbuf *b, const clrs_gen_config *c, int k)
+{
+    const char *acc = clrs__gen_acc_type(c);
+
+    if (c->unitw)
+        clrs__gen_sb_add(b, "const %s w%d = (%s)(1);\n", acc, k, acc);
+    else
+        clrs__gen_sb_add(b, "const %s w%d = ftab[fw%d + x%d];\n", acc, k, k, k);
 }
 
 void clrs__gen_emit_max_step(sbuf *b, const clrs_gen_config *c, int w,

@@ -109,7 +109,7 @@ static void emit_reduce_step(sbuf *b, const clrs_gen_config *c, int w,
 static void emit_fold(sbuf *b, const clrs_gen_config *c, int w, const char *so,
                       const char *i0name, int q)
 {
-    const char *off = clrs__gen_off_type(c), *acc = clrs__gen_acc_type(c);
+    const char *off = clrs__gen_off_type(c);
     char vt[16];
 
     if (w > 1) {
@@ -131,10 +131,7 @@ static void emit_fold(sbuf *b, const clrs_gen_config *c, int w, const char *so,
         clrs__gen_sb_add(b, "const %s x1 = t1;\n", off);
     }
     clrs__gen_sb_add(b, "const %s o1 = itab[of1 + x1];\n", off);
-    if (c->unitw)
-        clrs__gen_sb_add(b, "const %s w1 = (%s)(1);\n", acc, acc);
-    else
-        clrs__gen_sb_add(b, "const %s w1 = ftab[fw1 + x1];\n", acc);
+    clrs__gen_emit_slot_weight(b, c, 1);
     clrs__gen_sb_add(b, "%s h = (%s)(0);\n", vt, vt);
     clrs__gen_emit_loops(b, c, so, NULL, 1, i0name);
     clrs__gen_emit_value(b, c, clrs__gen_row_of(c->src), "src", "v", 1,
@@ -147,7 +144,7 @@ static void emit_fold(sbuf *b, const clrs_gen_config *c, int w, const char *so,
 
 /* The reduction of one output (w == 1) or w consecutive outputs along
  * kernel axis 0 into the declared acc (weighted sum) or best / win /
- * have / stop (max); pat: the span vector path's pattern, whose shuffles
+ * have (max); pat: the span vector path's pattern, whose shuffles
  * replace the last slot's loop. */
 void clrs__gen_emit_reduce(sbuf *b, const clrs_gen_config *c, int w,
                            const char *so, const char *i0name, int pat,

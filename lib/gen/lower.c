@@ -782,8 +782,9 @@ static void isum_config(clrs_gen_config *c, const clrs_problem *p,
 
 /* Weights all exactly 1 (clrs_gen_config.unitw): a weighted sum from
  * the tables (not computed taps, not a fixed-point or a vendor's 8-bit
- * rule, whose tables hold other numbers), every tap of every slot of
- * weight 1. */
+ * rule, whose tables hold other numbers: p's cv8, fixed8 and exact8,
+ * from which half_up and the cv8 steps follow, a pass's cv8 being its
+ * plan's), every tap of every slot of weight 1. */
 static void unit_config(clrs_gen_config *c, const clrs_problem *p,
                         const clrs_slot_taps *st, const clrs_launch_request *r)
 {
@@ -792,8 +793,7 @@ static void unit_config(clrs_gen_config *c, const clrs_problem *p,
 
     c->unitw = 0;
     if (r->generic || c->cls != CLRS_GEN_WSUM || c->raw || c->fix || p->calc ||
-        p->cv8 || p->fixed8 || p->exact8 || c->half_up || c->cv8lin ||
-        c->cv8cub || c->cv8fr)
+        p->cv8 || p->fixed8 || p->exact8)
         return;
     for (k = 0; k < p->naxes; ++k) {
         const clrs_taplist *tl = &st->tl[k];

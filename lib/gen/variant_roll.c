@@ -68,16 +68,13 @@ clrs_status clrs__variant_make_ROLL(vtry *t, int *made)
 static void emit_slot_entry(sbuf *b, const clrs_gen_config *c, int k,
                             const char *base)
 {
-    const char *off = clrs__gen_off_type(c), *acc = clrs__gen_acc_type(c);
+    const char *off = clrs__gen_off_type(c);
     const int p = clrs__gen_axis_of_slot(c, k);
 
     clrs__gen_sb_add(b, "const %s x%d = t%d * n%d + i%d;\n", off, k, k, p, p);
     clrs__gen_sb_add(b, "const %s o%d = %s + itab[of%d + x%d];\n", off, k, base,
                      k, k);
-    if (c->unitw)
-        clrs__gen_sb_add(b, "const %s w%d = (%s)(1);\n", acc, k, acc);
-    else
-        clrs__gen_sb_add(b, "const %s w%d = ftab[fw%d + x%d];\n", acc, k, k, k);
+    clrs__gen_emit_slot_weight(b, c, k);
 }
 
 /* The sum over slots 1 .. n - 1 of the row at offset o0 into h: each
