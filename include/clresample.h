@@ -852,6 +852,12 @@ typedef struct clrs_plan_info {
                                 row, channels-first; channels-last the
                                 pixel) a work-item computes in turn (the
                                 launch's rows=); 1 for one */
+    int span_period;         /* SPAN over taps the kernel computes: the
+                                groups of a period of the stretch whose
+                                groups repeat (a coordinate exact at a
+                                scale of a small power-of-two
+                                denominator), which take their taps as
+                                constants; 0: none */
 } clrs_plan_info;
 
 /* "none", "axis", "block", "span"; NULL for an unknown value. */

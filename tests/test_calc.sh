@@ -131,6 +131,62 @@ passes_under calc=1 "the span rows" "$tmp/span"
 same_under calc 0 1 "the span rows" "$tmp/span"
 taken_only_under calc 'pgb = yi[0-9]*_0' "span computed-tap" "$tmp/span"
 
+# Periodic computed taps: where the coordinate is exact in its type over
+# the whole row at a scale of a power-of-two denominator (2x and 4x up,
+# 2x, 1.5x and 4x down; align_corners' (I-1)/(O-1) is none), the
+# groups between the row's clamped ends repeat every 1 to 8 groups (3,
+# 5 and 7 fused channels: 3, 5 and 7 groups of 16) and take their taps
+# as constants. Rows of 2,000 to 9,000 outputs (periods need 128 groups
+# of edges and more), against the reference, byte-identical to the
+# tables, and the period reported where it applies (JSON "period").
+cat >"$tmp/per" <<'EOF2'
+--reset --dir=FWD_D --alg=nearest,linear,cubic
+--tag=abx --sdt=f32,f16,bf16,f64,s32,s8,u8
+mb1ic1iw2100ow4200 mb1ic1iw9000ow4500
+--tag=axb --sdt=f32,u8,f64
+mb1ic3iw2100ow4200 mb1ic5iw2000ow4000 mb1ic7iw1500ow3000
+mb1ic6iw6000ow4000 mb2ic4ih3iw1200oh5ow2400
+--reset --dir=FWD_D --sdt=f32,u8 --alg=linear,cubic --pad-mode=edge,zero
+--coord=half_pixel,pytorch_half_pixel,asymmetric,align_corners
+--tag=axb mb1ic3iw6000ow4000 mb1ic2iw2049ow4097
+--reset --dir=FWD_D --sdt=u8 --alg=nearest
+--nearest=round_prefer_floor,round_prefer_ceil,floor,ceil
+--coord=half_pixel,asymmetric,tf_half_pixel_for_nn
+mb1ic2iw2100ow4200 mb1ic2iw8400ow4200
+EOF2
+[ -n "$quick" ] && cat >"$tmp/per" <<'EOF2'
+--reset --dir=FWD_D --alg=nearest,linear,cubic
+--tag=abx --sdt=f32,f16,u8,f64 mb1ic1iw2100ow4200 mb1ic1iw9000ow4500
+--tag=axb --sdt=f32,u8 mb1ic3iw2100ow4200 mb1ic7iw1500ow3000
+mb1ic6iw6000ow4000
+--reset --dir=FWD_D --sdt=u8 --alg=linear,cubic --pad-mode=edge,zero
+--coord=pytorch_half_pixel,asymmetric,align_corners
+--tag=axb mb1ic3iw6000ow4000
+EOF2
+passes_under calc=1 "the periodic rows" "$tmp/per"
+periods=$(grep -c '"period":[1-9]' "$tmp/pass.out")
+same_under calc 0 1 "the periodic rows" "$tmp/per"
+if [ "$periods" -gt 0 ] && ! grep -q '"period":[1-9]' "$tmp/same0.json"; then
+    ok "$periods periodic rows' kernels take constant taps under calc=1, none under calc=0"
+else
+    not_ok "periodic rows: $periods under calc=1; under calc=0: $(grep -c '"period":[1-9]' "$tmp/same0.json")"
+fi
+# A float coordinate is exact up to 2^23 outputs here (o + 0.5): a row
+# of 2^23 - 8 outputs takes the period to its end, one of 2^23 + 16 up
+# to 2^23 (the float steps round past it, and the groups there compute
+# their taps), both byte-identical to the tables.
+cat >"$tmp/per23" <<'EOF2'
+--reset --dir=FWD_D --sdt=u8 --alg=linear
+mb1ic1iw4194300ow8388600 mb1ic1iw4194312ow8388624
+EOF2
+same_under calc 0 1 "rows about 2^23 outputs long" "$tmp/per23"
+got=$(sed -n 's/.*"period":\([0-9]*\).*/\1/p' "$tmp/same1.json" | tr '\n' ' ')
+if [ "$got" = "1 1 " ]; then
+    ok "rows of 2^23 - 8 and 2^23 + 16 outputs: periods $got"
+else
+    not_ok "rows of 2^23 - 8 and 2^23 + 16 outputs: periods $got (want 1 1)"
+fi
+
 # Long axes: their plans compute the taps by default, so that a plan's
 # memory does not grow with the axis: 2^26 outputs (64 MiB of u8 out,
 # tables of 1 GiB or more), antialiased 2^26 inputs (tables of 2^27

@@ -327,6 +327,7 @@ typedef struct cli_result {
     int vectors; /* vectors of lanes per work-item (1 unless a gather's) */
     int groups;  /* span groups per work-item (1 unless a walked row) */
     int rows;    /* outputs of kernel axis 1 per work-item (rows=) */
+    int period;  /* span groups of a periodic stretch's period (0: none) */
     int kernels; /* kernels per execute (2: max backward recomputing; one
                     per axis: separable) */
     int separable; /* clrs_plan_info's: one axis at a time */

@@ -209,6 +209,7 @@ int device_plan(job *j)
         j->r->vectors = info.vector_count;
         j->r->groups = info.span_groups;
         j->r->rows = info.rows;
+        j->r->period = info.span_period;
         j->r->kernels = info.kernels;
         j->r->separable = info.separable;
         j->r->scratch = info.scratch_bytes;

@@ -167,15 +167,15 @@ static void print_json(const cli_prb *p, const cli_result *r)
     num_json(r->build_ms, "%.3f");
     printf(
         ",\"cache\":\"%s\",\"variant\":\"%s\",\"vector\":\"%s\",\"lanes\":%d,"
-        "\"vectors\":%d,\"groups\":%d,\"rows\":%d,"
+        "\"vectors\":%d,\"groups\":%d,\"rows\":%d,\"period\":%d,"
         "\"kernels\":%d,\"separable\":%s,\"scratch_bytes\":%zu,"
         "\"workspace_bytes\":%zu,\"launch\":\"%s\","
         "\"tuned_launches\":%d,"
         "\"lws\":[%zu,%zu,%zu],\"above_copy\":%s,\"detail\":",
         r->cache, r->variant ? r->variant : "-", r->vector ? r->vector : "-",
         r->lanes, r->vectors > 1 ? r->vectors : 1,
-        r->groups > 1 ? r->groups : 1, r->rows > 1 ? r->rows : 1, r->kernels,
-        r->separable ? "true" : "false", r->scratch, r->workspace,
+        r->groups > 1 ? r->groups : 1, r->rows > 1 ? r->rows : 1, r->period,
+        r->kernels, r->separable ? "true" : "false", r->scratch, r->workspace,
         r->launch ? r->launch : "-", r->tuned, r->lws[0], r->lws[1], r->lws[2],
         r->above_copy ? "true" : "false");
     str_json(r->detail);
@@ -211,7 +211,7 @@ static void print_csv(const cli_prb *p, const cli_result *r)
 /* benchdnn's "perf,..." line under a def status line. */
 static void print_def_perf(const cli_prb *p, const cli_result *r)
 {
-    char roof[32], build[32], lws[64], mv[16] = "", ry[16] = "";
+    char roof[32], build[32], lws[64], mv[16] = "", ry[16] = "", pe[16] = "";
     if (isfinite(r->roof_pct))
         snprintf(roof, sizeof roof, "%s%.1f%%", r->above_copy ? "!" : "",
                  r->roof_pct);
@@ -232,13 +232,15 @@ static void print_def_perf(const cli_prb *p, const cli_result *r)
         snprintf(mv, sizeof mv, "w%d", r->groups);
     if (r->rows > 1)
         snprintf(ry, sizeof ry, "r%d", r->rows);
+    if (r->period > 0)
+        snprintf(pe, sizeof pe, "p%d", r->period);
     printf("perf,%s,%s,%s,min_ms:%.4f,avg_ms:%.4f,GB/s:%.2f,"
-           "roofline:%s,build_ms:%s,cache:%s,vector:%s/%d%s%s,"
+           "roofline:%s,build_ms:%s,cache:%s,vector:%s/%d%s%s%s,"
            "kernels:%d%s,launch:%s/%s,variant:%s\n",
            p->g.engine == ENGINE_REF ? "ref" : "device",
            p->d.name[0] ? p->d.name : "-", p->repro, r->min_ms, r->avg_ms,
            r->gbps, roof, build, r->cache, r->vector ? r->vector : "-",
-           r->lanes, mv, ry, r->kernels, r->separable ? "sep" : "",
+           r->lanes, mv, ry, pe, r->kernels, r->separable ? "sep" : "",
            r->launch ? r->launch : "-", lws, r->variant ? r->variant : "-");
 }
 

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 /* ---- a work-item's offsets ------------------------------------------- */
 
@@ -67,6 +68,94 @@ static void emit_pad_guard(sbuf *b, const clrs_gen_config *c)
                              clrs__gen_acc_type(c));
 }
 
+/* Whether computed span taps have weights (yg<k>_<t>). */
+static int calc_weighs(const clrs_gen_config *c)
+{
+    return c->cls == CLRS_GEN_WSUM && !c->raw;
+}
+
+/* Periodic computed span taps (clrs_gen_config.per): the group's base
+ * pgb, pattern pgp, taps yi<k>_<t> and weights yg<k>_<t> as variables
+ * (prefixed Y) that a group of the periodic stretch sets from its place
+ * in the period (constants: no coordinate, no pattern match) and any
+ * other group from emit_span_calc's steps, in a block whose names then
+ * go out of scope (emit_periodic_close). */
+static void emit_periodic_open(sbuf *b, const clrs_gen_config *c)
+{
+    const int V = c->vec, k = c->nslots - 1, K = c->calc_kind;
+    const char *off = clrs__gen_off_type(c), *acc = clrs__gen_acc_type(c);
+    const int f = strcmp(acc, "float") == 0;
+    char ov[16], av[16];
+    int r, t, l, lanes[CLRS_GEN_MAX_LANES];
+
+    clrs__gen_vtype(ov, sizeof ov, off, V);
+    clrs__gen_vtype(av, sizeof av, acc, V);
+    clrs__gen_sb_add(b, "%s Ypgb, Ypgp;\n", off);
+    for (t = 0; t < K; ++t) {
+        clrs__gen_sb_add(b, "%s Yyi%d_%d;\n", ov, k, t);
+        if (calc_weighs(c))
+            clrs__gen_sb_add(b, "%s Yyg%d_%d;\n", av, k, t);
+    }
+    clrs__gen_sb_add(b, "const %s ygq = i0 / %d;\n", off, V);
+    clrs__gen_sb_open(b, "if (ygq >= yph && ygq < ype)");
+    clrs__gen_sb_add(b, "const %s ypq = (ygq - yph) / %d;\n", off, c->per);
+    clrs__gen_sb_add(b, "const %s ypr = ygq - yph - ypq * %d;\n", off, c->per);
+    for (r = 0; r < c->per; ++r) {
+        const int q = c->per_pat[r];
+        if (c->per > 1 && r == 0)
+            clrs__gen_sb_open(b, "if (ypr == 0)");
+        else if (c->per > 1 && r < c->per - 1)
+            clrs__gen_sb_else(b, "else if (ypr == %d)", r);
+        else if (c->per > 1)
+            clrs__gen_sb_else(b, "else");
+        clrs__gen_sb_add(b, "Ypgb = ypb + ypq * %d + %d;\n", c->per_shift,
+                         c->per_base[r]);
+        clrs__gen_sb_add(b, "Ypgp = %d;\n", q);
+        for (t = 0; t < K; ++t) {
+            for (l = 0; l < V; ++l)
+                lanes[l] = c->rel[q][t][l];
+            clrs__gen_sb_add(b, "Yyi%d_%d = (%s)(Ypgb) + ", k, t, ov);
+            clrs__gen_emit_lanes(b, ov, lanes, V);
+            clrs__gen_sb_add(b, ";\n");
+            if (!calc_weighs(c))
+                continue;
+            clrs__gen_sb_add(b, "Yyg%d_%d = (%s)(", k, t, av);
+            for (l = 0; l < V; ++l)
+                clrs__gen_sb_add(b, "%s%a%s", l ? ", " : "", c->per_w[r][t][l],
+                                 f ? "f" : "");
+            clrs__gen_sb_add(b, ");\n");
+        }
+    }
+    if (c->per > 1)
+        clrs__gen_sb_close(b);
+    clrs__gen_sb_else(b, "else");
+}
+
+static void emit_periodic_close(sbuf *b, const clrs_gen_config *c)
+{
+    const int V = c->vec, k = c->nslots - 1, K = c->calc_kind;
+    const char *off = clrs__gen_off_type(c);
+    char ov[16], av[16];
+    int t;
+
+    clrs__gen_vtype(ov, sizeof ov, off, V);
+    clrs__gen_vtype(av, sizeof av, clrs__gen_acc_type(c), V);
+    clrs__gen_sb_add(b, "Ypgb = pgb;\nYpgp = pgp;\n");
+    for (t = 0; t < K; ++t) {
+        clrs__gen_sb_add(b, "Yyi%d_%d = yi%d_%d;\n", k, t, k, t);
+        if (calc_weighs(c))
+            clrs__gen_sb_add(b, "Yyg%d_%d = yg%d_%d;\n", k, t, k, t);
+    }
+    clrs__gen_sb_close(b);
+    clrs__gen_sb_add(b, "const %s pgb = Ypgb, pgp = Ypgp;\n", off);
+    for (t = 0; t < K; ++t) {
+        clrs__gen_sb_add(b, "const %s yi%d_%d = Yyi%d_%d;\n", ov, k, t, k, t);
+        if (calc_weighs(c))
+            clrs__gen_sb_add(b, "const %s yg%d_%d = Yyg%d_%d;\n", av, k, t, k,
+                             t);
+    }
+}
+
 /* A span group over a computed last slot k: its lanes' taps
  * (clrs__gen_emit_calc_vec), its base pgb (the least first tap: lane
  * 0's unless channels are fused; moved
@@ -86,6 +175,8 @@ static void emit_span_calc(sbuf *b, const clrs_gen_config *c)
     int q, t, l;
 
     clrs__gen_vtype(ov, sizeof ov, off, V);
+    if (clrs__gen_periodic(c))
+        emit_periodic_open(b, c);
     clrs__gen_emit_calc_vec(b, c, k, "i0");
     /* the axis' elements: zn pixels of calc_fuse channels where fused */
     snprintf(len, sizeof len, "zn%d * %d", k,
@@ -150,6 +241,8 @@ static void emit_span_calc(sbuf *b, const clrs_gen_config *c)
      * weights still the vectors'. */
     clrs__gen_sb_add(b, "if (pgp < 0)\n    pgp = %d;\n", c->npat);
     clrs__gen_sb_close(b);
+    if (clrs__gen_periodic(c))
+        emit_periodic_close(b, c);
 }
 
 /* The work-item's element offsets in every tensor, the tap ranges of

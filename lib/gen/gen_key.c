@@ -58,6 +58,24 @@ static void key_span(sbuf *b, const clrs_gen_config *c)
     }
 }
 
+/* Periodic computed span taps: the period, its shift and per group of
+ * it the pattern, the base and the weights (exact, in hexadecimal). */
+static void key_periodic(sbuf *b, const clrs_gen_config *c)
+{
+    int r, t, l;
+
+    if (!clrs__gen_periodic(c))
+        return;
+    clrs__gen_sb_add(b, " per=%d/%d", c->per, c->per_shift);
+    for (r = 0; r < c->per; ++r) {
+        clrs__gen_sb_add(b, " p%d=%d,%d:", r, c->per_pat[r], c->per_base[r]);
+        for (t = 0; t < c->ntaps; ++t)
+            for (l = 0; l < c->vec; ++l)
+                clrs__gen_sb_add(b, "%s%a", t || l ? "," : "",
+                                 c->per_w[r][t][l]);
+    }
+}
+
 static void key_posts(sbuf *b, const clrs_gen_config *c)
 {
     int i;
@@ -149,6 +167,7 @@ clrs_status clrs__gen_key(const clrs_gen_config *c, char **key)
                                             : "/aa");
     if (c->span)
         key_span(&b, c);
+    key_periodic(&b, c);
     key_posts(&b, c);
     return clrs__gen_sb_finish(&b, key);
 }
@@ -264,6 +283,11 @@ int clrs__gen_args(const clrs_gen_config *c, const clrs_gen_values *v,
     }
     if (c->span && !clrs__gen_span_calc(c))
         arg(args, &n, CLRS_ARG_OFF, "pg", -1, v->pg, 0);
+    if (clrs__gen_periodic(c)) {
+        arg(args, &n, CLRS_ARG_OFF, "yph", -1, v->yph, 0);
+        arg(args, &n, CLRS_ARG_OFF, "ype", -1, v->ype, 0);
+        arg(args, &n, CLRS_ARG_OFF, "ypb", -1, v->ypb, 0);
+    }
     /* Group-major weights: backward weighted sums, forward where the
      * last slot's tap count varies. */
     if (bwd ? c->span && wsum : clrs__gen_span_var(c))

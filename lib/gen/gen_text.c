@@ -213,6 +213,13 @@ int clrs__gen_span_calc(const clrs_gen_config *c)
     return c->span && c->nslots > 0 && (c->calc & (1u << (c->nslots - 1)));
 }
 
+/* Whether the span path's computed taps take their periodic stretch
+ * from constants (clrs_gen_config.per; not on a walked row). */
+int clrs__gen_periodic(const clrs_gen_config *c)
+{
+    return c->per > 0 && clrs__gen_span_calc(c) && clrs__gen_walk_of(c) == 1;
+}
+
 /* Forward span path over a last slot whose tap count varies. */
 int clrs__gen_span_var(const clrs_gen_config *c)
 {

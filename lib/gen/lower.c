@@ -1156,7 +1156,8 @@ static clrs_status lower_setup(const clrs_device *dev, const clrs_problem *p,
 /* Whether neighbouring positions of slot s's lists (transposed: the
  * backward gather's) read overlapping ranges of elements at half of
  * the positions or more: a 3x3 window of stride 2, a bilinear
- * upsample's transposed entries, not a 2x bilinear downsample's pairs. */
+ * upsample's transposed entries, not a 2x bilinear downsample's pairs.
+ * A slot whose taps the kernel computes has no lists: no. */
 static int taps_overlap(const clrs_problem *p, const clrs_slot_taps *st, int s,
                         int transposed)
 {
@@ -1164,6 +1165,8 @@ static int taps_overlap(const clrs_problem *p, const clrs_slot_taps *st, int s,
     int64_t i, hits = 0;
 
     clrs__lists_of(p, st, s, transposed, &l);
+    if (!l.start)
+        return 0;
     for (i = 0; i + 1 < l.npos; ++i) {
         int64_t hi = -1, lo = INT64_MAX, e;
         for (e = l.start[i]; e < l.start[i + 1]; ++e)

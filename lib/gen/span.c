@@ -4,6 +4,7 @@
 
 #include <inttypes.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -248,6 +249,243 @@ out:
     return CLRS_SUCCESS;
 }
 
+/* ---- periodic computed taps --------------------------------------------
+ * Where the computed slot's coordinate x(o) = (o + a) r - b is exact in
+ * its type at every output (each of its three steps' exact value fits
+ * the mantissa), x(o + P) = x(o) + S for P = 2^bits(r), S = P r: away
+ * from the axis' ends, where no tap is clamped, the span groups repeat
+ * with a period of a few groups (r = 1/2, 3 channels: 3 groups of 16),
+ * each period S C elements further along src. The kernel then takes
+ * those groups' bases, patterns and weights as constants
+ * (clrs_gen_config.per) instead of computing and matching every lane's
+ * taps. */
+
+/* The least e >= 0 with v 2^e an integer (v finite). */
+static int frac_bits(double v)
+{
+    int e = 0;
+    while (v != floor(v) && e < 128) {
+        v *= 2; /* exact */
+        ++e;
+    }
+    return e;
+}
+
+/* Whether (o + a) r - b, its three steps each rounded to mant bits (24:
+ * float, 53: double), is exact for every o in [0, n): each step's exact
+ * value is a multiple of 2^-e (e its fraction bits) that fits the
+ * mantissa at both ends of the range (the steps are affine in o, so in
+ * between too; a margin of 2 bits for double, whose bounds are taken in
+ * double). Then *P and *S (above). */
+static int coord_exact(double a, double r, double b, int64_t n, int mant,
+                       int64_t *P, int64_t *S)
+{
+    const int fa = frac_bits(a), fr = frac_bits(r), fb = frac_bits(b);
+    const int fu = fa + fr, fx = fu > fb ? fu : fb;
+    const double lim = ldexp(1.0, mant > 24 ? mant - 2 : mant);
+    int i;
+
+    if (!(r > 0) || !isfinite(a) || !isfinite(r) || !isfinite(b) || fr > 16 ||
+        fx > 64 || n < 1)
+        return 0;
+    for (i = 0; i < 2; ++i) {
+        const double o = i ? (double)(n - 1) : 0.0;
+        const double t = o + a, u = t * r, x = u - b;
+        if (!(o < lim) || !(ldexp(fabs(t), fa) < lim) ||
+            !(ldexp(fabs(u), fu) < lim) || !(ldexp(fabs(x), fx) < lim))
+            return 0;
+    }
+    *P = (int64_t)1 << fr;
+    *S = (int64_t)ldexp(r, fr);
+    return 1;
+}
+
+/* The taps of a stretch of pixels [p0, p0 + np) of the computed slot,
+ * as element positions (fused channels expanded). */
+typedef struct per_range {
+    clrs_taplist tl;
+    int64_t e0, ne; /* its first element and elements */
+} per_range;
+
+static clrs_status per_range_make(const clrs_problem *u, int k, int64_t C,
+                                  int64_t p0, int64_t np, per_range *pr)
+{
+    memset(pr, 0, sizeof *pr);
+    CLRS_TRY(clrs__axis_taps_ranges(u, k, &p0, 1, np, &pr->tl));
+    if (C > 1)
+        CLRS_TRY(clrs__fuse_expand(&pr->tl, np, C));
+    pr->e0 = p0 * C;
+    pr->ne = np * C;
+    return CLRS_SUCCESS;
+}
+
+/* Whether group g of pr holds every lane, each of exactly K taps. */
+static int per_has(const per_range *pr, int64_t g, int V, int K)
+{
+    int64_t e = g * V - pr->e0, l;
+    if (e < 0 || e + V > pr->ne)
+        return 0;
+    for (l = 0; l < V; ++l)
+        if (pr->tl.start[e + l + 1] - pr->tl.start[e + l] != K)
+            return 0;
+    return 1;
+}
+
+/* Tap t of lane l of group g (per_has). */
+static const clrs_tap *per_tap(const per_range *pr, int64_t g, int V, int l,
+                               int t)
+{
+    return &pr->tl.t[pr->tl.start[g * V + l - pr->e0] + t];
+}
+
+/* Whether group h's taps are group g's moved by `shift` elements, with
+ * the same weights, no padding tap among them. */
+static int per_match(const per_range *pr, int64_t g, int64_t h, int V, int K,
+                     int64_t shift)
+{
+    int l, t;
+    if (!per_has(pr, g, V, K) || !per_has(pr, h, V, K))
+        return 0;
+    for (l = 0; l < V; ++l)
+        for (t = 0; t < K; ++t) {
+            const clrs_tap *x = per_tap(pr, g, V, l, t),
+                           *y = per_tap(pr, h, V, l, t);
+            if (x->idx < 0 || y->idx != x->idx + shift || y->w != x->w)
+                return 0;
+        }
+    return 1;
+}
+
+/* Group g's base as the kernel forms it (emit_span_calc: the least first
+ * tap over fused channels, else lane 0's). */
+static int64_t per_base(const per_range *pr, int64_t g, int V, int fused)
+{
+    int64_t lo = per_tap(pr, g, V, 0, 0)->idx;
+    int l;
+    for (l = 1; l < V && fused; ++l)
+        if (per_tap(pr, g, V, l, 0)->idx < lo)
+            lo = per_tap(pr, g, V, l, 0)->idx;
+    return lo;
+}
+
+/* Groups searched for the periodic stretch's start and end. */
+#define SPAN_PER_EDGE 64
+
+static clrs_status span_periodic(clrs_lowered *low, const clrs_problem *p,
+                                 const clrs_problem *u, int k, int V)
+{
+    clrs_gen_config *c = &low->cfg;
+    const clrs_axis_map *ax = &u->ax[k];
+    const int K = c->fixed[k], fused = p->fuse_c > 1;
+    const int64_t C = fused ? p->fuse_c : 1;
+    const int f64 = ax->f64, mant = f64 ? 53 : 24;
+    const double ca = f64 ? ax->da : ax->a, cr = f64 ? ax->dr : ax->r,
+                 cb = f64 ? ax->db : ax->b;
+    int64_t Pp, S, Pe, P, Se, ph = -1, pe = -1, g, gh, b0, np, lo, hi, Gw;
+    per_range head, tail;
+    clrs_status st;
+    int r, t, l, q, ok = 1;
+
+    c->per = 0;
+    if (K < 1 || K > CLRS_GEN_PER_TAPS || V > CLRS_GEN_MAX_LANES || c->fix ||
+        c->isum || c->f16_native || c->raw || ax->fixed16 ||
+        !coord_exact(ca, cr, cb, 1, mant, &Pp, &S))
+        return CLRS_SUCCESS;
+    /* The outputs from 0 whose coordinate is exact (a float one past
+     * 2^23 outputs at half a pixel's offset is not): the largest n found
+     * by bisection at which coord_exact holds, which it checks at both
+     * ends; the groups past them compute their taps. */
+    for (lo = 1, hi = ax->out; lo < hi;) {
+        const int64_t mid = lo + (hi - lo + 1) / 2;
+        if (coord_exact(ca, cr, cb, mid, mant, &Pp, &S))
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    if (!coord_exact(ca, cr, cb, lo, mant, &Pp, &S))
+        return CLRS_SUCCESS;
+    Gw = lo * C / V; /* whole groups of exact outputs */
+    Pe = Pp * C;
+    for (P = 1; P <= CLRS_GEN_PER_MAX && (P * V) % Pe; ++P)
+        ;
+    if (P > CLRS_GEN_PER_MAX || Gw < 2 * SPAN_PER_EDGE + 4 * P)
+        return CLRS_SUCCESS;
+    Se = P * V / Pe * S * C;
+    if (Se >= (int64_t)1 << 30)
+        return CLRS_SUCCESS;
+    /* the first and the last SPAN_PER_EDGE + 2P groups, whole pixels */
+    gh = SPAN_PER_EDGE + 2 * P;
+    np = (gh * V + C - 1) / C;
+    st = per_range_make(u, k, C, 0, np, &head);
+    if (st >= 0) {
+        const int64_t p0 = (Gw - gh) * V / C;
+        np = (Gw * V + C - 1) / C - p0;
+        if (p0 + np > ax->out)
+            np = ax->out - p0;
+        st = per_range_make(u, k, C, p0, np, &tail);
+    } else {
+        memset(&tail, 0, sizeof tail);
+    }
+    if (st < 0)
+        goto out;
+    /* the first group from which a whole period repeats in the next,
+     * and the last group up to which one repeats the one before */
+    for (g = 0; g + 2 * P <= gh && ph < 0; ++g) {
+        for (r = 0, ok = 1; r < P && ok; ++r)
+            ok = per_match(&head, g + r, g + r + P, V, K, Se);
+        if (ok)
+            ph = g;
+    }
+    for (g = Gw; g - 2 * P >= Gw - gh && pe < 0; --g) {
+        for (r = 0, ok = 1; r < P && ok; ++r)
+            ok = per_match(&tail, g - 1 - r - P, g - 1 - r, V, K, Se);
+        if (ok)
+            pe = g;
+    }
+    if (ph < 0 || pe < ph + 2 * P)
+        goto out;
+    /* per group of the period: its base, pattern and weights */
+    b0 = per_base(&head, ph, V, fused);
+    for (r = 0; r < P; ++r) {
+        const int64_t gr = ph + r, base = per_base(&head, gr, V, fused);
+        for (q = 0; q < c->npat; ++q) {
+            for (t = 0, ok = 1; t < K && ok; ++t)
+                for (l = 0; l < V && ok; ++l)
+                    ok = c->rel[q][t][l] ==
+                         per_tap(&head, gr, V, l, t)->idx - base;
+            if (ok)
+                break;
+        }
+        if (q == c->npat || base < 0 || base - b0 >= Se)
+            goto out;
+        c->per_pat[r] = q;
+        c->per_base[r] = (int)(base - b0);
+        for (t = 0; t < K; ++t)
+            for (l = 0; l < V; ++l) {
+                const double w = per_tap(&head, gr, V, l, t)->w;
+                c->per_w[r][t][l] = c->acc_f64 ? w : (double)(float)w;
+            }
+    }
+    /* the last periodic group's vectors end inside src's axis (the
+     * kernel moves no periodic base back): the groups past it compute */
+    while (pe >= ph + 2 * P && b0 + (pe - 1 - ph) / P * Se +
+                                       c->per_base[(pe - 1 - ph) % P] +
+                                       (int64_t)c->nspan * V >
+                                   p->ax[k].in)
+        --pe;
+    if (pe < ph + 2 * P)
+        goto out;
+    c->per = (int)P;
+    c->per_shift = (int)Se;
+    low->vals.yph = ph;
+    low->vals.ype = pe;
+    low->vals.ypb = b0;
+out:
+    clrs__taplist_free(&head.tl);
+    clrs__taplist_free(&tail.tl);
+    return st;
+}
+
 /* Outputs of a computed slot whose taps give its span patterns, in
  * each of three stretches: the axis' start, middle and end (its edges'
  * clamped taps, and the interior's). The patterns of a rational scale
@@ -315,6 +553,8 @@ static clrs_status span_try_calc(clrs_lowered *low, const clrs_problem *p,
     s.n = tl.n;
     st = span_choose(low, &s, r, V, kept);
     clrs__taplist_free(&tl);
+    if (st >= 0 && *kept)
+        st = span_periodic(low, p, &u, k, V);
     /* The sample's groups are not the axis': no tables of them. */
     free(low->span.base);
     free(low->span.pat);
