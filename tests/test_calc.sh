@@ -186,6 +186,27 @@ if [ "$got" = "1 1 " ]; then
 else
     not_ok "rows of 2^23 - 8 and 2^23 + 16 outputs: periods $got (want 1 1)"
 fi
+# Past the exact outputs the float steps round alike over each run of
+# binades (o + 0.5 to even between 2^23 and 2^24, o itself past 2^24):
+# a stretch each, of its own period and phase. Rows of 8M to 20M
+# outputs (computed by default), their bytes under per=1 and per=0
+# (every group computing its taps) identical, and kernels with a
+# second stretch built.
+cat >"$tmp/per24" <<'EOF2'
+--reset --dir=FWD_D --sdt=u8 --alg=linear,nearest
+mb1ic1iw10485760ow20971520
+--tag=axb mb1ic3iw4194304ow8388608
+--reset --dir=FWD_D --sdt=f16 --alg=cubic mb1ic1iw10000000ow20000000
+--reset --dir=FWD_D --sdt=f32 --alg=linear mb1ic1iw30000000ow20000000
+--reset --dir=FWD_D --sdt=u8 --alg=linear --coord=asymmetric
+mb1ic2iw5000000ow20000000
+EOF2
+[ -n "$quick" ] && cat >"$tmp/per24" <<'EOF2'
+--reset --dir=FWD_D --sdt=u8 --alg=linear mb1ic1iw10485760ow20971520
+--tag=axb mb1ic3iw4194304ow8388608
+EOF2
+same_under per 0 1 "rows past 2^23 outputs" "$tmp/per24"
+taken_only_under per 'ygq >= yph1' "two-stretch periodic" "$tmp/per24"
 
 # Long axes: their plans compute the taps by default, so that a plan's
 # memory does not grow with the axis: 2^26 outputs (64 MiB of u8 out,

@@ -71,10 +71,11 @@ typedef struct clrs_gen_post {
 /* The most taps an output of antialiased computed slots may unroll to
  * (the product of clrs_gen_config.calc_nt over them). */
 #define CLRS_GEN_AA_UNROLL 64
-/* Periodic computed span taps: the most groups a period, and taps a
- * lane (cubic's 4). */
+/* Periodic computed span taps: the most groups a period, taps a lane
+ * (cubic's 4) and stretches a row. */
 #define CLRS_GEN_PER_MAX 8
 #define CLRS_GEN_PER_TAPS 4
+#define CLRS_GEN_PER_STRETCHES 4
 
 /* Everything that changes the generated text, and nothing else: sizes,
  * strides and table positions are kernel arguments, so one binary serves
@@ -139,18 +140,23 @@ typedef struct clrs_gen_config {
     /* The computed last slot's positions are x * calc_fuse + c over
      * fused channels (clrs_problem.fuse_c); 0: unfused. */
     int calc_fuse;
-    /* Periodic computed span taps (span.c, span_periodic): per > 0 where
-     * the computed last slot's coordinate is exact in its type over the
-     * whole axis at a scale of a small power-of-two denominator, so the
-     * span groups from argument yph up to ype repeat with a period of
-     * per groups, each period per_shift elements further along src.
-     * Group yph + j per + r takes pattern per_pat[r], base ypb + j
-     * per_shift + per_base[r] and the weights per_w[r] (the tables'
-     * values in the accumulator type) as constants instead of computing
-     * its taps; the groups outside compute them. */
-    int per, per_shift;
-    int per_pat[CLRS_GEN_PER_MAX], per_base[CLRS_GEN_PER_MAX];
-    double per_w[CLRS_GEN_PER_MAX][CLRS_GEN_PER_TAPS][CLRS_GEN_MAX_LANES];
+    /* Periodic computed span taps (span.c, span_periodic): per_n
+     * stretches of the row over which the computed last slot's
+     * coordinate repeats (exact in its type at a scale of a small
+     * power-of-two denominator, or rounding alike over a run of
+     * binades), so that stretch s's span groups from argument yph<s> up
+     * to ype<s> repeat with a period of per[s] groups, each period
+     * per_shift[s] elements further along src. Its group yph<s> + j
+     * per[s] + r takes pattern per_pat[s][r], base ypb<s> + j
+     * per_shift[s] + per_base[s][r] and the weights per_w[s][r] (the
+     * tables' values in the accumulator type) as constants instead of
+     * computing its taps; the groups outside compute them. */
+    int per_n;
+    int per[CLRS_GEN_PER_STRETCHES], per_shift[CLRS_GEN_PER_STRETCHES];
+    int per_pat[CLRS_GEN_PER_STRETCHES][CLRS_GEN_PER_MAX];
+    int per_base[CLRS_GEN_PER_STRETCHES][CLRS_GEN_PER_MAX];
+    double per_w[CLRS_GEN_PER_STRETCHES][CLRS_GEN_PER_MAX][CLRS_GEN_PER_TAPS]
+                [CLRS_GEN_MAX_LANES];
     clrs_dtype src, dst;
     int acc_f64; /* accumulate in double (f64 tensors) */
     /* 8-bit stores round half up (Pillow's 8-bit path: its sums, exact
@@ -326,9 +332,10 @@ typedef struct clrs_gen_values {
     double cr[CLRS_MAX_RANK], ca[CLRS_MAX_RANK], cb[CLRS_MAX_RANK];
     int64_t cn[CLRS_MAX_RANK], cs[CLRS_MAX_RANK], cz[CLRS_MAX_RANK];
     double cfs[CLRS_MAX_RANK]; /* antialiased: the filter's stretch */
-    /* Periodic computed span taps (clrs_gen_config.per): the first group
-     * of the periodic stretch, the group after it, the first's base. */
-    int64_t yph, ype, ypb;
+    /* Periodic computed span taps (clrs_gen_config.per): per stretch its
+     * first group, the group after it, the first's base. */
+    int64_t yph[CLRS_GEN_PER_STRETCHES], ype[CLRS_GEN_PER_STRETCHES],
+        ypb[CLRS_GEN_PER_STRETCHES];
     /* Backward only (st, of, cd, fw then hold the transposed tables:
      * starts by input index, diff_dst offsets, window codes or output
      * indices, weights). */
@@ -357,8 +364,9 @@ typedef struct clrs_gen_values {
 } clrs_gen_values;
 
 #define CLRS_GEN_MAX_ARGS                                                      \
-    (6 + 6 * CLRS_MAX_RANK + 16 * CLRS_MAX_RANK + 2 + 3 +                      \
-     CLRS_MAX_POST_OPS * (3 + CLRS_MAX_RANK) + 1 + 7)
+    (6 + 6 * CLRS_MAX_RANK + 16 * CLRS_MAX_RANK + 2 +                          \
+     3 * CLRS_GEN_PER_STRETCHES + CLRS_MAX_POST_OPS * (3 + CLRS_MAX_RANK) +    \
+     1 + 7)
 
 /* The kernel's arguments in declaration order; vals may be NULL (values
  * left 0) when only the names and kinds are wanted. */

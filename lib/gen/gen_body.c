@@ -86,7 +86,7 @@ static void emit_periodic_open(sbuf *b, const clrs_gen_config *c)
     const char *off = clrs__gen_off_type(c), *acc = clrs__gen_acc_type(c);
     const int f = strcmp(acc, "float") == 0;
     char ov[16], av[16];
-    int r, t, l, lanes[CLRS_GEN_MAX_LANES];
+    int s, r, t, l, lanes[CLRS_GEN_MAX_LANES];
 
     clrs__gen_vtype(ov, sizeof ov, off, V);
     clrs__gen_vtype(av, sizeof av, acc, V);
@@ -97,37 +97,44 @@ static void emit_periodic_open(sbuf *b, const clrs_gen_config *c)
             clrs__gen_sb_add(b, "%s Yyg%d_%d;\n", av, k, t);
     }
     clrs__gen_sb_add(b, "const %s ygq = i0 / %d;\n", off, V);
-    clrs__gen_sb_open(b, "if (ygq >= yph && ygq < ype)");
-    clrs__gen_sb_add(b, "const %s ypq = (ygq - yph) / %d;\n", off, c->per);
-    clrs__gen_sb_add(b, "const %s ypr = ygq - yph - ypq * %d;\n", off, c->per);
-    for (r = 0; r < c->per; ++r) {
-        const int q = c->per_pat[r];
-        if (c->per > 1 && r == 0)
-            clrs__gen_sb_open(b, "if (ypr == 0)");
-        else if (c->per > 1 && r < c->per - 1)
-            clrs__gen_sb_else(b, "else if (ypr == %d)", r);
-        else if (c->per > 1)
-            clrs__gen_sb_else(b, "else");
-        clrs__gen_sb_add(b, "Ypgb = ypb + ypq * %d + %d;\n", c->per_shift,
-                         c->per_base[r]);
-        clrs__gen_sb_add(b, "Ypgp = %d;\n", q);
-        for (t = 0; t < K; ++t) {
-            for (l = 0; l < V; ++l)
-                lanes[l] = c->rel[q][t][l];
-            clrs__gen_sb_add(b, "Yyi%d_%d = (%s)(Ypgb) + ", k, t, ov);
-            clrs__gen_emit_lanes(b, ov, lanes, V);
-            clrs__gen_sb_add(b, ";\n");
-            if (!calc_weighs(c))
-                continue;
-            clrs__gen_sb_add(b, "Yyg%d_%d = (%s)(", k, t, av);
-            for (l = 0; l < V; ++l)
-                clrs__gen_sb_add(b, "%s%a%s", l ? ", " : "", c->per_w[r][t][l],
-                                 f ? "f" : "");
-            clrs__gen_sb_add(b, ");\n");
+    for (s = 0; s < c->per_n; ++s) {
+        const int P = c->per[s];
+        if (s == 0)
+            clrs__gen_sb_open(b, "if (ygq >= yph0 && ygq < ype0)");
+        else
+            clrs__gen_sb_else(b, "else if (ygq >= yph%d && ygq < ype%d)", s, s);
+        clrs__gen_sb_add(b, "const %s ypq = (ygq - yph%d) / %d;\n", off, s, P);
+        clrs__gen_sb_add(b, "const %s ypr = ygq - yph%d - ypq * %d;\n", off, s,
+                         P);
+        for (r = 0; r < P; ++r) {
+            const int q = c->per_pat[s][r];
+            if (P > 1 && r == 0)
+                clrs__gen_sb_open(b, "if (ypr == 0)");
+            else if (P > 1 && r < P - 1)
+                clrs__gen_sb_else(b, "else if (ypr == %d)", r);
+            else if (P > 1)
+                clrs__gen_sb_else(b, "else");
+            clrs__gen_sb_add(b, "Ypgb = ypb%d + ypq * %d + %d;\n", s,
+                             c->per_shift[s], c->per_base[s][r]);
+            clrs__gen_sb_add(b, "Ypgp = %d;\n", q);
+            for (t = 0; t < K; ++t) {
+                for (l = 0; l < V; ++l)
+                    lanes[l] = c->rel[q][t][l];
+                clrs__gen_sb_add(b, "Yyi%d_%d = (%s)(Ypgb) + ", k, t, ov);
+                clrs__gen_emit_lanes(b, ov, lanes, V);
+                clrs__gen_sb_add(b, ";\n");
+                if (!calc_weighs(c))
+                    continue;
+                clrs__gen_sb_add(b, "Yyg%d_%d = (%s)(", k, t, av);
+                for (l = 0; l < V; ++l)
+                    clrs__gen_sb_add(b, "%s%a%s", l ? ", " : "",
+                                     c->per_w[s][r][t][l], f ? "f" : "");
+                clrs__gen_sb_add(b, ");\n");
+            }
         }
+        if (P > 1)
+            clrs__gen_sb_close(b);
     }
-    if (c->per > 1)
-        clrs__gen_sb_close(b);
     clrs__gen_sb_else(b, "else");
 }
 

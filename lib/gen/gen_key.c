@@ -62,17 +62,20 @@ static void key_span(sbuf *b, const clrs_gen_config *c)
  * it the pattern, the base and the weights (exact, in hexadecimal). */
 static void key_periodic(sbuf *b, const clrs_gen_config *c)
 {
-    int r, t, l;
+    int s, r, t, l;
 
     if (!clrs__gen_periodic(c))
         return;
-    clrs__gen_sb_add(b, " per=%d/%d", c->per, c->per_shift);
-    for (r = 0; r < c->per; ++r) {
-        clrs__gen_sb_add(b, " p%d=%d,%d:", r, c->per_pat[r], c->per_base[r]);
-        for (t = 0; t < c->ntaps; ++t)
-            for (l = 0; l < c->vec; ++l)
-                clrs__gen_sb_add(b, "%s%a", t || l ? "," : "",
-                                 c->per_w[r][t][l]);
+    for (s = 0; s < c->per_n; ++s) {
+        clrs__gen_sb_add(b, " per%d=%d/%d", s, c->per[s], c->per_shift[s]);
+        for (r = 0; r < c->per[s]; ++r) {
+            clrs__gen_sb_add(b, " p%d=%d,%d:", r, c->per_pat[s][r],
+                             c->per_base[s][r]);
+            for (t = 0; t < c->ntaps; ++t)
+                for (l = 0; l < c->vec; ++l)
+                    clrs__gen_sb_add(b, "%s%a", t || l ? "," : "",
+                                     c->per_w[s][r][t][l]);
+        }
     }
 }
 
@@ -283,10 +286,10 @@ int clrs__gen_args(const clrs_gen_config *c, const clrs_gen_values *v,
     }
     if (c->span && !clrs__gen_span_calc(c))
         arg(args, &n, CLRS_ARG_OFF, "pg", -1, v->pg, 0);
-    if (clrs__gen_periodic(c)) {
-        arg(args, &n, CLRS_ARG_OFF, "yph", -1, v->yph, 0);
-        arg(args, &n, CLRS_ARG_OFF, "ype", -1, v->ype, 0);
-        arg(args, &n, CLRS_ARG_OFF, "ypb", -1, v->ypb, 0);
+    for (k = 0; clrs__gen_periodic(c) && k < c->per_n; ++k) {
+        arg(args, &n, CLRS_ARG_OFF, "yph", k, v->yph[k], 0);
+        arg(args, &n, CLRS_ARG_OFF, "ype", k, v->ype[k], 0);
+        arg(args, &n, CLRS_ARG_OFF, "ypb", k, v->ypb[k], 0);
     }
     /* Group-major weights: backward weighted sums, forward where the
      * last slot's tap count varies. */

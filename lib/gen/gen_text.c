@@ -217,7 +217,7 @@ int clrs__gen_span_calc(const clrs_gen_config *c)
  * from constants (clrs_gen_config.per; not on a walked row). */
 int clrs__gen_periodic(const clrs_gen_config *c)
 {
-    return c->per > 0 && clrs__gen_span_calc(c) && clrs__gen_walk_of(c) == 1;
+    return c->per_n > 0 && clrs__gen_span_calc(c) && clrs__gen_walk_of(c) == 1;
 }
 
 /* Forward span path over a last slot whose tap count varies. */

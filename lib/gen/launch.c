@@ -205,6 +205,7 @@ void clrs__launch_defaults(const clrs_launch_facts *f, int acc_f64,
     r->calc = -1;
     r->fix = -1;
     r->v3 = -1;
+    r->per = -1;
     r->source = CLRS_LAUNCH_DEFAULT;
     if (dc->vector_bytes)
         r->vmax = pow2_floor((cl_uint)(dc->vector_bytes / esize), cap);
@@ -280,6 +281,7 @@ static clrs_status parse_item(const char *item, int acc_f64,
                  {"calc", "01", "0 or 1", &r->calc},
                  {"fix", "01", "0 or 1", &r->fix},
                  {"v3", "01", "0 or 1", &r->v3},
+                 {"per", "01", "0 or 1", &r->per},
                  {"va", "01", "0 or 1", &r->va}};
 
     for (i = 0; i < sizeof digit / sizeof digit[0]; ++i)
@@ -324,8 +326,8 @@ static clrs_status parse_item(const char *item, int acc_f64,
         return clrs__error(
             CLRS_ERR_INVALID_VALUE,
             "CLRS_LAUNCH: unknown item \"%s\" (vec=, mv=, "
-            "span=, spanv=, walk=, rows=, nt=, sep=, roll=, calc=, fix=, v3=, "
-            "local=)",
+            "span=, spanv=, walk=, rows=, nt=, sep=, roll=, calc=, per=, fix=, "
+            "v3=, va=, local=)",
             item);
     }
     return CLRS_SUCCESS;

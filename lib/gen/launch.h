@@ -82,6 +82,9 @@ typedef struct clrs_launch_request {
     int fix;          /* u8 and s8 weighted sums in 16-bit fixed point
                          where that is exact (lower.c, fix_config): -1
                          or 1 yes, 0 no (float, the same bytes) */
+    int per;          /* periodic computed span taps (span.c,
+                         span_periodic): -1 or 1 where the coordinate
+                         allows, 0 never (the same bytes) */
     int v3;           /* three lanes (vload3 / vstore3) on the axis path
                          where no power of two from 4 divides its length
                          (variant_axis.c): -1 or 1 yes, 0 no */

@@ -1224,7 +1224,9 @@ static int rows_overlap_applies(const clrs_gen_config *c, const clrs_problem *p,
  * PoCL), nor windowed average pooling (0.67-1.69x, 1.04x at the geometric mean
  * over 40 problems), nor an upsample along kernel axis 1 into a one-byte type
  * (u8 and s8 bilinear 2x up of 1 and 4 channels took 1.1-1.6x the time in four
- * rows on PoCL, 3 channels 0.7-1.0x). */
+ * rows on PoCL, 3 channels 0.7-1.0x), nor periodic computed taps (their
+ * constants share no loads between rows: u8 linear 2x up of 3 rows of
+ * 11M outputs 7.5 ms in two rows, 4.5 in one). */
 static int rows_span_applies(const clrs_gen_config *c, const clrs_problem *p,
                              const kaxis *k, int m)
 {
@@ -1235,7 +1237,7 @@ static int rows_span_applies(const clrs_gen_config *c, const clrs_problem *p,
         return 0;
     if (c->cls == CLRS_GEN_MAX)
         return c->raw && !c->raw_wide;
-    return c->cls == CLRS_GEN_WSUM && !c->raw &&
+    return c->cls == CLRS_GEN_WSUM && !c->raw && !clrs__gen_periodic(c) &&
            !clrs__mode_pooling(p->mode) && k[0].n >= ROWS_SPAN_MIN_ROW &&
            !(up1 && clrs_dtype_size(c->dst) == 1);
 }

@@ -71,10 +71,11 @@ unsigned clrs__lower_knobs(const clrs_device *dev, const clrs_problem *p,
  * slot for groups of V lanes, each reading at most `vectors` (4 or 8)
  * vectors with at most 2 * vectors taps a lane, into low (cfg's rel,
  * code, npat, ntaps, nspan; low->span), *kept 0 when too few groups
- * share a pattern. */
+ * share a pattern; over computed taps, where `periodic` allows, the
+ * periodic stretch's constants (cfg's per). */
 clrs_status clrs__span_try(clrs_lowered *low, const clrs_problem *p,
                            const clrs_slot_taps *st, int V, int vectors,
-                           int *kept);
+                           int periodic, int *kept);
 
 /* Channels past this many fill a vector of their own (the axis
  * variant's) and stay as they are (fuse.c). */

@@ -371,72 +371,55 @@ static int64_t per_base(const per_range *pr, int64_t g, int V, int fused)
 /* Groups searched for the periodic stretch's start and end. */
 #define SPAN_PER_EDGE 64
 
-static clrs_status span_periodic(clrs_lowered *low, const clrs_problem *p,
-                                 const clrs_problem *u, int k, int V)
+/* One stretch of the row, over pixels [o0, o1) whose coordinate steps
+ * repeat every Pp pixels S further (span_periodic): the groups wholly
+ * inside, from the first from which a whole period repeats in the next
+ * to the last up to which one repeats the one before (each found among
+ * SPAN_PER_EDGE + 2P groups at the stretch's ends: the row's clamped
+ * ends, or the step where the coordinate's rounding changes), their
+ * period's bases, patterns and weights into stretch slot s of the
+ * configuration; *made 0 where there is none. */
+static clrs_status per_stretch(clrs_lowered *low, const clrs_problem *p,
+                               const clrs_problem *u, int k, int V, int64_t o0,
+                               int64_t o1, int64_t Pp, int64_t S, int s,
+                               int *made)
 {
     clrs_gen_config *c = &low->cfg;
-    const clrs_axis_map *ax = &u->ax[k];
     const int K = c->fixed[k], fused = p->fuse_c > 1;
-    const int64_t C = fused ? p->fuse_c : 1;
-    const int f64 = ax->f64, mant = f64 ? 53 : 24;
-    const double ca = f64 ? ax->da : ax->a, cr = f64 ? ax->dr : ax->r,
-                 cb = f64 ? ax->db : ax->b;
-    int64_t Pp, S, Pe, P, Se, ph = -1, pe = -1, g, gh, b0, np, lo, hi, Gw;
+    const int64_t C = fused ? p->fuse_c : 1, Pe = Pp * C;
+    const int64_t g0 = (o0 * C + V - 1) / V, g1 = o1 * C / V;
+    int64_t P, Se, ph = -1, pe = -1, g, gh, b0, p0, np;
     per_range head, tail;
     clrs_status st;
     int r, t, l, q, ok = 1;
 
-    c->per = 0;
-    if (K < 1 || K > CLRS_GEN_PER_TAPS || V > CLRS_GEN_MAX_LANES || c->fix ||
-        c->isum || c->f16_native || c->raw || ax->fixed16 ||
-        !coord_exact(ca, cr, cb, 1, mant, &Pp, &S))
-        return CLRS_SUCCESS;
-    /* The outputs from 0 whose coordinate is exact (a float one past
-     * 2^23 outputs at half a pixel's offset is not): the largest n found
-     * by bisection at which coord_exact holds, which it checks at both
-     * ends; the groups past them compute their taps. */
-    for (lo = 1, hi = ax->out; lo < hi;) {
-        const int64_t mid = lo + (hi - lo + 1) / 2;
-        if (coord_exact(ca, cr, cb, mid, mant, &Pp, &S))
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    if (!coord_exact(ca, cr, cb, lo, mant, &Pp, &S))
-        return CLRS_SUCCESS;
-    Gw = lo * C / V; /* whole groups of exact outputs */
-    Pe = Pp * C;
+    *made = 0;
     for (P = 1; P <= CLRS_GEN_PER_MAX && (P * V) % Pe; ++P)
         ;
-    if (P > CLRS_GEN_PER_MAX || Gw < 2 * SPAN_PER_EDGE + 4 * P)
+    if (P > CLRS_GEN_PER_MAX || g1 - g0 < 2 * SPAN_PER_EDGE + 4 * P)
         return CLRS_SUCCESS;
     Se = P * V / Pe * S * C;
     if (Se >= (int64_t)1 << 30)
         return CLRS_SUCCESS;
     /* the first and the last SPAN_PER_EDGE + 2P groups, whole pixels */
     gh = SPAN_PER_EDGE + 2 * P;
-    np = (gh * V + C - 1) / C;
-    st = per_range_make(u, k, C, 0, np, &head);
+    memset(&tail, 0, sizeof tail);
+    p0 = g0 * V / C;
+    st = per_range_make(u, k, C, p0, ((g0 + gh) * V + C - 1) / C - p0, &head);
     if (st >= 0) {
-        const int64_t p0 = (Gw - gh) * V / C;
-        np = (Gw * V + C - 1) / C - p0;
-        if (p0 + np > ax->out)
-            np = ax->out - p0;
+        p0 = (g1 - gh) * V / C;
+        np = (g1 * V + C - 1) / C - p0;
         st = per_range_make(u, k, C, p0, np, &tail);
-    } else {
-        memset(&tail, 0, sizeof tail);
     }
     if (st < 0)
         goto out;
-    /* the first group from which a whole period repeats in the next,
-     * and the last group up to which one repeats the one before */
-    for (g = 0; g + 2 * P <= gh && ph < 0; ++g) {
+    for (g = g0; g + 2 * P <= g0 + gh && ph < 0; ++g) {
         for (r = 0, ok = 1; r < P && ok; ++r)
             ok = per_match(&head, g + r, g + r + P, V, K, Se);
         if (ok)
             ph = g;
     }
-    for (g = Gw; g - 2 * P >= Gw - gh && pe < 0; --g) {
+    for (g = g1; g - 2 * P >= g1 - gh && pe < 0; --g) {
         for (r = 0, ok = 1; r < P && ok; ++r)
             ok = per_match(&tail, g - 1 - r - P, g - 1 - r, V, K, Se);
         if (ok)
@@ -458,32 +441,142 @@ static clrs_status span_periodic(clrs_lowered *low, const clrs_problem *p,
         }
         if (q == c->npat || base < 0 || base - b0 >= Se)
             goto out;
-        c->per_pat[r] = q;
-        c->per_base[r] = (int)(base - b0);
+        c->per_pat[s][r] = q;
+        c->per_base[s][r] = (int)(base - b0);
         for (t = 0; t < K; ++t)
             for (l = 0; l < V; ++l) {
                 const double w = per_tap(&head, gr, V, l, t)->w;
-                c->per_w[r][t][l] = c->acc_f64 ? w : (double)(float)w;
+                c->per_w[s][r][t][l] = c->acc_f64 ? w : (double)(float)w;
             }
     }
     /* the last periodic group's vectors end inside src's axis (the
      * kernel moves no periodic base back): the groups past it compute */
     while (pe >= ph + 2 * P && b0 + (pe - 1 - ph) / P * Se +
-                                       c->per_base[(pe - 1 - ph) % P] +
+                                       c->per_base[s][(pe - 1 - ph) % P] +
                                        (int64_t)c->nspan * V >
                                    p->ax[k].in)
         --pe;
     if (pe < ph + 2 * P)
         goto out;
-    c->per = (int)P;
-    c->per_shift = (int)Se;
-    low->vals.yph = ph;
-    low->vals.ype = pe;
-    low->vals.ypb = b0;
+    c->per[s] = (int)P;
+    c->per_shift[s] = (int)Se;
+    low->vals.yph[s] = ph;
+    low->vals.ype[s] = pe;
+    low->vals.ypb[s] = b0;
+    *made = 1;
 out:
     clrs__taplist_free(&head.tl);
     clrs__taplist_free(&tail.tl);
     return st;
+}
+
+/* A float coordinate's steps at pixel o, as the kernel takes them: o,
+ * o + a, (o + a) r and that minus b, each rounded to float. */
+static void float_steps(float a, float r, float b, int64_t o, float *v)
+{
+    v[0] = (float)o;
+    v[1] = v[0] + a;
+    v[2] = v[1] * r;
+    v[3] = v[2] - b;
+}
+
+/* Whether the steps at o and at q lie in the same binades (positive). */
+static int same_binades(float a, float r, float b, int64_t o, int64_t q)
+{
+    float v[4], w[4];
+    int i;
+
+    float_steps(a, r, b, o, v);
+    float_steps(a, r, b, q, w);
+    for (i = 0; i < 4; ++i)
+        if (!(v[i] > 0) || !(w[i] > 0) || ilogbf(v[i]) != ilogbf(w[i]))
+            return 0;
+    return 1;
+}
+
+/* Stretches a row's periodic taps take at most (past them, groups
+ * compute theirs). */
+#define SPAN_PER_STEPS 64
+
+static clrs_status span_periodic(clrs_lowered *low, const clrs_problem *p,
+                                 const clrs_problem *u, int k, int V)
+{
+    clrs_gen_config *c = &low->cfg;
+    const clrs_axis_map *ax = &u->ax[k];
+    const int K = c->fixed[k], f64 = ax->f64, mant = f64 ? 53 : 24;
+    const double ca = f64 ? ax->da : ax->a, cr = f64 ? ax->dr : ax->r,
+                 cb = f64 ? ax->db : ax->b;
+    int64_t Pp, S, lo, hi, o;
+    int made, steps, fr;
+
+    c->per_n = 0;
+    if (K < 1 || K > CLRS_GEN_PER_TAPS || V > CLRS_GEN_MAX_LANES || c->fix ||
+        c->isum || c->f16_native || c->raw || ax->fixed16 ||
+        !coord_exact(ca, cr, cb, 1, mant, &Pp, &S))
+        return CLRS_SUCCESS;
+    /* The outputs from 0 whose coordinate is exact (a float one past
+     * 2^23 outputs at half a pixel's offset is not): the largest n found
+     * by bisection at which coord_exact holds, which it checks at both
+     * ends. */
+    for (lo = 1, hi = ax->out; lo < hi;) {
+        const int64_t mid = lo + (hi - lo + 1) / 2;
+        if (coord_exact(ca, cr, cb, mid, mant, &Pp, &S))
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    if (!coord_exact(ca, cr, cb, lo, mant, &Pp, &S))
+        return CLRS_SUCCESS;
+    CLRS_TRY(per_stretch(low, p, u, k, V, 0, lo, Pp, S, c->per_n, &made));
+    c->per_n += made;
+    if (f64)
+        return CLRS_SUCCESS;
+    /* Past it, float steps that round: over pixels whose four steps each
+     * stay in one binade (ulp q), rounding to nearest even on a grid of
+     * q commutes with a shift by a multiple of 2q, so the coordinate
+     * repeats every D pixels D r further, D the least power of two that
+     * is a multiple of 2^bits(r) and moves o, o + a by a multiple of
+     * twice their ulps and (o + a) r, x by twice theirs (r = m 2^-bits,
+     * m odd). A stretch from each such run of pixels, its first period
+     * left out (a value there may have rounded up into the binade from
+     * below it). */
+    fr = frac_bits(cr);
+    for (o = lo, steps = 0; o < ax->out && steps < SPAN_PER_STEPS &&
+                            c->per_n < CLRS_GEN_PER_STRETCHES;
+         ++steps) {
+        float v[4];
+        double D = ldexp(1.0, fr);
+        int i;
+        /* the run's last pixel: the steps' binades rise with o */
+        for (lo = o, hi = ax->out - 1; lo < hi;) {
+            const int64_t mid = lo + (hi - lo + 1) / 2;
+            if (same_binades((float)ca, (float)cr, (float)cb, o, mid))
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        if (!same_binades((float)ca, (float)cr, (float)cb, o, lo)) {
+            ++o; /* a step not positive here: no stretch */
+            continue;
+        }
+        float_steps((float)ca, (float)cr, (float)cb, o, v);
+        for (i = 0; i < 4; ++i) {
+            /* twice the ulp, over r for the steps after the product */
+            const double q2 =
+                ldexp(1.0, ilogbf(v[i]) - 23 + 1 + (i >= 2 ? fr : 0));
+            if ((i > 0 || o >= ((int64_t)1 << 24)) && q2 > D)
+                D = q2;
+        }
+        if (D <= ldexp(1.0, 20) && lo + 1 - o > 2 * (int64_t)D) {
+            Pp = (int64_t)D;
+            S = (int64_t)(D * cr);
+            CLRS_TRY(per_stretch(low, p, u, k, V, o + Pp, lo + 1, Pp, S,
+                                 c->per_n, &made));
+            c->per_n += made;
+        }
+        o = lo + 1;
+    }
+    return CLRS_SUCCESS;
 }
 
 /* Outputs of a computed slot whose taps give its span patterns, in
@@ -499,7 +592,8 @@ out:
  * group's base and pattern). A padding tap stops a group: no pattern
  * holds one, so a lane reading one goes lane by lane. */
 static clrs_status span_try_calc(clrs_lowered *low, const clrs_problem *p,
-                                 int k, int V, span_rules *r, int *kept)
+                                 int k, int V, span_rules *r, int periodic,
+                                 int *kept)
 {
     const clrs_axis_map *ax = &p->ax[k];
     const int64_t whole = ax->out - ax->out % V;
@@ -553,7 +647,7 @@ static clrs_status span_try_calc(clrs_lowered *low, const clrs_problem *p,
     s.n = tl.n;
     st = span_choose(low, &s, r, V, kept);
     clrs__taplist_free(&tl);
-    if (st >= 0 && *kept)
+    if (st >= 0 && *kept && periodic)
         st = span_periodic(low, p, &u, k, V);
     /* The sample's groups are not the axis': no tables of them. */
     free(low->span.base);
@@ -572,7 +666,7 @@ static clrs_status span_try_calc(clrs_lowered *low, const clrs_problem *p,
  * last one, weights group-major. */
 clrs_status clrs__span_try(clrs_lowered *low, const clrs_problem *p,
                            const clrs_slot_taps *st, int V, int vectors,
-                           int *kept)
+                           int periodic, int *kept)
 {
     const clrs_gen_config *c = &low->cfg;
     const int k = p->naxes - 1, K = c->fixed[k];
@@ -587,7 +681,7 @@ clrs_status clrs__span_try(clrs_lowered *low, const clrs_problem *p,
     r.taps = 2 * r.vectors;
     r.max_pat = 4;
     if (p->calc & (1u << k))
-        return span_try_calc(low, p, k, V, &r, kept);
+        return span_try_calc(low, p, k, V, &r, periodic, kept);
     if (!p->backward) {
         /* each tap still picks from 16 vectors, the group reaching on */
         if (r.vectors == CLRS_GEN_SPAN_TAP_VECTORS) {
@@ -669,7 +763,7 @@ clrs_status clrs__span_make(vtry *t)
     t->span_done = 1;
     V = clrs__span_lanes(t);
     CLRS_TRY(clrs__span_try(t->low, t->p, t->st, V, t->r->span_vectors,
-                            &t->span_kept));
+                            t->r->per != 0, &t->span_kept));
     if (t->span_kept) {
         c->span = 1;
         c->vec = V;

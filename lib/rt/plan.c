@@ -1537,7 +1537,7 @@ clrs_status clrs_plan_get_info(const clrs_plan *plan, clrs_plan_info *info)
     info->launch_source = plan->low.launch.source;
     info->span_groups = plan->low.launch.walk;
     info->span_period =
-        clrs__gen_periodic(&plan->low.cfg) ? plan->low.cfg.per : 0;
+        clrs__gen_periodic(&plan->low.cfg) ? plan->low.cfg.per[0] : 0;
     info->rows = plan->low.launch.rows > 1 ? plan->low.launch.rows : 1;
     info->tuned_launches = plan->tuned_launches;
     info->variant = clrs__variant_name(plan->low.cfg.variant);
