@@ -221,6 +221,19 @@ else
 fi
 quiet "clresample computed taps" "$log"
 
+# Periodic computed taps: rows long enough for a stretch (128 groups of
+# ends and more), one channel and three fused, the period's last group
+# whose vectors end at src's end.
+if grind_calc calc-per 4 --mode=CP --fix-times-per-prb=1 --dir=FWD_D \
+    --alg=linear,cubic mb1ic1iw1200ow2400 --tag=axb mb1ic3iw800ow1600 &&
+    pers=$(grep -c 'vector:span/[0-9]*p[1-9]' "$out") && test "$pers" -eq 4; then
+    echo "ok $n - clresample periodic computed taps passed under oclgrind (4 periodic)"
+else
+    echo "not ok $n - clresample periodic computed taps under oclgrind: exit $status, $(grep -c 'vector:span/[0-9]*p[1-9]' "$out") periodic"
+    grind_failed
+fi
+quiet "clresample periodic computed taps" "$log"
+
 # Antialiased computed taps: the loops over the filter unrolled to a
 # trip count (1-D linear and cubic, 2-D linear: positions past an
 # output's range skipped) or over the range (2-D cubic: too many to
