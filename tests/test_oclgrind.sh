@@ -205,34 +205,37 @@ grind_failed() {
         sed -e 's/^/# /' | head -n 40
 }
 
+# grind_taken NAME COUNT PATTERN WANT WHAT ARGS...: grind_calc NAME
+# COUNT ARGS..., passing with at least WANT perf lines matching PATTERN
+# (the path WHAT names), and Oclgrind quiet.
+grind_taken() {
+    _name=$1 _cnt=$2 _pat=$3 _want=$4 _what=$5
+    shift 5
+    if grind_calc "$_name" "$_cnt" --mode=CP --fix-times-per-prb=1 \
+        --dir=FWD_D "$@" && _got=$(grep -c "$_pat" "$out") &&
+        test "$_got" -ge "$_want"; then
+        echo "ok $n - clresample $_name passed under oclgrind ($_got $_what)"
+    else
+        echo "not ok $n - clresample $_name under oclgrind: exit $status, $(grep -c "$_pat" "$out") $_what (want $_want)"
+        grind_failed
+    fi
+    quiet "clresample $_name" "$log"
+}
+
 # Computed taps on the span path: nearest, linear and cubic rows,
 # clamped and padded, whose last group passes the row's end and whose
 # first groups start below x = 0 (both go lane by lane), and a row of
 # three fused channels-last channels (gathered groups).
-if grind_calc calc 24 --mode=CP --fix-times-per-prb=1 \
-    --dir=FWD_D --alg=nearest,linear,cubic --pad-mode=edge,zero \
+grind_taken calc 24 'vector:span/' 1 "on the span path" \
+    --alg=nearest,linear,cubic --pad-mode=edge,zero \
     mb1ic1iw37ow301 mb1ic2iw100ow37 mb1ic1ih5iw40oh3ow61 \
-    --tag=axb mb1ic3iw37ow301 &&
-    spans=$(grep -c 'vector:span/' "$out") && test "$spans" -gt 0; then
-    echo "ok $n - clresample computed taps passed under oclgrind ($spans on the span path)"
-else
-    echo "not ok $n - clresample computed taps under oclgrind: exit $status, $(grep -c 'vector:span/' "$out") on the span path"
-    grind_failed
-fi
-quiet "clresample computed taps" "$log"
+    --tag=axb mb1ic3iw37ow301
 
 # Periodic computed taps: rows long enough for a stretch (128 groups of
 # ends and more), one channel and three fused, the period's last group
 # whose vectors end at src's end.
-if grind_calc calc-per 4 --mode=CP --fix-times-per-prb=1 --dir=FWD_D \
-    --alg=linear,cubic mb1ic1iw1200ow2400 --tag=axb mb1ic3iw800ow1600 &&
-    pers=$(grep -c 'vector:span/[0-9]*p[1-9]' "$out") && test "$pers" -eq 4; then
-    echo "ok $n - clresample periodic computed taps passed under oclgrind (4 periodic)"
-else
-    echo "not ok $n - clresample periodic computed taps under oclgrind: exit $status, $(grep -c 'vector:span/[0-9]*p[1-9]' "$out") periodic"
-    grind_failed
-fi
-quiet "clresample periodic computed taps" "$log"
+grind_taken calc-per 4 'vector:span/[0-9]*p[1-9]' 4 periodic \
+    --alg=linear,cubic mb1ic1iw1200ow2400 --tag=axb mb1ic3iw800ow1600
 
 # Antialiased computed taps: the loops over the filter unrolled to a
 # trip count (1-D linear and cubic, 2-D linear: positions past an
