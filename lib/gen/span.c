@@ -517,7 +517,8 @@ static clrs_status span_periodic(clrs_lowered *low, const clrs_problem *p,
     /* The outputs from 0 whose coordinate is exact (a float one past
      * 2^23 outputs at half a pixel's offset is not): the largest n found
      * by bisection at which coord_exact holds, which it checks at both
-     * ends. */
+     * ends; lo only ever takes an n where it held (1 above), and Pp and S
+     * depend on r alone. */
     for (lo = 1, hi = ax->out; lo < hi;) {
         const int64_t mid = lo + (hi - lo + 1) / 2;
         if (coord_exact(ca, cr, cb, mid, mant, &Pp, &S))
@@ -525,8 +526,6 @@ static clrs_status span_periodic(clrs_lowered *low, const clrs_problem *p,
         else
             hi = mid - 1;
     }
-    if (!coord_exact(ca, cr, cb, lo, mant, &Pp, &S))
-        return CLRS_SUCCESS;
     CLRS_TRY(per_stretch(low, p, u, k, V, 0, lo, Pp, S, c->per_n, &made));
     c->per_n += made;
     if (f64)
