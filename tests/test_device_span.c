@@ -83,7 +83,11 @@ typedef struct scase {
     const char *launch;
     int walked; /* SPAN: 1: a work-item takes its row's groups (the
                    power of two that covers the row at the plan's lanes),
-                   -1: one group, 0: as the device's defaults choose */
+                   -1: one group, 0: as the device's defaults choose;
+                   2: by the device class, a row whose neighbouring
+                   rows' taps overlap (walked on a CPU, but not on an
+                   Intel one: launch.c's cpu-intel), 3: one whose rows'
+                   taps do not (walked on every CPU) */
     expect want;
     /* EX_SPAN only where the device's span groups have at least this
      * many lanes (a wide window's group then fits spanv=8's vectors);
@@ -371,6 +375,15 @@ static const scase cases[] = {
      .mode = CLRS_MODE_LINEAR, F32, NCHW(2, 2, 8, 256),
      .out = {2, 2, 2, 64}, .antialias = 1, .launch = "spanv=8,walk=1",
      .walked = 1, .want = EX_SPAN},
+    /* By default: a CPU walks rows it reads once; an Intel one not
+     * where a forward kernel's neighbouring rows' taps overlap. */
+    {.name = "avg exclude padding k3 s2 pad 1 W 100->50, default walk",
+     .mode = CLRS_MODE_AVG_EXCLUDE_PADDING, F32, NCHW(2, 2, 5, 100),
+     .hk = 3, .hs = 2, .hp = 1, .wk = 3, .ws = 2, .wp = 1, .walked = 2,
+     .want = EX_SPAN},
+    {.name = "linear 2x down W 128->64 H 6->3, default walk",
+     .mode = CLRS_MODE_LINEAR, F32, NCHW(2, 3, 6, 128),
+     .out = {2, 3, 3, 64}, .walked = 3, .want = EX_SPAN},
     {.name = "linear 2x down f64 W 64->32 walked (4 groups of 8)",
      .mode = CLRS_MODE_LINEAR, .sdt = CLRS_F64, .ddt = CLRS_F64,
      NCHW(1, 2, 6, 64), .out = {1, 2, 3, 32}, .launch = "walk=1",
@@ -910,6 +923,25 @@ static int walk_groups(int64_t n, int lanes)
     return g;
 }
 
+/* Whether the device's class walks a forward row by default (2: the
+ * rows' taps overlap, 3: they do not): every CPU, but an Intel one
+ * (vendor 0x8086) not over overlapping taps; a GPU never. */
+static int class_walks(int walked)
+{
+    cl_device_type type = 0;
+    cl_uint vendor = 0;
+    const cl_device_type kinds =
+        CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR;
+
+    clGetDeviceInfo(env.dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    clGetDeviceInfo(env.dev, CL_DEVICE_VENDOR_ID, sizeof vendor, &vendor,
+                    NULL);
+    if (type & CL_DEVICE_TYPE_GPU && (type & kinds) == CL_DEVICE_TYPE_GPU)
+        return 0;
+    return !(walked == 2 && (type & kinds) == CL_DEVICE_TYPE_CPU &&
+             vendor == 0x8086);
+}
+
 /* The path point: the expected path, and for span the lanes the
  * device's facts give (span_lanes), 1..4 patterns and a coverage of at
  * least one half (the library's own threshold), below 1 when the last
@@ -925,8 +957,9 @@ static int check_path(const scase *c, const clrs_plan_info *in, int acc_f64,
     const int64_t row = c->bwd ? c->in[c->rank - 1] : out[c->rank - 1];
     const int64_t read = c->bwd ? out[c->rank - 1] : c->in[c->rank - 1];
     expect want = c->want;
-    const int groups = c->walked > 0   ? walk_groups(row, lanes)
-                       : c->walked < 0 ? 1
+    const int walks = c->walked >= 2 ? class_walks(c->walked) : c->walked;
+    const int groups = walks > 0       ? walk_groups(row, lanes)
+                       : walks < 0 || c->walked >= 2 ? 1
                                        : 0;
     tap_diag("  path %s, %d lanes, %d span patterns, span coverage %.3f, "
              "%d groups a work-item (device facts: %d lanes, %d groups)",

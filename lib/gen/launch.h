@@ -50,7 +50,9 @@ typedef struct clrs_launch_request {
     int walk;         /* a weighted sum on the span path over two or more
                          slots walks each row of groups in one work-item
                          (lower.c): 1 yes, 0 no, -1 where the rows it
-                         reads are new ones */
+                         reads are new ones, -2 where they are and,
+                         forward, neighbouring rows' taps do not overlap
+                         (variant_walk.c) */
     int rows;         /* outputs of kernel axis 1 a work-item runs in turn
                          (1, 2, 4 or 8; lower.c's rows_of); 0: the
                          default, rows_bwd for a backward kernel, else 1 */

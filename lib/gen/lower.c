@@ -1158,8 +1158,8 @@ static clrs_status lower_setup(const clrs_device *dev, const clrs_problem *p,
  * the positions or more: a 3x3 window of stride 2, a bilinear
  * upsample's transposed entries, not a 2x bilinear downsample's pairs.
  * A slot whose taps the kernel computes has no lists: no. */
-static int taps_overlap(const clrs_problem *p, const clrs_slot_taps *st, int s,
-                        int transposed)
+int clrs__lower_taps_overlap(const clrs_problem *p, const clrs_slot_taps *st,
+                             int s, int transposed)
 {
     clrs_lists l;
     int64_t i, hits = 0;
@@ -1260,7 +1260,8 @@ static int rows_of(const clrs_gen_config *c, const clrs_problem *p,
 
     if (!r->rows && r->rows_overlap > rows &&
         (c->variant == CLRS_VARIANT_WALK || rows_overlap_applies(c, p, k, m)) &&
-        m > 1 && k[1].slot >= 0 && taps_overlap(p, st, k[1].slot, d->gather))
+        m > 1 && k[1].slot >= 0 &&
+        clrs__lower_taps_overlap(p, st, k[1].slot, d->gather))
         rows = r->rows_overlap;
     if (!r->rows && r->rows_span > rows && rows_span_applies(c, p, k, m))
         rows = r->rows_span;

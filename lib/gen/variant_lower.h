@@ -61,6 +61,13 @@ int clrs__lower_blocked_beyond_0(const kaxis *k, int m);
  * laid out like dst's (contiguous, or the same block). */
 int clrs__lower_operands_vector_ok(const clrs_problem *p, const kaxis *k0);
 
+/* Whether neighbouring positions of slot s's lists (transposed: the
+ * backward gather's) read overlapping ranges of elements at half of the
+ * positions or more (a 3x3 window of stride 2, not a 2x bilinear
+ * downsample's pairs); 0 for a slot whose taps the kernel computes. */
+int clrs__lower_taps_overlap(const clrs_problem *p, const clrs_slot_taps *st,
+                             int s, int transposed);
+
 /* The axis path's lanes for the problem and request (1: none). */
 int clrs__axis_lanes(const vtry *t);
 

@@ -19,12 +19,14 @@
  * WALK_MAX_GROUPS groups walks it whole where the request says so (by
  * default where the rows it reads are new ones: forward where no outer
  * slot upsamples, backward, which reads diff_dst, where none
- * downsamples), in the power of two of groups that covers it (a few
- * kernels serve every row length); else 1. */
-static int walk_groups(const clrs_problem *p, const clrs_gen_config *c,
-                       const kaxis *k0, int V, const clrs_launch_request *r)
+ * downsamples; under -2, forward also only where neighbouring rows'
+ * taps do not overlap), in the power of two of groups that covers it (a
+ * few kernels serve every row length); else 1. */
+static int walk_groups(const vtry *t, const clrs_gen_config *c, int V)
 {
-    int64_t groups = (k0->n + V - 1) / V;
+    const clrs_problem *p = t->p;
+    const clrs_launch_request *r = t->r;
+    int64_t groups = (t->k[0].n + V - 1) / V;
     int g = 2, k;
 
     if (c->cls != CLRS_GEN_WSUM || c->nslots < 2 || r->walk == 0 ||
@@ -34,6 +36,9 @@ static int walk_groups(const clrs_problem *p, const clrs_gen_config *c,
         if (p->backward ? p->ax[k].out < p->ax[k].in
                         : p->ax[k].out > p->ax[k].in)
             return 1;
+    if (r->walk == -2 && !p->backward && t->m > 1 && t->k[1].slot >= 0 &&
+        clrs__lower_taps_overlap(p, t->st, t->k[1].slot, t->d->gather))
+        return 1;
     while (g < groups)
         g *= 2;
     return g;
@@ -43,8 +48,7 @@ int clrs__variant_applies_WALK(const vtry *t)
 {
     int V = clrs__span_lanes(t);
     /* Walked groups read their base and pattern from the tables. */
-    return V > 1 && !t->p->calc &&
-           walk_groups(t->p, &t->low->cfg, &t->k[0], V, t->r) > 1;
+    return V > 1 && !t->p->calc && walk_groups(t, &t->low->cfg, V) > 1;
 }
 
 clrs_status clrs__variant_make_WALK(vtry *t, int *made)
@@ -52,7 +56,7 @@ clrs_status clrs__variant_make_WALK(vtry *t, int *made)
     clrs_gen_config *c = &t->low->cfg;
     CLRS_TRY(clrs__span_make(t));
     if (t->span_kept)
-        c->walk = walk_groups(t->p, c, &t->k[0], c->vec, t->r);
+        c->walk = walk_groups(t, c, c->vec);
     *made = t->span_kept;
     return CLRS_SUCCESS;
 }
