@@ -923,9 +923,10 @@ static int walk_groups(int64_t n, int lanes)
     return g;
 }
 
-/* Whether the device's class walks a forward row by default (2: the
- * rows' taps overlap, 3: they do not): every CPU, but an Intel one
- * (vendor 0x8086) not over overlapping taps; a GPU never. */
+/* What the device's class does with a forward row by default (2: the
+ * rows' taps overlap, 3: they do not), as `walked` says it: 1 walked on
+ * every CPU, but an Intel one (vendor 0x8086) not over overlapping
+ * taps, -1 one group; a GPU never walks. */
 static int class_walks(int walked)
 {
     cl_device_type type = 0;
@@ -936,10 +937,12 @@ static int class_walks(int walked)
     clGetDeviceInfo(env.dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
     clGetDeviceInfo(env.dev, CL_DEVICE_VENDOR_ID, sizeof vendor, &vendor,
                     NULL);
-    if (type & CL_DEVICE_TYPE_GPU && (type & kinds) == CL_DEVICE_TYPE_GPU)
-        return 0;
-    return !(walked == 2 && (type & kinds) == CL_DEVICE_TYPE_CPU &&
-             vendor == 0x8086);
+    if ((type & kinds) == CL_DEVICE_TYPE_GPU)
+        return -1;
+    return walked == 2 && (type & kinds) == CL_DEVICE_TYPE_CPU &&
+                   vendor == 0x8086
+               ? -1
+               : 1;
 }
 
 /* The path point: the expected path, and for span the lanes the
@@ -958,9 +961,9 @@ static int check_path(const scase *c, const clrs_plan_info *in, int acc_f64,
     const int64_t read = c->bwd ? out[c->rank - 1] : c->in[c->rank - 1];
     expect want = c->want;
     const int walks = c->walked >= 2 ? class_walks(c->walked) : c->walked;
-    const int groups = walks > 0       ? walk_groups(row, lanes)
-                       : walks < 0 || c->walked >= 2 ? 1
-                                       : 0;
+    const int groups = walks > 0 ? walk_groups(row, lanes)
+                       : walks < 0 ? 1
+                                   : 0;
     tap_diag("  path %s, %d lanes, %d span patterns, span coverage %.3f, "
              "%d groups a work-item (device facts: %d lanes, %d groups)",
              pn ? pn : "?", in->vector_lanes, in->span_patterns,
