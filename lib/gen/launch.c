@@ -70,6 +70,11 @@ typedef struct device_class {
     /* The SIMD width taken for a device that states none (facts.simd
      * below 2). */
     cl_uint simd;
+    /* f16 vectors, converted, store non-temporally (where the written
+     * size asks for it) in a kernel whose work-items loop a count they
+     * read (taps by range) or roll rows: 1 yes, 0 ordinarily (lower.c's
+     * want_nt). */
+    int nt_loops;
 } device_class;
 
 static const device_class device_classes[] = {
@@ -93,11 +98,11 @@ static const device_class device_classes[] = {
      * pointers (va): on an H200 the side-by-side's 74 problems in 0.96x
      * the time at the geometric mean, none slower by more than 4%. */
     {"gpu-nvidia", CL_DEVICE_TYPE_GPU, 0x10de, 16, 1, 1, 1, 0, 0, 4, 0, 2, 0, 0,
-     0, 1, 256, 32},
+     0, 1, 256, 32, 1},
     /* Any other GPU: NVIDIA's choices, not measured there; its own SIMD
      * width shapes the groups, a warp of 32 where it states none. */
     {"gpu", CL_DEVICE_TYPE_GPU, 0, 16, 1, 1, 1, 0, 0, 4, 0, 2, 0, 0, 0, 1, 256,
-     32},
+     32, 1},
     /* Any other device, a CPU first: its preferred width, several
      * vectors and wide span groups per work-item (four for fixed-point
      * sums, whose taps' loads weigh), rows walked front to back for its
@@ -146,10 +151,18 @@ static const device_class device_classes[] = {
      * 0.52-0.81x the walked time in every type, antialiased bilinear 2x
      * down of 32 channels 0.65x, 4x down 0.79-1.09x, antialiased bicubic
      * 0.89-0.99x, while walked rows without overlap (bilinear 2x down,
-     * backward nearest and bilinear) won up to 1.5x as on AMD's. */
+     * backward nearest and bilinear) won up to 1.5x as on AMD's. f16
+     * vectors store ordinarily in a kernel whose work-items loop a
+     * count they read or roll rows (nt_loops 0): on the same machine
+     * 3x3 average pooling without padding of 64 channels-last channels
+     * took 6x the time with non-temporal stores (27.6 against 4.6 ms,
+     * its taps by range), bicubic 2x up of 64 channels-last channels as
+     * the roll kernel 6.4x (75 against 12 ms), where u8, s8 and f32 in
+     * the same kernels did not lose and max pooling's copied f16 gained
+     * (lib/README.md). */
     {"cpu-intel", CL_DEVICE_TYPE_CPU, 0x8086, 0, 4, 4, 5, 2, 0, 16, -2, 1, 4, 4,
-     512, 0, 0, 0},
-    {"cpu", 0, 0, 0, 4, 4, 5, 2, 0, 16, -1, 1, 4, 4, 512, 0, 0, 0},
+     512, 0, 0, 0, 0},
+    {"cpu", 0, 0, 0, 4, 4, 5, 2, 0, 16, -1, 1, 4, 4, 512, 0, 0, 0, 1},
 };
 
 /* The first row whose type and vendor are the device's (the last row
@@ -243,6 +256,7 @@ void clrs__launch_defaults(const clrs_launch_facts *f, int acc_f64,
     r->rows_span = dc->rows_span;
     r->span_group = dc->span_group;
     r->va = dc->aligned;
+    r->nt_loops = dc->nt_loops;
 }
 
 /* "local=A", "AxB" or "AxBxC": one to three sizes 1..65536, the

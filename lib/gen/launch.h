@@ -66,6 +66,9 @@ typedef struct clrs_launch_request {
                          would choose (lower.c's launch_shape); 0: the
                          driver's */
     int nt;           /* -1: by the written size; 0 or 1: forced */
+    int nt_loops;     /* under nt -1, f16's converted vectors store
+                         non-temporally in a kernel whose work-items loop
+                         a count they read or roll rows (lower.c) */
     int sep;          /* -1: separable passes where the plan's cost model
                          takes them; 0: one pass; 1: separable wherever the
                          mode factorises (plan.c) */

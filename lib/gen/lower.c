@@ -353,10 +353,12 @@ static int nt_aligned(const clrs_device *dev, const direction *d,
  * from vectorising PoCL's work-item loop into AVX-512 gathers, which is
  * faster, not slower. */
 static int want_nt(const clrs_device *dev, const direction *d, size_t bytes,
-                   const kaxis *k, int m, int vec, int raw, unsigned calc,
+                   const kaxis *k, int m, const clrs_gen_config *c,
                    const clrs_launch_request *r)
 {
     const size_t size = clrs_dtype_size(d->dst->dtype);
+    const int vec = c->vec, raw = c->raw;
+    int q, loops = c->roll > 0;
     int want = r->nt >= 0 ? r->nt : !r->generic && bytes >= CLRS_NT_MIN_BYTES;
     /* A copy's vectors, and the one-byte types' rounded ones, store
      * ordinarily by default where they are narrower than 16 bytes, and a
@@ -380,7 +382,17 @@ static int want_nt(const clrs_device *dev, const direction *d, size_t bytes,
      * stores ordinarily: LLVM does not vectorise a work-item loop with a
      * non-temporal store, and the taps' arithmetic needs the vectors
      * (PoCL, f32 linear 2x up 1-D, 5.6M outputs: 33 ms, 16 without). */
-    if (r->nt < 0 && calc && vec == 1)
+    if (r->nt < 0 && c->calc && vec == 1)
+        want = 0;
+    /* f16's converted vectors where the device class says
+     * (device_class.nt_loops in launch.c, with the measurement) store
+     * ordinarily in a kernel whose work-items loop a count they read
+     * (taps by range) or roll rows. */
+    for (q = 0; q < c->nslots; ++q)
+        if (!c->fixed[q])
+            loops = 1;
+    if (r->nt < 0 && !r->nt_loops && loops && vec > 1 &&
+        d->dst->dtype == CLRS_F16 && !raw)
         want = 0;
     return want && nt_aligned(dev, d, k, m, vec);
 }
@@ -1293,8 +1305,7 @@ static clrs_status lower_once(const clrs_device *dev, const clrs_problem *p,
     bytes = index_only ? 0
                        : (size_t)clrs__tensor_span(w.d.dst) *
                              clrs_dtype_size(w.d.dst->dtype);
-    c->nt =
-        want_nt(dev, &w.d, bytes, w.k, w.m, c->vec, c->raw, c->calc, &w.req);
+    c->nt = want_nt(dev, &w.d, bytes, w.k, w.m, c, &w.req);
     c->va = index_only ? 0 : want_va(dev, &w.d, w.k, w.m, c, &w.req);
     config_posts(low, p, w.k, w.m);
     layout_tables(low, p, st, &w.d);
