@@ -14,7 +14,9 @@
  *   - a user workspace (clrs_resample_desc_set_user_workspace) for a
  *     separable plan of three passes and for max pooling backward: its
  *     size, the same bits as the plan's own scratch, a sub-buffer at an
- *     offset, one workspace shared by two plans, and its errors.
+ *     offset, one workspace shared by two plans, and its errors;
+ *   - a channels-last bicubic plan's passes as one kernel (the roll
+ *     variant) or not, as the device's class says.
  * A light program: it builds two kernels. */
 #define _POSIX_C_SOURCE 200809L
 #include "devutil.h"
@@ -677,6 +679,52 @@ out:
     clrs_tensor_desc_destroy(f);
 }
 
+/* ---- the roll variant by device class --------------------------------- */
+
+/* Bicubic 2x up of 16 channels-last f32 channels, 9 x 11 -> 18 x 22: a
+ * separable plan by default on every device class. Its passes run as
+ * one kernel (the roll variant) by default, but on an Intel CPU (the
+ * device class cpu-intel in launch.c, read here from the device's type
+ * and vendor id) they run as passes. */
+static void roll_default(void)
+{
+    static const int64_t sdims[4] = {1, 16, 9, 11}, ddims[4] = {1, 16, 18, 22};
+    const cl_device_type kinds =
+        CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR;
+    clrs_resample_desc *op = NULL;
+    clrs_tensor_desc *sd = NULL, *dd = NULL;
+    clrs_plan *plan = NULL;
+    clrs_plan_info in;
+    cl_device_type type = 0;
+    cl_uint vendor = 0;
+    int intel_cpu, ok;
+
+    clGetDeviceInfo(env.dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    clGetDeviceInfo(env.dev, CL_DEVICE_VENDOR_ID, sizeof vendor, &vendor,
+                    NULL);
+    intel_cpu = (type & kinds) == CL_DEVICE_TYPE_CPU && vendor == 0x8086;
+    memset(&in, 0, sizeof in);
+    ok = clrs_resample_desc_create(&op, CLRS_MODE_CUBIC) == CLRS_SUCCESS &&
+         clrs_tensor_desc_create_tag(&sd, CLRS_F32, 4, sdims, CLRS_TAG_AXB) ==
+             CLRS_SUCCESS &&
+         clrs_tensor_desc_create_tag(&dd, CLRS_F32, 4, ddims, CLRS_TAG_AXB) ==
+             CLRS_SUCCESS &&
+         clrs_plan_create_forward(&plan, env.ctx, op, sd, dd, NULL) ==
+             CLRS_SUCCESS &&
+         clrs_plan_get_info(plan, &in) == CLRS_SUCCESS;
+    tap_ok(ok && in.separable &&
+               (intel_cpu ? in.kernels == 2 && strcmp(in.variant, "roll") != 0
+                          : in.kernels == 1 && strcmp(in.variant, "roll") == 0),
+           "bicubic 2x up, 16 channels-last channels: separable %d, %d "
+           "kernels, variant %s (want %s)",
+           in.separable, in.kernels, in.variant ? in.variant : "?",
+           intel_cpu ? "the passes on an Intel CPU" : "the roll kernel");
+    clrs_plan_destroy(plan);
+    clrs_tensor_desc_destroy(sd);
+    clrs_tensor_desc_destroy(dd);
+    clrs_resample_desc_destroy(op);
+}
+
 /* ---- a user workspace ------------------------------------------------ */
 
 /* A separable plan of three passes (CLRS_LAUNCH=sep=1): trilinear
@@ -1065,6 +1113,7 @@ int main(void)
     execute_checks(&p);
     info_and_errors(&p);
     user_workspace(&p);
+    roll_default();
     empty_tensors();
     problem_free(&p);
     td_close(&env);

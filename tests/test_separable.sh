@@ -212,7 +212,8 @@ else
 fi
 
 # Forward passes that run from the innermost axis outward, channels-last,
-# run as one kernel (the roll variant) where its rows' sums are small:
+# run as one kernel (the roll variant; CLRS_LAUNCH=roll=1, by default
+# where the device class says) where its rows' sums are small:
 # the same sums in the same order, so the bytes of the passes
 # (CLRS_LAUNCH=roll=0), in every type.
 cat >"$tmp/roll" <<'EOF'
@@ -236,7 +237,7 @@ same_as_passes() {
         diff "$tmp/${1}0.dig" "$tmp/${1}1.dig" | head -10 | sed 's/^/# /'
     fi
 }
-run roll1 sep=1 "$tmp/roll"
+run roll1 sep=1,roll=1 "$tmp/roll"
 run roll0 sep=1,roll=0 "$tmp/roll"
 nroll=$(grep -c '"variant":"roll"' "$tmp/roll1.out")
 same_as_passes roll "one kernel (the roll variant)" "$nroll"
@@ -293,19 +294,20 @@ fi
 
 # By default the passes fuse only over 16 or more values a pixel: 4
 # channels-last channels run their passes (the roll variant's one vector
-# of 4 lanes was 26 times as slow), 16 fuse; CLRS_LAUNCH=roll=1 still
-# fuses the 4, into the same bytes.
+# of 4 lanes was 26 times as slow); 16 fuse where the device class says
+# (test_device_queue checks which); CLRS_LAUNCH=roll=1 fuses both, into
+# the same bytes.
 printf '%s\n' '--reset --dir=FWD_I --tag=axb --alg=cubic' \
     mb1ic4ih9iw11oh18ow22 mb1ic16ih9iw11oh18ow22 >"$tmp/rollc"
 "$tool" --mode=C --perf-template=json --batch="$tmp/rollc" >"$tmp/rollc.out" 2>&1
 CLRS_LAUNCH=roll=1 "$tool" --mode=C --perf-template=json --batch="$tmp/rollc" \
     >"$tmp/rollc1.out" 2>&1
 if grep 'mb1ic4ih' "$tmp/rollc.out" | grep -q '"kernels":2,' &&
-    grep 'mb1ic16ih' "$tmp/rollc.out" | grep -q '"variant":"roll"' &&
+    grep 'mb1ic16ih' "$tmp/rollc1.out" | grep -q '"variant":"roll"' &&
     grep 'mb1ic4ih' "$tmp/rollc1.out" | grep -q '"variant":"roll"' &&
     [ "$(cat "$tmp/rollc.out" "$tmp/rollc1.out" | grep -c '"status":"PASSED"')" -eq 4 ] &&
     [ "$(digests "$tmp/rollc.out")" = "$(digests "$tmp/rollc1.out")" ]; then
-    ok "the passes fuse by default over 16 channels-last channels, not 4 (roll=1: the same bytes)"
+    ok "4 channels-last channels run their passes by default; under roll=1 4 and 16 run as one kernel, the same bytes"
 else
     not_ok "roll by channels: $(grep -o '"repro":"[^"]*"\|"variant":"[a-z]*"\|"kernels":[0-9]*' "$tmp/rollc.out" "$tmp/rollc1.out" | tr '\n' ' ')"
 fi

@@ -75,6 +75,10 @@ typedef struct device_class {
      * read (taps by range) or roll rows: 1 yes, 0 ordinarily (lower.c's
      * want_nt). */
     int nt_loops;
+    /* A forward separable plan runs its passes as one kernel (the roll
+     * variant, plan.c's fusable) over 16 or more values a pixel by
+     * default: 1 yes, 0 only under CLRS_LAUNCH roll=1. */
+    int roll_variant;
 } device_class;
 
 static const device_class device_classes[] = {
@@ -98,11 +102,11 @@ static const device_class device_classes[] = {
      * pointers (va): on an H200 the side-by-side's 74 problems in 0.96x
      * the time at the geometric mean, none slower by more than 4%. */
     {"gpu-nvidia", CL_DEVICE_TYPE_GPU, 0x10de, 16, 1, 1, 1, 0, 0, 4, 0, 2, 0, 0,
-     0, 1, 256, 32, 1},
+     0, 1, 256, 32, 1, 1},
     /* Any other GPU: NVIDIA's choices, not measured there; its own SIMD
      * width shapes the groups, a warp of 32 where it states none. */
     {"gpu", CL_DEVICE_TYPE_GPU, 0, 16, 1, 1, 1, 0, 0, 4, 0, 2, 0, 0, 0, 1, 256,
-     32, 1},
+     32, 1, 1},
     /* Any other device, a CPU first: its preferred width, several
      * vectors and wide span groups per work-item (four for fixed-point
      * sums, whose taps' loads weigh), rows walked front to back for its
@@ -159,10 +163,15 @@ static const device_class device_classes[] = {
      * its taps by range), bicubic 2x up of 64 channels-last channels as
      * the roll kernel 6.4x (75 against 12 ms), where u8, s8 and f32 in
      * the same kernels did not lose and max pooling's copied f16 gained
-     * (lib/README.md). */
+     * (lib/README.md). A forward separable plan runs its passes, not
+     * the roll kernel, unless CLRS_LAUNCH says roll=1 (roll_variant 0):
+     * on the same machine channels-last bicubic 2x up of 64 channels ran
+     * its passes in 0.62-0.78x the roll kernel's time in f32, f16, bf16,
+     * u8, s8 and f64, of 16 and 32 f32 channels 0.62-0.87x, 1.5x up
+     * 0.70-0.90x (three interleaved runs, lib/README.md). */
     {"cpu-intel", CL_DEVICE_TYPE_CPU, 0x8086, 0, 4, 4, 5, 2, 0, 16, -2, 1, 4, 4,
-     512, 0, 0, 0, 0},
-    {"cpu", 0, 0, 0, 4, 4, 5, 2, 0, 16, -1, 1, 4, 4, 512, 0, 0, 0, 1},
+     512, 0, 0, 0, 0, 0},
+    {"cpu", 0, 0, 0, 4, 4, 5, 2, 0, 16, -1, 1, 4, 4, 512, 0, 0, 0, 1, 1},
 };
 
 /* The first row whose type and vendor are the device's (the last row
@@ -257,6 +266,7 @@ void clrs__launch_defaults(const clrs_launch_facts *f, int acc_f64,
     r->span_group = dc->span_group;
     r->va = dc->aligned;
     r->nt_loops = dc->nt_loops;
+    r->roll_variant = dc->roll_variant;
 }
 
 /* "local=A", "AxB" or "AxBxC": one to three sizes 1..65536, the

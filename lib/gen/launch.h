@@ -79,6 +79,8 @@ typedef struct clrs_launch_request {
                          can, the fold where the device class says */
     int fold;         /* the class's default for that fold (plan.c's
                          fusable): 1 taken, 0 only under roll=1 */
+    int roll_variant; /* ... for the roll variant over 16 or more values
+                         a pixel: 1 taken, 0 only under roll=1 */
     int calc;         /* taps the kernel computes instead of tables: -1
                          on axes of CLRS_CALC_SPAN_MIN_TAPS or
                          CLRS_CALC_MIN_TAPS taps or more (plan.c,

@@ -1211,8 +1211,9 @@ static void drop_kernel(clrs_plan *plan)
  * (clrs_problem.fused; 0: not): forward, never where CLRS_LAUNCH says
  * roll=0. From the innermost slot outward (the order the roll variant
  * nests its sums in), at most CLRS_ROLL_SLOTS_MAX of them, with 16 or
- * more of src's values inside the innermost one (C channels-last)
- * unless CLRS_LAUNCH says roll=1: CLRS_FUSED_ROLL. Two slots, the outer
+ * more of src's values inside the innermost one (C channels-last) where
+ * the device class's roll_variant says so, or wherever CLRS_LAUNCH says
+ * roll=1: CLRS_FUSED_ROLL. Two slots, the outer
  * first, the inner one src's and dst's contiguous axis (channels-first),
  * where CLRS_LAUNCH says roll=1 or the device class's fold says so:
  * CLRS_FUSED_FOLD, the span variant summing the outer slot's taps of
@@ -1249,7 +1250,8 @@ static int fusable(const clrs_plan *plan, const int *order)
      * against 3.4-3.7 / 6.7-7.2 / 11.8-12.9 in passes; 16 and more
      * channels alike either way). */
     if (inward &&
-        (r.roll > 0 || elements_inside(p, innermost_slot(p), NULL) >= 16))
+        (r.roll > 0 || (r.roll_variant > 0 &&
+                        elements_inside(p, innermost_slot(p), NULL) >= 16)))
         return CLRS_FUSED_ROLL;
     return 0;
 }
