@@ -103,6 +103,29 @@ void td_generic(td_env *e, int on)
     e->ctx = on ? e->generic : e->main;
 }
 
+cl_device_type td_device_kind(const td_env *e)
+{
+    const cl_device_type kinds =
+        CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR;
+    cl_device_type type = 0;
+
+    clGetDeviceInfo(e->dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    type &= kinds;
+    return type == CL_DEVICE_TYPE_CPU || type == CL_DEVICE_TYPE_GPU ||
+                   type == CL_DEVICE_TYPE_ACCELERATOR
+               ? type
+               : 0;
+}
+
+int td_intel_cpu(const td_env *e)
+{
+    cl_uint vendor = 0;
+
+    clGetDeviceInfo(e->dev, CL_DEVICE_VENDOR_ID, sizeof vendor, &vendor,
+                    NULL);
+    return td_device_kind(e) == CL_DEVICE_TYPE_CPU && vendor == 0x8086;
+}
+
 /* ---- buffers -------------------------------------------------------- */
 
 static size_t dt_size(clrs_dtype dt)

@@ -42,6 +42,12 @@ clrs_context *td_context_with(td_env *e, const char *name, const char *value);
  * td_context_with CLRS_GENERIC=1, made once, destroyed by td_close) or
  * the default ones again (on 0). */
 void td_generic(td_env *e, int on);
+/* The device's kind alone among CPU, GPU and accelerator (0 for a device
+ * that reports several or none, Oclgrind), and whether it is an Intel
+ * CPU (vendor id 0x8086): the library's device class cpu-intel
+ * (lib/gen/launch.c), whose defaults some tests expect. */
+cl_device_type td_device_kind(const td_env *e);
+int td_intel_cpu(const td_env *e);
 
 /* A device copy of a tensor: parent = [head | span | tail]; `mem` is the
  * sub-buffer starting at the tensor (what the library gets). */

@@ -689,20 +689,13 @@ out:
 static void roll_default(void)
 {
     static const int64_t sdims[4] = {1, 16, 9, 11}, ddims[4] = {1, 16, 18, 22};
-    const cl_device_type kinds =
-        CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR;
+    const int intel_cpu = td_intel_cpu(&env);
     clrs_resample_desc *op = NULL;
     clrs_tensor_desc *sd = NULL, *dd = NULL;
     clrs_plan *plan = NULL;
     clrs_plan_info in;
-    cl_device_type type = 0;
-    cl_uint vendor = 0;
-    int intel_cpu, ok;
+    int ok;
 
-    clGetDeviceInfo(env.dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
-    clGetDeviceInfo(env.dev, CL_DEVICE_VENDOR_ID, sizeof vendor, &vendor,
-                    NULL);
-    intel_cpu = (type & kinds) == CL_DEVICE_TYPE_CPU && vendor == 0x8086;
     memset(&in, 0, sizeof in);
     ok = clrs_resample_desc_create(&op, CLRS_MODE_CUBIC) == CLRS_SUCCESS &&
          clrs_tensor_desc_create_tag(&sd, CLRS_F32, 4, sdims, CLRS_TAG_AXB) ==

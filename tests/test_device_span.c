@@ -929,20 +929,9 @@ static int walk_groups(int64_t n, int lanes)
  * taps, -1 one group; a GPU never walks. */
 static int class_walks(int walked)
 {
-    cl_device_type type = 0;
-    cl_uint vendor = 0;
-    const cl_device_type kinds =
-        CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR;
-
-    clGetDeviceInfo(env.dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
-    clGetDeviceInfo(env.dev, CL_DEVICE_VENDOR_ID, sizeof vendor, &vendor,
-                    NULL);
-    if ((type & kinds) == CL_DEVICE_TYPE_GPU)
+    if (td_device_kind(&env) == CL_DEVICE_TYPE_GPU)
         return -1;
-    return walked == 2 && (type & kinds) == CL_DEVICE_TYPE_CPU &&
-                   vendor == 0x8086
-               ? -1
-               : 1;
+    return walked == 2 && td_intel_cpu(&env) ? -1 : 1;
 }
 
 /* The path point: the expected path, and for span the lanes the
