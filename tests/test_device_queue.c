@@ -718,6 +718,51 @@ static void roll_default(void)
     clrs_resample_desc_destroy(op);
 }
 
+/* The work-group of an axis kernel of one row a work-item, where the
+ * driver would choose: on a device other than a GPU, channels-last
+ * bilinear 2x up of 64 f32 channels (four vectors a pixel, 4 x 40 x 40
+ * work-items) takes a pixel's four vectors in one work-group, at most
+ * 512 work-items (launch.c's axis_group); a GPU's class shapes its
+ * groups itself. */
+static void axis_group_default(void)
+{
+    static const int64_t sdims[4] = {1, 64, 20, 20}, ddims[4] = {1, 64, 40, 40};
+    const int gpu = (td_device_kind(&env) & CL_DEVICE_TYPE_GPU) != 0;
+    clrs_resample_desc *op = NULL;
+    clrs_tensor_desc *sd = NULL, *dd = NULL;
+    clrs_plan *plan = NULL;
+    clrs_plan_info in;
+    size_t items;
+    int ok;
+
+    memset(&in, 0, sizeof in);
+    ok = clrs_resample_desc_create(&op, CLRS_MODE_LINEAR) == CLRS_SUCCESS &&
+         clrs_tensor_desc_create_tag(&sd, CLRS_F32, 4, sdims, CLRS_TAG_AXB) ==
+             CLRS_SUCCESS &&
+         clrs_tensor_desc_create_tag(&dd, CLRS_F32, 4, ddims, CLRS_TAG_AXB) ==
+             CLRS_SUCCESS &&
+         clrs_plan_create_forward(&plan, env.ctx, op, sd, dd, NULL) ==
+             CLRS_SUCCESS &&
+         clrs_plan_get_info(plan, &in) == CLRS_SUCCESS;
+    items = in.local_size[0] * in.local_size[1] * in.local_size[2];
+    if (ok && (gpu || strcmp(in.variant, "axis") != 0 ||
+               in.vector_lanes != 16 || in.vector_count != 1)) {
+        tap_diag("axis work-group: %s, %d x %d lanes", in.variant,
+                 in.vector_count, in.vector_lanes);
+        tap_skip("axis work-group: a GPU, or not one vector of 16 lanes on "
+                 "the axis path");
+    } else
+        tap_ok(ok && in.local_size[0] == 4 && items >= 4 && items <= 512,
+               "axis work-group: bilinear 2x up, 64 channels-last channels: "
+               "local %zux%zux%zu (want the pixel's 4 vectors along x, at "
+               "most 512 work-items)",
+               in.local_size[0], in.local_size[1], in.local_size[2]);
+    clrs_plan_destroy(plan);
+    clrs_tensor_desc_destroy(sd);
+    clrs_tensor_desc_destroy(dd);
+    clrs_resample_desc_destroy(op);
+}
+
 /* ---- a user workspace ------------------------------------------------ */
 
 /* A separable plan of three passes (CLRS_LAUNCH=sep=1): trilinear
@@ -1107,6 +1152,7 @@ int main(void)
     info_and_errors(&p);
     user_workspace(&p);
     roll_default();
+    axis_group_default();
     empty_tensors();
     problem_free(&p);
     td_close(&env);

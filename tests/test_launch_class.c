@@ -85,7 +85,8 @@ static void check_case(const device_case *c)
          * an axis reads more than 2 taps; neither folds channels-first
          * passes by default (roll=1 does); a CPU: one row, four where a
          * walked row's taps overlap or a span group's row is long, and
-         * span kernels of one row in work-groups of 512. Neither forces
+         * span kernels of one row in work-groups of 512, axis kernels of
+         * one row too. Neither forces
          * rows forward. A GPU's vector accesses proven aligned go
          * through vector pointers, a CPU's through vloadN / vstoreN. */
         const int gpu = strncmp(c->cls, "gpu", 3) == 0;
@@ -95,15 +96,16 @@ static void check_case(const device_case *c)
                 r.fold == 0 && r.rows_bwd == (gpu ? 2 : 1) &&
                 r.rows_overlap == (gpu ? 0 : 4) &&
                 r.rows_span == (gpu ? 0 : 4) &&
-                r.span_group == (gpu ? 0 : 512) && r.rows == 0 &&
+                r.span_group == (gpu ? 0 : 512) &&
+                r.axis_group == (gpu ? 0 : 512) && r.rows == 0 &&
                 r.va == gpu,
             "%s: copy bytes %d, fixed-point vectors %d, roll taps %d, "
             "separable taps %d, fold %d, backward rows %d, overlapping "
-            "walked rows %d, long span rows %d, span work-group %d, rows "
-            "%d, aligned %d",
+            "walked rows %d, long span rows %d, span work-group %d, axis "
+            "work-group %d, rows %d, aligned %d",
             c->what, r.load_bytes, r.mvec_fix, r.roll_taps, r.sep_taps, r.fold,
-            r.rows_bwd, r.rows_overlap, r.rows_span, r.span_group, r.rows,
-            r.va);
+            r.rows_bwd, r.rows_overlap, r.rows_span, r.span_group,
+            r.axis_group, r.rows, r.va);
     }
     /* f16's converted vectors store non-temporally in looping kernels,
      * and separable passes run as the roll kernel, everywhere but on

@@ -79,6 +79,11 @@ typedef struct device_class {
      * variant, plan.c's fusable) over 16 or more values a pixel by
      * default: 1 yes, 0 only under CLRS_LAUNCH roll=1. */
     int roll_variant;
+    /* Work-items of the work-group of an axis kernel of one row a
+     * work-item, filled along the NDRange's dimensions in turn from the
+     * contiguous axis's (clrs__launch_fill_local), where the driver would
+     * choose; 0: the driver's. */
+    int axis_group;
 } device_class;
 
 static const device_class device_classes[] = {
@@ -102,11 +107,11 @@ static const device_class device_classes[] = {
      * pointers (va): on an H200 the side-by-side's 74 problems in 0.96x
      * the time at the geometric mean, none slower by more than 4%. */
     {"gpu-nvidia", CL_DEVICE_TYPE_GPU, 0x10de, 16, 1, 1, 1, 0, 0, 4, 0, 2, 0, 0,
-     0, 1, 256, 32, 1, 1},
+     0, 1, 256, 32, 1, 1, 0},
     /* Any other GPU: NVIDIA's choices, not measured there; its own SIMD
      * width shapes the groups, a warp of 32 where it states none. */
     {"gpu", CL_DEVICE_TYPE_GPU, 0, 16, 1, 1, 1, 0, 0, 4, 0, 2, 0, 0, 0, 1, 256,
-     32, 1, 1},
+     32, 1, 1, 0},
     /* Any other device, a CPU first: its preferred width, several
      * vectors and wide span groups per work-item (four for fixed-point
      * sums, whose taps' loads weigh), rows walked front to back for its
@@ -135,7 +140,15 @@ static const device_class device_classes[] = {
      * nearest 2x up took 2.0-2.2x, bilinear 1.4-1.5x the time of
      * 512x1x1; over the performance matrix's 260 such problems 0.96x at
      * the geometric mean, the unchanged kernels 1.04x in the same runs
-     * (interleaved, lib/README.md). A plan of linear interpolation only
+     * (interleaved, lib/README.md). Axis kernels of one row a
+     * work-item the same way (axis_group): PoCL's choice keeps a
+     * pixel's vectors in one work-group on sizes of powers of two, but
+     * on others set that dimension to 1 (1x40x40 for 4 x 640 x 640
+     * work-items), and channels-last 2x up of 64 channels took 1.6-16x
+     * the time of 4x128x1 (f16 most, its non-temporal stores of part
+     * lines; on a 2-core Intel Xeon VM, lib/README.md); the matrix's
+     * 122 axis problems, powers of two, 1.01x at the geometric mean.
+     * A plan of linear interpolation only
      * (two taps an axis) stays whole: on PoCL (AMD EPYC) the performance
      * matrix's trilinear 2x up problems ran in 0.55-0.89x the time of
      * their passes or roll kernel in f32, f64, s8, channels-last f16 of
@@ -170,8 +183,8 @@ static const device_class device_classes[] = {
      * u8, s8 and f64, of 16 and 32 f32 channels 0.62-0.87x, 1.5x up
      * 0.70-0.90x (three interleaved runs, lib/README.md). */
     {"cpu-intel", CL_DEVICE_TYPE_CPU, 0x8086, 0, 4, 4, 5, 2, 0, 16, -2, 1, 4, 4,
-     512, 0, 0, 0, 0, 0},
-    {"cpu", 0, 0, 0, 4, 4, 5, 2, 0, 16, -1, 1, 4, 4, 512, 0, 0, 0, 1, 1},
+     512, 0, 0, 0, 0, 0, 512},
+    {"cpu", 0, 0, 0, 4, 4, 5, 2, 0, 16, -1, 1, 4, 4, 512, 0, 0, 0, 1, 1, 512},
 };
 
 /* The first row whose type and vendor are the device's (the last row
@@ -267,6 +280,7 @@ void clrs__launch_defaults(const clrs_launch_facts *f, int acc_f64,
     r->va = dc->aligned;
     r->nt_loops = dc->nt_loops;
     r->roll_variant = dc->roll_variant;
+    r->axis_group = dc->axis_group;
 }
 
 /* "local=A", "AxB" or "AxBxC": one to three sizes 1..65536, the

@@ -65,6 +65,7 @@ typedef struct clrs_launch_request {
                          row and one group a work-item where the driver
                          would choose (lower.c's launch_shape); 0: the
                          driver's */
+    int axis_group;   /* ... of an axis kernel of one row a work-item */
     int nt;           /* -1: by the written size; 0 or 1: forced */
     int nt_loops;     /* under nt -1, f16's converted vectors store
                          non-temporally in a kernel whose work-items loop

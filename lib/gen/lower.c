@@ -1039,6 +1039,14 @@ static void launch_shape(clrs_lowered *low, const clrs_device *dev,
          * choose: PoCL's choice fell to 8x1x1 on a three-channel plane
          * (launch.c's class table). */
         clrs__launch_fill_local(dev, (size_t)r->span_group, L);
+    if (L->rows == 1 && L->walk == 1 && L->local[0] == 0 && !r->local_driver &&
+        r->axis_group > 0 && L->path == CLRS_VECTOR_AXIS)
+        /* An axis kernel of one row a work-item where the driver would
+         * choose: PoCL's choice for 4 x 640 x 640 work-items (a
+         * channels-last plane of 64 channels, four vectors a pixel) had
+         * one work-item along the pixel's vectors, so four work-groups
+         * wrote parts of each pixel's lines (launch.c's class table). */
+        clrs__launch_fill_local(dev, (size_t)r->axis_group, L);
     if (L->walk > 1) {
         /* PoCL keeps the private arrays of a whole work-group on its
          * thread's stack: the driver's own choice (4096 work-items) of
