@@ -935,7 +935,8 @@ static int class_walks(int walked)
 }
 
 /* The path point: the expected path, and for span the lanes the
- * device's facts give (span_lanes), 1..4 patterns and a coverage of at
+ * device's facts give (span_lanes), 1..16 patterns (4 at most unless
+ * more leave at most one group in 16 without one) and a coverage of at
  * least one half (the library's own threshold), below 1 when the last
  * group is partial, and a walked row's groups at those lanes. */
 static int check_path(const scase *c, const clrs_plan_info *in, int acc_f64,
@@ -965,7 +966,8 @@ static int check_path(const scase *c, const clrs_plan_info *in, int acc_f64,
     case EX_SPAN:
         ok = in->vector_path == CLRS_VECTOR_SPAN &&
              in->vector_lanes == lanes &&
-             in->span_patterns >= 1 && in->span_patterns <= 4 &&
+             in->span_patterns >= 1 && in->span_patterns <= 16 &&
+             (in->span_patterns <= 4 || in->span_coverage >= 15.0 / 16) &&
              in->span_coverage >= 0.5 && in->span_coverage <= 1 &&
              /* a partial last group takes no pattern */
              (row % lanes == 0 || in->span_coverage < 1) &&

@@ -58,8 +58,10 @@ typedef struct clrs_gen_post {
 /* Span vector path (forward): at most this many tap patterns, this many
  * taps per output and this many lanes. */
 /* Span patterns a kernel holds: 4 over tap tables (span.c), 8 over
- * computed taps, whose groups without one are costlier. */
-#define CLRS_GEN_MAX_PAT 8
+ * computed taps, whose groups without one are costlier; up to 16 where
+ * that many cover nearly every group (a period of more groups: channels
+ * fused into a row resampled by 3/2, span.c's pattern_budget). */
+#define CLRS_GEN_MAX_PAT 16
 #define CLRS_GEN_MAX_FIXED 64
 /* The most vectors one span tap's lanes lie across (spanv's widest); a
  * forward group under it may reach past them (span.c's rules). */

@@ -49,6 +49,8 @@ typedef struct span_rules {
     int reach;
     int taps;
     int max_pat; /* patterns kept, at most CLRS_GEN_MAX_PAT */
+    int base_pat; /* ... unless up to max_pat cover nearly every group
+                     (pattern_budget); 0: max_pat */
 } span_rules;
 
 /* A forward group's reach and taps where a tap's lanes lie within 16
@@ -133,6 +135,43 @@ static void span_pattern(const clrs_lists *s, const span_rules *r, int V,
                     (signed char)clrs__lists_code(s, (size_t)(b + e));
         }
     }
+}
+
+/* Groups in SPAN_FEW_UNCOVERED at most without a pattern where more than
+ * r->base_pat patterns are kept. */
+#define SPAN_FEW_UNCOVERED 16
+
+/* How many patterns span_keep keeps: r->base_pat, or where more of the
+ * most frequent candidates (up to r->max_pat) leave at most one group in
+ * SPAN_FEW_UNCOVERED of the G without a pattern, the fewest that do. A
+ * row whose groups repeat with a period of more than base_pat groups
+ * (three fused channels resampled by 3/2: 9 groups of 16) then runs
+ * each group as vectors, where base_pat of them left most groups lane by
+ * lane (or the whole row, under half covered); a row without a short
+ * period keeps base_pat, as its kernel would grow for little. */
+static int pattern_budget(const int *count, int ncand, int64_t G,
+                          const span_rules *r)
+{
+    int taken[SPAN_CANDIDATES] = {0};
+    int64_t covered = 0;
+    int k, i;
+
+    if (!r->base_pat || r->base_pat >= r->max_pat)
+        return r->max_pat;
+    for (k = 1; k <= r->max_pat; ++k) {
+        int best = -1;
+        for (i = 0; i < ncand; ++i)
+            if (!taken[i] && count[i] > 0 &&
+                (best < 0 || count[i] > count[best]))
+                best = i;
+        if (best < 0)
+            break;
+        taken[best] = 1;
+        covered += count[best];
+        if ((G - covered) * SPAN_FEW_UNCOVERED <= G)
+            return k > r->base_pat ? k : r->base_pat;
+    }
+    return r->base_pat;
 }
 
 /* The most frequent candidates (first seen first among equals), at most
@@ -223,7 +262,11 @@ static clrs_status span_choose(clrs_lowered *low, const clrs_lists *s,
             ++count[i];
         last = which[g];
     }
-    covered = span_keep(c, cand, ncand, count, r, V, id, &nkeep, &T);
+    {
+        span_rules keep = *r;
+        keep.max_pat = pattern_budget(count, ncand, G, r);
+        covered = span_keep(c, cand, ncand, count, &keep, V, id, &nkeep, &T);
+    }
     if (covered * 2 < G || T < 1) {
         memset(c->rel, 0, sizeof c->rel);
         memset(c->code, 0, sizeof c->code);
@@ -612,6 +655,7 @@ static clrs_status span_try_calc(clrs_lowered *low, const clrs_problem *p,
     r->absent = -2;
     r->pad_stops = 1;
     r->max_pat = CLRS_GEN_MAX_PAT;
+    r->base_pat = 8;
     /* Stretches of whole groups (the kernel's start at multiples of V)
      * of whole pixels. */
     if (whole <= 3 * n) {
@@ -678,7 +722,8 @@ clrs_status clrs__span_try(clrs_lowered *low, const clrs_problem *p,
     r.vectors = vectors == 16 || vectors == 8 ? vectors : 4;
     r.reach = r.vectors;
     r.taps = 2 * r.vectors;
-    r.max_pat = 4;
+    r.max_pat = CLRS_GEN_MAX_PAT;
+    r.base_pat = 4;
     if (p->calc & (1u << k))
         return span_try_calc(low, p, k, V, &r, periodic, kept);
     if (!p->backward) {
