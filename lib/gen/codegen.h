@@ -251,7 +251,9 @@ typedef struct clrs_gen_config {
     /* The span variant of a fused separable plan of two slots, the outer
      * pass first (clrs_problem.fused CLRS_FUSED_FOLD): a group's span
      * vectors are slot 0's sums of src's rows, which the last slot's
-     * pattern then weighs, as the passes nest them; 0: none. */
+     * pattern then weighs, as the passes nest them; a fixed-point sum
+     * (fix) folds every slot but the last the same way, its span groups
+     * alone (variant_span.c); 0: none. */
     int fold;
     /* Outputs of kernel axis 1 per work-item (> 1: the work-item runs its
      * body for rows i1, i1 + 1, ... in turn, the tables and offsets that

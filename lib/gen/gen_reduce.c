@@ -114,9 +114,9 @@ static void emit_fold(sbuf *b, const clrs_gen_config *c, int w, const char *so,
 
     if (w > 1) {
         clrs__gen_emit_span_fold_open(b, c, q);
-        clrs__gen_emit_loops(b, c, so, NULL, 1, i0name);
+        clrs__gen_emit_loops(b, c, so, NULL, c->nslots - 1, i0name);
         clrs__gen_emit_span_fold_row(b, c, q);
-        clrs__gen_emit_close_loops(b, 1);
+        clrs__gen_emit_close_loops(b, c->nslots - 1);
         clrs__gen_emit_span_fold_taps(b, c, q);
         return;
     }
@@ -159,7 +159,9 @@ void clrs__gen_emit_reduce(sbuf *b, const clrs_gen_config *c, int w,
     else
         snprintf(inner, sizeof inner, "%s", so);
     emit_reduce_start(b, c, w, i0name, nloops, none);
-    if (c->fold) {
+    /* A fixed-point fold (variant_span.c) is a span group's alone: one
+     * output's integer sums come out the same in the usual nesting. */
+    if (c->fold && (w > 1 || !c->fix)) {
         emit_fold(b, c, w, so, i0name, pat);
         if (none)
             clrs__gen_sb_close(b);

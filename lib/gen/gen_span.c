@@ -332,7 +332,9 @@ void clrs__gen_emit_span_reduce(sbuf *b, const clrs_gen_config *c,
  * weighs those sums by its own weights alone. Here a group's span
  * vectors of src are the elements: each row of slot 0 loads them at its
  * offset and adds them, weighed, into hs0, hs1, ...; then pattern q
- * picks each tap's lanes from the sums. */
+ * picks each tap's lanes from the sums. A fixed-point sum's fold
+ * (variant_span.c) the same over every slot but the last: each row of
+ * theirs adds its span vectors weighed by their product w<n - 2>. */
 void clrs__gen_emit_span_fold_open(sbuf *b, const clrs_gen_config *c, int q)
 {
     const int ns = pat_spans(c, q);
@@ -353,7 +355,8 @@ void clrs__gen_emit_span_fold_row(sbuf *b, const clrs_gen_config *c, int q)
     clrs__gen_vtype(at, sizeof at, clrs__gen_val_type(c), c->vec);
     emit_span_base(b, c, NULL, at, 0, ns);
     for (j = 0; j < ns; ++j)
-        clrs__gen_sb_add(b, "CLRS_WSUM_STEP(hs%d, w0, s%d);\n", j, j);
+        clrs__gen_sb_add(b, "CLRS_WSUM_STEP(hs%d, w%d, s%d);\n", j,
+                         c->nslots - 2, j);
 }
 
 void clrs__gen_emit_span_fold_taps(sbuf *b, const clrs_gen_config *c, int q)
@@ -366,7 +369,11 @@ void clrs__gen_emit_span_fold_taps(sbuf *b, const clrs_gen_config *c, int q)
     for (t = 0; t < K; ++t) {
         const short *r = c->rel[q][t];
         clrs__gen_sb_open(b, "%s", "");
-        emit_pick_as(b, c, r, "0", "v", "hs", at, c->acc_f64 ? 8 : 4, ns);
+        emit_pick_as(b, c, r, "0", "v", "hs", at,
+                     c->fix       ? 2
+                     : c->acc_f64 ? 8
+                                  : 4,
+                     ns);
         emit_span_weight(b, c, at, t, 0);
         clrs__gen_sb_add(b, "CLRS_WSUM_STEP(acc, wv, v);\n");
         clrs__gen_sb_close(b);
