@@ -204,17 +204,46 @@ path_is vec=16,walk=0 span/$lanes, $down
 path_is vec=16 span/$lanes, $up
 path_is vec=16,walk=1,rows=1 "$walked" $up
 
+# Long rows in pieces: the backward of nearest 2x up into u8 rows of 1000
+# elements (more groups than a work-item walks, 32) walks 32 groups a
+# work-item by default where the device is no GPU and under walk=1, not
+# under walk=0; in f32, and where neighbouring rows' taps overlap
+# (linear's backward), one group a work-item.
+long="--dir=BWD_D --alg=nearest --sdt=u8 --ddt=u8 mb1ic3ih20iw1000oh40ow2000"
+CLRS_LAUNCH=vec=16,walk=0 "$tool" --mode=P --fix-times-per-prb=1 $long \
+    >"$tmp/out" 2>&1
+lanes=$(sed -n 's/.*vector:span\/\([0-9]*\),.*/\1/p' "$tmp/out")
+case $lanes in
+2 | 4 | 8 | 16) ok "vec=16 $long: span/$lanes" ;;
+*) not_ok "vec=16 $long: no span/<lanes> on the perf line"
+   sed 's/^/# /' "$tmp/out"; lanes=16 ;;
+esac
+if [ "$(device_type)" = gpu ]; then
+    path_is vec=16 span/$lanes, $long
+else
+    path_is vec=16 span/${lanes}w32, $long
+fi
+path_is vec=16,walk=1 span/${lanes}w32, $long
+path_is vec=16,walk=0 span/$lanes, $long
+path_is vec=16 "span/[0-9]*," --dir=BWD_D --alg=nearest \
+    mb1ic3ih20iw1000oh40ow2000
+path_is vec=16 "span/[0-9]*," --dir=BWD_D --alg=linear --sdt=u8 --ddt=u8 \
+    mb1ic3ih20iw1000oh40ow2000
+
 # A walked row sums each group's taps in the one-group order: the same
 # bytes as without walking, forward and backward (--mode=C writes the
 # output it checked to the .npy file). Rows of at most 256 written
 # elements, so that groups of 8 lanes or more walk (at most 32 groups a
-# work-item, lower.c): vec=8 on both sides (a GPU's default weighted sums
+# work-item, lower.c), and two longer rows of narrow elements that walk
+# in pieces of 32 groups (the last shorter): vec=8 on both sides (a GPU's default weighted sums
 # take 4 lanes of float, too few groups).
 for prb in "--dir=FWD_D --alg=linear mb2ic3ih40iw100oh25ow62" \
     "--dir=FWD_D --alg=cubic --sdt=f16 --ddt=f16 mb1ic2ih31iw480oh16ow240" \
     "--dir=FWD_D --alg=avg_p mb1ic3ih17iw70kh3kw3sh2sw2ph1pw1" \
     "--dir=BWD_D --alg=linear mb2ic3ih25iw40oh50ow100" \
-    "--dir=BWD_D --alg=cubic --sdt=bf16 --ddt=bf16 mb1ic2ih16iw240oh31ow480"; do
+    "--dir=BWD_D --alg=cubic --sdt=bf16 --ddt=bf16 mb1ic2ih16iw240oh31ow480" \
+    "--dir=BWD_D --alg=nearest --sdt=u8 --ddt=u8 mb1ic2ih8iw1000oh16ow2000" \
+    "--dir=BWD_D --alg=nearest --sdt=bf16 --ddt=bf16 mb1ic2ih6iw1003oh12ow2006"; do
     case $prb in --dir=FWD_D*) out=--dst-file ;; *) out=--diff-src-file ;; esac
     CLRS_LAUNCH=vec=8,walk=0,sep=0 "$tool" --mode=C $out="$tmp/w0.npy" $prb \
         >"$tmp/out0" 2>&1
