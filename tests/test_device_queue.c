@@ -686,25 +686,40 @@ out:
  * one kernel (the roll variant) by default, but on an Intel CPU (the
  * device class cpu-intel in launch.c, read here from the device's type
  * and vendor id) they run as passes. */
-static void roll_default(void)
+/* The info of the default forward plan of mode from 4-D channels-last
+ * f32 sdims to ddims into *in (zeroed first); 1 where every step
+ * succeeded. */
+static int axb_plan_info(clrs_mode mode, const int64_t sdims[4],
+                         const int64_t ddims[4], clrs_plan_info *in)
 {
-    static const int64_t sdims[4] = {1, 16, 9, 11}, ddims[4] = {1, 16, 18, 22};
-    const int intel_cpu = td_intel_cpu(&env);
     clrs_resample_desc *op = NULL;
     clrs_tensor_desc *sd = NULL, *dd = NULL;
     clrs_plan *plan = NULL;
-    clrs_plan_info in;
     int ok;
 
-    memset(&in, 0, sizeof in);
-    ok = clrs_resample_desc_create(&op, CLRS_MODE_CUBIC) == CLRS_SUCCESS &&
+    memset(in, 0, sizeof *in);
+    ok = clrs_resample_desc_create(&op, mode) == CLRS_SUCCESS &&
          clrs_tensor_desc_create_tag(&sd, CLRS_F32, 4, sdims, CLRS_TAG_AXB) ==
              CLRS_SUCCESS &&
          clrs_tensor_desc_create_tag(&dd, CLRS_F32, 4, ddims, CLRS_TAG_AXB) ==
              CLRS_SUCCESS &&
          clrs_plan_create_forward(&plan, env.ctx, op, sd, dd, NULL) ==
              CLRS_SUCCESS &&
-         clrs_plan_get_info(plan, &in) == CLRS_SUCCESS;
+         clrs_plan_get_info(plan, in) == CLRS_SUCCESS;
+    clrs_plan_destroy(plan);
+    clrs_tensor_desc_destroy(sd);
+    clrs_tensor_desc_destroy(dd);
+    clrs_resample_desc_destroy(op);
+    return ok;
+}
+
+static void roll_default(void)
+{
+    static const int64_t sdims[4] = {1, 16, 9, 11}, ddims[4] = {1, 16, 18, 22};
+    const int intel_cpu = td_intel_cpu(&env);
+    clrs_plan_info in;
+    const int ok = axb_plan_info(CLRS_MODE_CUBIC, sdims, ddims, &in);
+
     tap_ok(ok && in.separable &&
                (intel_cpu ? in.kernels == 2 && strcmp(in.variant, "roll") != 0
                           : in.kernels == 1 && strcmp(in.variant, "roll") == 0),
@@ -712,10 +727,6 @@ static void roll_default(void)
            "kernels, variant %s (want %s)",
            in.separable, in.kernels, in.variant ? in.variant : "?",
            intel_cpu ? "the passes on an Intel CPU" : "the roll kernel");
-    clrs_plan_destroy(plan);
-    clrs_tensor_desc_destroy(sd);
-    clrs_tensor_desc_destroy(dd);
-    clrs_resample_desc_destroy(op);
 }
 
 /* The work-group of an axis kernel of one row a work-item, where the
@@ -728,22 +739,10 @@ static void axis_group_default(void)
 {
     static const int64_t sdims[4] = {1, 64, 20, 20}, ddims[4] = {1, 64, 40, 40};
     const int gpu = (td_device_kind(&env) & CL_DEVICE_TYPE_GPU) != 0;
-    clrs_resample_desc *op = NULL;
-    clrs_tensor_desc *sd = NULL, *dd = NULL;
-    clrs_plan *plan = NULL;
     clrs_plan_info in;
+    const int ok = axb_plan_info(CLRS_MODE_LINEAR, sdims, ddims, &in);
     size_t items;
-    int ok;
 
-    memset(&in, 0, sizeof in);
-    ok = clrs_resample_desc_create(&op, CLRS_MODE_LINEAR) == CLRS_SUCCESS &&
-         clrs_tensor_desc_create_tag(&sd, CLRS_F32, 4, sdims, CLRS_TAG_AXB) ==
-             CLRS_SUCCESS &&
-         clrs_tensor_desc_create_tag(&dd, CLRS_F32, 4, ddims, CLRS_TAG_AXB) ==
-             CLRS_SUCCESS &&
-         clrs_plan_create_forward(&plan, env.ctx, op, sd, dd, NULL) ==
-             CLRS_SUCCESS &&
-         clrs_plan_get_info(plan, &in) == CLRS_SUCCESS;
     items = in.local_size[0] * in.local_size[1] * in.local_size[2];
     if (ok && (gpu || strcmp(in.variant, "axis") != 0 ||
                in.vector_lanes != 16 || in.vector_count != 1)) {
@@ -757,10 +756,6 @@ static void axis_group_default(void)
                "local %zux%zux%zu (want the pixel's 4 vectors along x, at "
                "most 512 work-items)",
                in.local_size[0], in.local_size[1], in.local_size[2]);
-    clrs_plan_destroy(plan);
-    clrs_tensor_desc_destroy(sd);
-    clrs_tensor_desc_destroy(dd);
-    clrs_resample_desc_destroy(op);
 }
 
 /* ---- a user workspace ------------------------------------------------ */

@@ -179,16 +179,21 @@ path_is spanv=8,vec=16 none/ $aa8
 # states one): read from the unwalked plan's perf line; a walking
 # work-item takes the power of two of groups that covers the row (4 of
 # 16 lanes, 8 of 8).
+# span_lanes ARGS...: sets lanes to the span lanes of problem ARGS
+# under vec=16,walk=0 (its perf line), one TAP point.
+span_lanes() {
+    CLRS_LAUNCH=vec=16,walk=0 "$tool" --mode=P --fix-times-per-prb=1 "$@" \
+        >"$tmp/out" 2>&1
+    lanes=$(sed -n 's/.*vector:span\/\([0-9]*\),.*/\1/p' "$tmp/out")
+    case $lanes in
+    2 | 4 | 8 | 16) ok "vec=16 $*: span/$lanes" ;;
+    *) not_ok "vec=16 $*: no span/<lanes> on the perf line"
+       sed 's/^/# /' "$tmp/out"; lanes=16 ;;
+    esac
+}
 down="--alg=linear mb1ic3ih40iw100oh25ow62"
 up="--alg=linear mb1ic3ih25iw40oh50ow62"
-CLRS_LAUNCH=vec=16,walk=0 "$tool" --mode=P --fix-times-per-prb=1 $down \
-    >"$tmp/out" 2>&1
-lanes=$(sed -n 's/.*vector:span\/\([0-9]*\),.*/\1/p' "$tmp/out")
-case $lanes in
-2 | 4 | 8 | 16) ok "vec=16 $down: span/$lanes" ;;
-*) not_ok "vec=16 $down: no span/<lanes> on the perf line"
-   sed 's/^/# /' "$tmp/out"; lanes=16 ;;
-esac
+span_lanes $down
 groups=$(( (62 + lanes - 1) / lanes ))
 g=2
 while [ $g -lt $groups ]; do g=$((g * 2)); done
@@ -210,14 +215,7 @@ path_is vec=16,walk=1,rows=1 "$walked" $up
 # under walk=0; in f32, and where neighbouring rows' taps overlap
 # (linear's backward), one group a work-item.
 long="--dir=BWD_D --alg=nearest --sdt=u8 --ddt=u8 mb1ic3ih20iw1000oh40ow2000"
-CLRS_LAUNCH=vec=16,walk=0 "$tool" --mode=P --fix-times-per-prb=1 $long \
-    >"$tmp/out" 2>&1
-lanes=$(sed -n 's/.*vector:span\/\([0-9]*\),.*/\1/p' "$tmp/out")
-case $lanes in
-2 | 4 | 8 | 16) ok "vec=16 $long: span/$lanes" ;;
-*) not_ok "vec=16 $long: no span/<lanes> on the perf line"
-   sed 's/^/# /' "$tmp/out"; lanes=16 ;;
-esac
+span_lanes $long
 if [ "$(device_type)" = gpu ]; then
     path_is vec=16 span/$lanes, $long
 else
