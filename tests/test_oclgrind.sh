@@ -350,6 +350,15 @@ grind_plan wide-groups v3=0,spanv=16 '"variant":"span"' \
     "--alg=cubic --antialias=true --axes=w --sdt=u8 --ddt=u8 mb1ic1ih2iw256oh2ow32" \
     "--dir=BWD_D --alg=linear --axes=w mb1ic2ih2iw20oh2ow240"
 
+# A fixed-point span group folding its outer rows first (u8 and s8
+# trilinear 2x up), and a long backward row of u8 walked in pieces of 32
+# groups, the last shorter (nearest 2x up's backward, 600 elements).
+grind_plan fix-fold v3=0,spanv=16 '"variant":"span"' \
+    "--alg=linear --sdt=u8 --ddt=u8 mb1ic2id3ih4iw21od6oh8ow42" \
+    "--alg=linear --sdt=s8 --ddt=s8 mb1ic1id3ih3iw40od6oh6ow80"
+grind_plan pieces vec=16 '"variant":"walk"' \
+    "--dir=BWD_D --alg=nearest --sdt=u8 --ddt=u8 mb1ic1ih3iw600oh6ow1200"
+
 # Non-temporal and aligned vector stores and loads (CLRS_LAUNCH nt=1 and
 # va=1, a GPU's aligned accesses): f16 vectors stored as their bits, u8
 # and s8 vectors as rounded, aligned loads and stores on the axis path in
