@@ -152,17 +152,22 @@ static void emit_pick_as(sbuf *b, const clrs_gen_config *c, const short *r,
     }
 }
 
+/* The bytes of a lane of the value type (clrs__gen_val_type). */
+static size_t val_bytes(const clrs_gen_config *c)
+{
+    return c->raw              ? clrs__gen_raw_bytes(c)
+           : c->fix || c->isum ? 2
+           : c->acc_f64        ? 8
+                               : 4;
+}
+
 /* "v" (the value type) from the value spans s0, s1, .... */
 static void emit_pick(sbuf *b, const clrs_gen_config *c, const short *r,
                       const char *padval, int ns)
 {
-    const size_t bytes = c->raw              ? clrs__gen_raw_bytes(c)
-                         : c->fix || c->isum ? 2
-                         : c->acc_f64        ? 8
-                                             : 4;
     char at[16];
     clrs__gen_vtype(at, sizeof at, clrs__gen_val_type(c), c->vec);
-    emit_pick_as(b, c, r, padval, "v", "s", at, bytes, ns);
+    emit_pick_as(b, c, r, padval, "v", "s", at, val_bytes(c), ns);
 }
 
 /* A group of computed taps that matches no pattern: per tap, each lane's
@@ -369,11 +374,7 @@ void clrs__gen_emit_span_fold_taps(sbuf *b, const clrs_gen_config *c, int q)
     for (t = 0; t < K; ++t) {
         const short *r = c->rel[q][t];
         clrs__gen_sb_open(b, "%s", "");
-        emit_pick_as(b, c, r, "0", "v", "hs", at,
-                     c->fix       ? 2
-                     : c->acc_f64 ? 8
-                                  : 4,
-                     ns);
+        emit_pick_as(b, c, r, "0", "v", "hs", at, val_bytes(c), ns);
         emit_span_weight(b, c, at, t, 0);
         clrs__gen_sb_add(b, "CLRS_WSUM_STEP(acc, wv, v);\n");
         clrs__gen_sb_close(b);

@@ -50,7 +50,7 @@ typedef struct span_rules {
     int taps;
     int max_pat; /* patterns kept, at most CLRS_GEN_MAX_PAT */
     int base_pat; /* ... unless up to max_pat cover nearly every group
-                     (pattern_budget); 0: max_pat */
+                     (pattern_budget) */
 } span_rules;
 
 /* A forward group's reach and taps where a tap's lanes lie within 16
@@ -156,7 +156,7 @@ static int pattern_budget(const int *count, int ncand, int64_t G,
     int64_t covered = 0;
     int k, i;
 
-    if (!r->base_pat || r->base_pat >= r->max_pat)
+    if (r->base_pat >= r->max_pat)
         return r->max_pat;
     for (k = 1; k <= r->max_pat; ++k) {
         int best = -1;

@@ -59,9 +59,9 @@ static int fix_fold_applies(const vtry *t)
     const clrs_gen_config *c = &t->low->cfg;
     int k, rows = 1;
 
-    if (t->p->fused == CLRS_FUSED_FOLD || !c->fix || c->backward ||
-        c->cls != CLRS_GEN_WSUM || c->raw || c->pad_taps || c->nslots < 2 ||
-        c->calc || c->has_index)
+    /* fix is a forward weighted sum from tables already (fix_config). */
+    if (t->p->fused == CLRS_FUSED_FOLD || !c->fix || c->pad_taps ||
+        c->nslots < 2)
         return 0;
     for (k = 0; k + 1 < c->nslots; ++k)
         rows *= c->fixed[k];
@@ -77,13 +77,14 @@ int clrs__variant_applies_SPAN(const vtry *t)
 
 clrs_status clrs__variant_make_SPAN(vtry *t, int *made)
 {
+    int fused, fits;
+
     CLRS_TRY(clrs__span_make(t));
     /* A fold holds a sum per span vector: 16 at most. */
-    *made = t->span_kept && (t->p->fused != CLRS_FUSED_FOLD ||
-                             t->low->cfg.nspan <= CLRS_GEN_SPAN_TAP_VECTORS);
-    if (*made && (t->p->fused == CLRS_FUSED_FOLD ||
-                  (fix_fold_applies(t) &&
-                   t->low->cfg.nspan <= CLRS_GEN_SPAN_TAP_VECTORS)))
+    fused = t->p->fused == CLRS_FUSED_FOLD;
+    fits = t->low->cfg.nspan <= CLRS_GEN_SPAN_TAP_VECTORS;
+    *made = t->span_kept && (!fused || fits);
+    if (*made && fits && (fused || fix_fold_applies(t)))
         t->low->cfg.fold = 1;
     return CLRS_SUCCESS;
 }
