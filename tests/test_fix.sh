@@ -87,6 +87,28 @@ for b in $batches; do
     same_under fix 0 1 "$b" "$top_srcdir/tests/inputs/$b"
 done
 
+# u8 and s8 averages in integers (variant_span.c, isc_applies): a span
+# group sums its values in 16 bits and scales once, storing where no
+# lane lies near a half-integer, else runs its lanes in float. Windows
+# of an odd count, of a power of two, and of counts such as 6 (2 x 3,
+# and the 3x3 window's clipped edges) whose averages tie at half an
+# integer, up to 64 taps (8x8) and past them (9x9: the float path), 1-D
+# to 3-D, with and without padding taps: byte-identical to the float
+# path, and the integer kernels built under fix=1 only.
+cat >"$tmp/isc" <<'EOF2'
+--alg=avg_p,avg_np --tag=abx,axb mb1ic3ih70iw90kh3kw3sh2sw2ph1pw1
+--tag=abx mb1ic2ih40iw123kh2kw3sh2sw3 mb1ic1ih40iw140kh8kw8sh3sw3ph3pw3
+mb1ic1ih40iw140kh9kw9sh2sw2ph4pw4 mb1ic1iw500kw6sw1pw2
+mb1ic1id12ih14iw70kd3kh3kw3sd2sh2sw2pd1ph1pw1
+EOF2
+for t in u8 s8; do
+    echo "--reset --dir=FWD_D --sdt=$t --ddt=$t"
+    cat "$tmp/isc"
+done >"$tmp/isc2"
+passes_under fix=1 "integer averages" "$tmp/isc2"
+taken_only_under fix ' isc=[0-9]' "integer average" "$tmp/isc2"
+same_under fix 0 1 "integer averages" "$tmp/isc2"
+
 # One pass or separable passes of f32 intermediates: the sums are exact
 # either way, so the plan's choice between them (plan.c prefers one
 # fixed-point pass) cannot move a byte.

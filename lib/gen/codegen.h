@@ -195,6 +195,15 @@ typedef struct clrs_gen_config {
      * short (s8), the index codes compared as short, and stored
      * saturated: the float path's bytes exactly. */
     int isum;
+    /* A span group's u8 or s8 average (variant_span.c, isc_applies):
+     * every output's taps on each slot weigh one weight W_k, so its
+     * float sum is S W up to rounding, S the integer sum of its values.
+     * The group sums S in ushort (u8) or short (s8), scales once by the
+     * lanes' W and stores where no lane lies within twice the two
+     * sums' error bound of a half-integer (then both round alike);
+     * elsewhere it runs lane by lane in float. The bound's tap count:
+     * the product of the slots' longest windows (0: off). */
+    int isc;
     /* A weighted sum whose every weight on every slot is exactly 1
      * (nearest where it is no copy: a backward, a type conversion, a
      * post-op; lower.c, unit_config): the kernel weighs by the constant 1

@@ -414,12 +414,11 @@ static void emit_index_store(sbuf *b, const clrs_gen_config *c, int w,
  * reduction; the one store after them keeps its non-temporal hint (LLVM
  * drops it when it merges stores from several branches: half the
  * bandwidth on PoCL). */
-void clrs__gen_emit_body(sbuf *b, const clrs_gen_config *c, int w,
+void clrs__gen_emit_sums(sbuf *b, const clrs_gen_config *c, int w,
                          const body_at *at)
 {
     /* Computed taps: the patterns, then the gather (gen_span.c). */
     int q, npat = c->span && w > 1 ? c->npat + clrs__gen_span_calc(c) : 1;
-    const char *val = c->backward || c->cls == CLRS_GEN_WSUM ? "acc" : "best";
 
     emit_accumulators(b, c, w, at->dof);
     for (q = 0; q < npat; ++q) {
@@ -431,6 +430,14 @@ void clrs__gen_emit_body(sbuf *b, const clrs_gen_config *c, int w,
     }
     if (npat > 1)
         clrs__gen_sb_close(b);
+}
+
+void clrs__gen_emit_body(sbuf *b, const clrs_gen_config *c, int w,
+                         const body_at *at)
+{
+    const char *val = c->backward || c->cls == CLRS_GEN_WSUM ? "acc" : "best";
+
+    clrs__gen_emit_sums(b, c, w, at);
     if (!c->index_only && clrs__gen_mvec_of(c, w) > 1) {
         /* Weighted sums without post-ops (variant_axis.c). */
         int m;

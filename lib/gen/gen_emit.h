@@ -276,6 +276,10 @@ void clrs__gen_emit_offsets(sbuf *b, const clrs_gen_config *c);
  * reduction or gather, post-ops, store. */
 void clrs__gen_emit_body(sbuf *b, const clrs_gen_config *c, int w,
                          const body_at *at);
+/* The body's first part: the accumulators and the reduction or gather
+ * into them (acc, or best), without post-ops or store. */
+void clrs__gen_emit_sums(sbuf *b, const clrs_gen_config *c, int w,
+                         const body_at *at);
 /* A span group without a pattern, one lane at a time. */
 void clrs__gen_emit_group_lanes(sbuf *b, const clrs_gen_config *c);
 /* A vector of c->vec lanes along kernel axis 0, its partial last vector

@@ -140,6 +140,8 @@ clrs_status clrs__gen_key(const clrs_gen_config *c, char **key)
         clrs__gen_sb_add(&b, " wide");
     if (c->isum)
         clrs__gen_sb_add(&b, " isum");
+    if (c->isc)
+        clrs__gen_sb_add(&b, " isc=%d", c->isc);
     if (c->unitw)
         clrs__gen_sb_add(&b, " unit");
     if (c->cls == CLRS_GEN_MAX && (!c->backward || c->recompute))
