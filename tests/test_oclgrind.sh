@@ -359,6 +359,15 @@ grind_plan fix-fold v3=0,spanv=16 '"variant":"span"' \
 grind_plan pieces vec=16 '"variant":"walk"' \
     "--dir=BWD_D --alg=nearest --sdt=u8 --ddt=u8 mb1ic1ih3iw600oh6ow1200"
 
+# u8 and s8 averages summed in integers on the span path (walk=0: the
+# row walk takes none), groups whose lanes' counts are odd storing at
+# once, the clipped edges' (2 x 3: 6 taps) testing their lanes for ties
+# and running them one by one where one is near.
+grind_plan int-avg walk=0,v3=0 '"variant":"span"' \
+    "--alg=avg_np --sdt=u8 --ddt=u8 mb1ic2ih20iw70kh3kw3sh2sw2ph1pw1" \
+    "--alg=avg_p --tag=axb --sdt=s8 --ddt=s8 mb1ic3ih12iw40kh3kw3sh2sw2ph1pw1" \
+    "--alg=avg_np --sdt=s8 --ddt=s8 mb1ic1ih12iw99kh2kw3sh2sw3"
+
 # Non-temporal and aligned vector stores and loads (CLRS_LAUNCH nt=1 and
 # va=1, a GPU's aligned accesses): f16 vectors stored as their bits, u8
 # and s8 vectors as rounded, aligned loads and stores on the axis path in

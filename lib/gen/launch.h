@@ -89,7 +89,10 @@ typedef struct clrs_launch_request {
                          wherever it can, 0 nowhere (clrs__calc_slot_ok) */
     int fix;          /* u8 and s8 weighted sums in 16-bit fixed point
                          where that is exact (lower.c, fix_config): -1
-                         or 1 yes, 0 no (float, the same bytes) */
+                         or 1 yes, 0 no (float, the same bytes); 8-bit
+                         averages in integers (variant_span.c,
+                         isc_applies): -1 where few windows need the
+                         tie test, 1 wherever exact */
     int per;          /* periodic computed span taps (span.c,
                          span_periodic): -1 or 1 where the coordinate
                          allows, 0 never (the same bytes) */
