@@ -217,14 +217,6 @@ static int isc_pattern_bits(const clrs_gen_config *c, int odd)
     return bits;
 }
 
-/* "tie": whether some lane of the group's f (fsc) lies within twice the
- * error bound of a half-integer. Where the lane's window holds N taps,
- * each of weight fl(1/n) on its slot (isc_applies), N odd leaves S / N
- * at least 1 / (2N) from every half-integer, further than F and f stray
- * from it (T at most SPAN_ISC_TAPS), and N a power of two makes both
- * exact: such groups need no test. N is the outer slots' counts' product
- * (nout) times the lane's count on the last slot, which the group's
- * pattern fixes. */
 /* One class's test of the tie check (odd: N odd, else a power of two)
  * into ex (a disjunct, "" for none, "1" for every group): nout, the
  * outer count, constant (cn > 0) or not, and the patterns' bits. */
@@ -245,8 +237,7 @@ static void isc_class(char *ex, size_t n, const clrs_gen_config *c, int cn,
     else if (odd)
         snprintf(ex, n, "%s(nout & 1)%s", all ? "" : "(", all ? "" : " && ");
     else
-        snprintf(ex, n, "%s(nout & (nout - 1)) == 0%s", all ? "(" : "(",
-                 all ? ")" : " && ");
+        snprintf(ex, n, "((nout & (nout - 1)) == 0%s", all ? ")" : " && ");
     if (cn <= 0 && !all) {
         strncat(ex, pat, n - strlen(ex) - 1);
         strncat(ex, ")", n - strlen(ex) - 1);
