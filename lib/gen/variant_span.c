@@ -133,11 +133,13 @@ static int isc_applies(const vtry *t)
     int64_t taps = 1;
     int k, i;
 
+    /* p's calc, cv8 and fused give c's calc, cv8 steps and (with fix)
+     * fold */
     if (t->r->fix == 0 || t->r->generic || c->backward ||
-        c->cls != CLRS_GEN_WSUM || c->raw || c->fix || c->unitw || c->fold ||
+        c->cls != CLRS_GEN_WSUM || c->raw || c->fix || c->unitw ||
         c->src != c->dst || (c->src != CLRS_U8 && !s8) || p->n_post_ops > 0 ||
-        p->calc || c->calc || c->half_up || c->acc_f64 || c->cv8lin ||
-        c->cv8cub || c->cv8fr || p->cv8 || p->fixed8 || p->exact8 || p->fused)
+        p->calc || c->half_up || c->acc_f64 || p->cv8 || p->fixed8 ||
+        p->exact8 || p->fused)
         return 0;
     if (c->pad_taps &&
         !(pv == floor(pv) && pv >= (s8 ? -128 : 0) && pv <= (s8 ? 127 : 255)))
