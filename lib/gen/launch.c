@@ -84,6 +84,10 @@ typedef struct device_class {
      * contiguous axis's (clrs__launch_fill_local), where the driver would
      * choose; 0: the driver's. */
     int axis_group;
+    /* A backward weighted sum over two or more axes runs its passes by
+     * default (plan.c's want_separable), but where its one kernel streams
+     * (bwd_whole_streams): 1 yes, 0 by the cost model alone. */
+    int sep_bwd;
 } device_class;
 
 static const device_class device_classes[] = {
@@ -107,11 +111,11 @@ static const device_class device_classes[] = {
      * pointers (va): on an H200 the side-by-side's 74 problems in 0.96x
      * the time at the geometric mean, none slower by more than 4%. */
     {"gpu-nvidia", CL_DEVICE_TYPE_GPU, 0x10de, 16, 1, 1, 1, 0, 0, 4, 0, 2, 0, 0,
-     0, 1, 256, 32, 1, 1, 0},
+     0, 1, 256, 32, 1, 1, 0, 0},
     /* Any other GPU: NVIDIA's choices, not measured there; its own SIMD
      * width shapes the groups, a warp of 32 where it states none. */
     {"gpu", CL_DEVICE_TYPE_GPU, 0, 16, 1, 1, 1, 0, 0, 4, 0, 2, 0, 0, 0, 1, 256,
-     32, 1, 1, 0},
+     32, 1, 1, 0, 0},
     /* Any other device, a CPU first: its preferred width, several
      * vectors and wide span groups per work-item (four for fixed-point
      * sums, whose taps' loads weigh), rows walked front to back for its
@@ -160,7 +164,13 @@ static const device_class device_classes[] = {
      * roll=1: on PoCL (AMD EPYC) it ran the performance matrix's
      * channels-first separable problems in 0.74-1.33x the passes' time,
      * 1.00x at the geometric mean (lib/README.md). A GPU's default waits
-     * for a measurement there. */
+     * for a measurement there. A backward sum runs its passes unless its
+     * one kernel streams (sep_bwd): on PoCL (an AMD EPYC VM with AVX2)
+     * the performance matrix's bilinear and average pooling backward in
+     * 0.40-0.89x the one kernel's time but f32 channels-last of 64
+     * channels (lib/README.md). Every CPU row takes the same choice of
+     * passes, which moves results within the bound, so that PoCL and
+     * rusticl (llvmpipe: a CPU, vendor Mesa) write the same bytes. */
     /* Intel's CPUs: the other CPUs' row, but a forward kernel whose
      * neighbouring rows' taps overlap walks no rows (walk -2): on PoCL
      * (a 2-core Intel Xeon VM, AVX-512, 260 MiB of last-level cache)
@@ -183,8 +193,8 @@ static const device_class device_classes[] = {
      * u8, s8 and f64, of 16 and 32 f32 channels 0.62-0.87x, 1.5x up
      * 0.70-0.90x (three interleaved runs, lib/README.md). */
     {"cpu-intel", CL_DEVICE_TYPE_CPU, 0x8086, 0, 4, 4, 5, 2, 0, 16, -2, 1, 4, 4,
-     512, 0, 0, 0, 0, 0, 512},
-    {"cpu", 0, 0, 0, 4, 4, 5, 2, 0, 16, -1, 1, 4, 4, 512, 0, 0, 0, 1, 1, 512},
+     512, 0, 0, 0, 0, 0, 512, 1},
+    {"cpu", 0, 0, 0, 4, 4, 5, 2, 0, 16, -1, 1, 4, 4, 512, 0, 0, 0, 1, 1, 512, 1},
 };
 
 /* The first row whose type and vendor are the device's (the last row
@@ -263,6 +273,7 @@ void clrs__launch_defaults(const clrs_launch_facts *f, int acc_f64,
     r->mvec_fix = dc->mvec_fix;
     r->roll_taps = dc->roll_taps;
     r->sep_taps = dc->sep_taps;
+    r->sep_bwd = dc->sep_bwd;
     r->fold = dc->fold;
     r->load_bytes = dc->vector_bytes;
     /* Several vectors of a forward sum per work-item (mv=) are for the

@@ -40,6 +40,8 @@ typedef struct clrs_launch_request {
                          separable plan runs as one kernel (plan.c) */
     int sep_taps;     /* a separable plan's default wants an axis of more
                          taps than this (0: any; plan.c) */
+    int sep_bwd;      /* a backward sum's default is its passes, but where
+                         its one kernel streams (plan.c) */
     int load_bytes;   /* bytes a work-item loads at once where the device
                          class says (0: none, or vec= forced vmax): a copy
                          takes that many bytes of its storage type

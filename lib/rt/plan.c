@@ -714,6 +714,13 @@ static clrs_status slot_taps_max(const clrs_problem *p, int k, int64_t *n,
  * an intermediate weigh, and keeps its one kernel. */
 #define CLRS_SEP_SCALAR_MIN_TAPS (1 << 20)
 
+/* A backward sum of at least this many taps in all (every plane) takes
+ * its passes where the device class says (sep_bwd): on PoCL (AVX2) a
+ * bilinear 2x up's backward of 3 x 32^2 diff_src elements (49152 taps)
+ * ran in 0.013 ms whole and 0.014 in passes, of 3 x 128^2 0.16 and
+ * 0.093. */
+#define CLRS_SEP_BWD_MIN_TAPS (1 << 16)
+
 /* Whether one kernel over plan's whole problem takes a vector path:
  * its lowering under CLRS_LAUNCH's launch or the device's defaults,
  * with the computed slots the build would take, not built. */
@@ -821,6 +828,24 @@ static int innermost_slot(const clrs_problem *p)
     return low;
 }
 
+/* Whether one kernel over a backward sum streams at about the passes'
+ * speed or better: channels-last (unblocked), 16 or more of src's
+ * elements inside its innermost resampled axis, every tensor of the
+ * accumulator's own type (f32 or f64), so the kernel runs whole vectors
+ * a tap on the axis path and converts nothing. On PoCL (AVX2) f32
+ * bilinear 2x up's backward of 16, 32 and 64 channels ran in 0.84,
+ * 0.72 and 0.63x its passes' time, 3x3 average pooling's 1.0, 0.84 and
+ * 0.49x, 8 channels 0.98x and 1.6x their passes' time (lib/README.md,
+ * "Separable plans"). */
+static int bwd_whole_streams(const clrs_problem *p)
+{
+    const int own = p->in.dtype == p->out.dtype &&
+                    (p->in.dtype == CLRS_F32 || p->in.dtype == CLRS_F64);
+
+    return own && p->in.block_axis < 0 && p->out.block_axis < 0 &&
+           elements_inside(p, innermost_slot(p), NULL) >= 16;
+}
+
 /* The lanes a pass over slot k vectorizes over, as the cost model
  * counts them (whatever the device: every device runs the same order):
  * the elements inside its axis at their sizes when it runs (size[]), 16
@@ -926,7 +951,7 @@ static int want_separable(const clrs_plan *plan, int *order)
     double taps[CLRS_MAX_RANK], size[CLRS_MAX_RANK], single = 1, sep = 0;
     double widest = 0;
     int64_t n;
-    int k, i, inner_first = 0, dyadic, fix = 0, sep_or, element;
+    int k, i, inner_first = 0, dyadic, fix = 0, sep_or, element, bwd_passes;
 
     if (CLRS__CV8_PASSES(p)) { /* OpenCV's passes: horizontal first */
         order[0] = 1;
@@ -966,6 +991,17 @@ static int want_separable(const clrs_plan *plan, int *order)
         size[k] = (double)p->ax[k].in;
         single *= (double)p->ax[k].out * taps[k];
     }
+    /* A backward sum on a CPU (the device class's sep_bwd) takes its
+     * passes, whatever the taps say, unless its one kernel streams
+     * (bwd_whole_streams): the taps do not tell how much slower the one
+     * kernel's gathers run than the passes' 1-D ones. On PoCL
+     * (AVX2) bilinear 2x up's and 3x3 average pooling's backward of
+     * the performance matrix ran in 0.39-0.89x the one kernel's time in
+     * f32, f16, bf16, u8, s8 and f64, channels-first, channels-last and
+     * blocked (lib/README.md, "Separable plans"). */
+    bwd_passes = r.sep_bwd && p->backward &&
+                 single * planes(p) >= CLRS_SEP_BWD_MIN_TAPS &&
+                 !bwd_whole_streams(p);
     for (k = 0; k < p->rank; ++k) /* src's contiguous axis */
         if (p->in.strides[k] == 1 && p->in.block_axis < 0)
             inner_first = p->slot[k] < 0;
@@ -1033,7 +1069,7 @@ static int want_separable(const clrs_plan *plan, int *order)
             !whole_vectorizes(plan))
             single = scalar;
     }
-    sep_or = r.sep == 1 ? 1 : sep_by_tuning(plan, sep < single);
+    sep_or = r.sep == 1 ? 1 : sep_by_tuning(plan, bwd_passes || sep < single);
     if (sep_or)
         order_by_lanes(p, taps, order);
     return sep_or;
