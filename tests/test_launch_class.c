@@ -82,7 +82,8 @@ static void check_case(const device_case *c)
          * fixed-point sums, a rolled intermediate element a tap, two
          * rows a backward work-item, passes for any taps; a CPU: its
          * lanes, four vectors, 5 taps (as in memory), passes only where
-         * an axis reads more than 2 taps; neither folds channels-first
+         * an axis reads more than 2 taps, and for backward sums whose
+         * one kernel would not stream; neither folds channels-first
          * passes by default (roll=1 does); a CPU: one row, four where a
          * walked row's taps overlap or a span group's row is long, and
          * span kernels of one row in work-groups of 512, axis kernels of
@@ -93,17 +94,18 @@ static void check_case(const device_case *c)
         tap_ok(
             r.load_bytes == (gpu ? 16 : 0) && r.mvec_fix == (gpu ? 1 : 4) &&
                 r.roll_taps == (gpu ? 1 : 5) && r.sep_taps == (gpu ? 0 : 2) &&
-                r.fold == 0 && r.rows_bwd == (gpu ? 2 : 1) &&
+                r.sep_bwd == !gpu && r.fold == 0 && r.rows_bwd == (gpu ? 2 : 1) &&
                 r.rows_overlap == (gpu ? 0 : 4) &&
                 r.rows_span == (gpu ? 0 : 4) &&
                 r.span_group == (gpu ? 0 : 512) &&
                 r.axis_group == (gpu ? 0 : 512) && r.rows == 0 &&
                 r.va == gpu,
             "%s: copy bytes %d, fixed-point vectors %d, roll taps %d, "
-            "separable taps %d, fold %d, backward rows %d, overlapping "
-            "walked rows %d, long span rows %d, span work-group %d, axis "
-            "work-group %d, rows %d, aligned %d",
-            c->what, r.load_bytes, r.mvec_fix, r.roll_taps, r.sep_taps, r.fold,
+            "separable taps %d, backward passes %d, fold %d, backward rows "
+            "%d, overlapping walked rows %d, long span rows %d, span "
+            "work-group %d, axis work-group %d, rows %d, aligned %d",
+            c->what, r.load_bytes, r.mvec_fix, r.roll_taps, r.sep_taps,
+            r.sep_bwd, r.fold,
             r.rows_bwd, r.rows_overlap, r.rows_span, r.span_group,
             r.axis_group, r.rows, r.va);
     }

@@ -329,6 +329,22 @@ else
     not_ok "default choice: $(grep '^perf' "$tmp/perf.out" | tr '\n' ' ')"
 fi
 
+# Backward on a CPU: a bilinear 2x up's gradient runs its passes (the
+# device class's sep_bwd), but channels-last of 16 f32 channels, whose
+# one kernel streams, stays whole, as does one of under 2^16 taps; a GPU
+# goes by the taps, whole for all three.
+"$tool" --mode=P --fix-times-per-prb=1 --dir=BWD_D --alg=linear \
+    mb1ic3ih64iw64oh128ow128 --tag=axb mb1ic16ih64iw64oh128ow128 \
+    --tag=abx mb1ic3ih16iw16oh32ow32 >"$tmp/bwd.out" 2>&1
+if [ "$(device_type)" = gpu ]; then bwd='kernels:1,'; else bwd='kernels:2sep,'; fi
+if grep '^perf' "$tmp/bwd.out" | grep 'ic3ih64' | grep -q "$bwd" &&
+    grep '^perf' "$tmp/bwd.out" | grep 'ic16ih64' | grep -q 'kernels:1,' &&
+    grep '^perf' "$tmp/bwd.out" | grep 'ic3ih16' | grep -q 'kernels:1,'; then
+    ok "by default a bilinear backward of 3 channels ${bwd%,}, of 16 f32 channels-last and a small one whole"
+else
+    not_ok "backward default choice: $(grep '^perf' "$tmp/bwd.out" | tr '\n' ' ')"
+fi
+
 # One kernel that would take no vector path, channels-first (adaptive
 # average pooling to 7x7: a span group needs 16 outputs along the row),
 # counts its taps CLRS_SEP_SCALAR_TAPS times on a CPU: over 16 planes of
