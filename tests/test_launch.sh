@@ -213,7 +213,8 @@ path_is vec=16,walk=1,rows=1 "$walked" $up
 # elements (more groups than a work-item walks, 32) walks 32 groups a
 # work-item by default where the device is no GPU and under walk=1, not
 # under walk=0; in f32, and where neighbouring rows' taps overlap
-# (linear's backward), one group a work-item.
+# (linear's backward, one kernel: a CPU's default runs its passes), one
+# group a work-item.
 long="--dir=BWD_D --alg=nearest --sdt=u8 --ddt=u8 mb1ic3ih20iw1000oh40ow2000"
 span_lanes $long
 if [ "$(device_type)" = gpu ]; then
@@ -225,8 +226,8 @@ path_is vec=16,walk=1 span/${lanes}w32, $long
 path_is vec=16,walk=0 span/$lanes, $long
 path_is vec=16 "span/[0-9]*," --dir=BWD_D --alg=nearest \
     mb1ic3ih20iw1000oh40ow2000
-path_is vec=16 "span/[0-9]*," --dir=BWD_D --alg=linear --sdt=u8 --ddt=u8 \
-    mb1ic3ih20iw1000oh40ow2000
+path_is vec=16,sep=0 "span/[0-9]*," --dir=BWD_D --alg=linear --sdt=u8 \
+    --ddt=u8 mb1ic3ih20iw1000oh40ow2000
 
 # A walked row sums each group's taps in the one-group order: the same
 # bytes as without walking, forward and backward (--mode=C writes the
@@ -280,7 +281,9 @@ rows_are() {
 if [ "$(device_type)" != gpu ]; then
     launch=vec=16,walk=1
     rows_are 4 --alg=avg_np mb1ic3ih34iw300kh3kw3sh2sw2ph1pw1
+    launch=vec=16,walk=1,sep=0 # one kernel: a CPU's default runs passes
     rows_are 4 --dir=BWD_D --alg=linear mb1ic3ih20iw100oh40ow200
+    launch=vec=16,walk=1
     rows_are 1 --alg=linear mb1ic3ih40iw400oh20ow200
     rows_are 1 --dir=BWD_D --alg=nearest mb1ic3ih20iw100oh40ow200
     launch=vec=16,walk=1,rows=1

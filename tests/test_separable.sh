@@ -331,15 +331,15 @@ fi
 
 # Backward on a CPU: a bilinear 2x up's gradient runs its passes (the
 # device class's sep_bwd), but channels-last of 16 f32 channels, whose
-# one kernel streams, stays whole, as does one of under 2^16 taps; a GPU
+# one kernel streams, stays whole, as does one of under 2^20 taps; a GPU
 # goes by the taps, whole for all three.
 "$tool" --mode=P --fix-times-per-prb=1 --dir=BWD_D --alg=linear \
-    mb1ic3ih64iw64oh128ow128 --tag=axb mb1ic16ih64iw64oh128ow128 \
-    --tag=abx mb1ic3ih16iw16oh32ow32 >"$tmp/bwd.out" 2>&1
+    mb1ic3ih256iw256oh512ow512 --tag=axb mb1ic16ih256iw256oh512ow512 \
+    --tag=abx mb1ic3ih64iw64oh128ow128 >"$tmp/bwd.out" 2>&1
 if [ "$(device_type)" = gpu ]; then bwd='kernels:1,'; else bwd='kernels:2sep,'; fi
-if grep '^perf' "$tmp/bwd.out" | grep 'ic3ih64' | grep -q "$bwd" &&
-    grep '^perf' "$tmp/bwd.out" | grep 'ic16ih64' | grep -q 'kernels:1,' &&
-    grep '^perf' "$tmp/bwd.out" | grep 'ic3ih16' | grep -q 'kernels:1,'; then
+if grep '^perf' "$tmp/bwd.out" | grep 'ic3ih256' | grep -q "$bwd" &&
+    grep '^perf' "$tmp/bwd.out" | grep 'ic16ih256' | grep -q 'kernels:1,' &&
+    grep '^perf' "$tmp/bwd.out" | grep 'ic3ih64' | grep -q 'kernels:1,'; then
     ok "by default a bilinear backward of 3 channels ${bwd%,}, of 16 f32 channels-last and a small one whole"
 else
     not_ok "backward default choice: $(grep '^perf' "$tmp/bwd.out" | tr '\n' ' ')"

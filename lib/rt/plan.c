@@ -715,11 +715,13 @@ static clrs_status slot_taps_max(const clrs_problem *p, int k, int64_t *n,
 #define CLRS_SEP_SCALAR_MIN_TAPS (1 << 20)
 
 /* A backward sum of at least this many taps in all (every plane) takes
- * its passes where the device class says (sep_bwd): on PoCL (AVX2) a
- * bilinear 2x up's backward of 3 x 32^2 diff_src elements (49152 taps)
- * ran in 0.013 ms whole and 0.014 in passes, of 3 x 128^2 0.16 and
- * 0.093. */
-#define CLRS_SEP_BWD_MIN_TAPS (1 << 16)
+ * its passes where the device class says (sep_bwd). A smaller one keeps
+ * its one kernel: it runs in a fraction of a millisecond either way,
+ * where the passes' second kernel doubles the plan's builds (on PoCL
+ * (AVX2) a bilinear 2x up's backward of 3 x 32^2 diff_src elements,
+ * 49152 taps, ran in 0.013 ms whole and 0.014 in passes, of 3 x 128^2,
+ * 786432 taps, 0.16 and 0.093). */
+#define CLRS_SEP_BWD_MIN_TAPS (1 << 20)
 
 /* Whether one kernel over plan's whole problem takes a vector path:
  * its lowering under CLRS_LAUNCH's launch or the device's defaults,
