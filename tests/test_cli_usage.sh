@@ -330,13 +330,16 @@ if grep -Eq '^roofline: copy [1-9][0-9.]* GB/s plain stores, ([1-9][0-9.]* GB/s 
     ok "--roofline: copy, read and write bandwidth, and a roof% per problem"
 else not_ok "--roofline"; sed 's/^/# /' "$tmp/roof"; fi
 # Each problem's percent is of the copy timed right after it: JSON gives
-# that copy, positive, and the percent is 100 gbps / copy_gbps.
+# that copy, positive, and the percent is 100 gbps / copy_gbps, within
+# what the printed digits allow (the percent to 0.1, gbps to 0.001 and
+# copy_gbps to 0.01: at a copy of 13 GB/s the last moves 110% by 0.04).
 "$tool" --roofline --mode=P --fix-times-per-prb=2 --perf-template=json \
     mb1ic16ih8iw32oh16ow64 mb1ic16ih32iw8oh64ow16 >"$tmp/roofj" 2>/dev/null
 if awk -F'"gbps":|,"roofline_pct":|,"copy_gbps":|,"build_ms"' '
     /"copy_gbps"/ { n++; g = $2 + 0; p = $3 + 0; c = $4 + 0
         if (c <= 0 || g <= 0) bad = 1
-        d = 100 * g / c - p; if (d < -0.06 || d > 0.06) bad = 1 }
+        q = 100 * g / c; t = 0.05 + q * (0.005 / c + 0.0005 / g) + 1e-6
+        d = q - p; if (d < -t || d > t) bad = 1 }
     END { exit !(n == 2 && !bad) }' "$tmp/roofj"; then
     ok "--roofline: each problem's percent is of the copy timed beside it"
 else not_ok "--roofline's copy per problem"; sed 's/^/# /' "$tmp/roofj"; fi
